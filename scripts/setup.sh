@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# gpurf setup: install the Debian 12 packages gpurf needs (idempotent), then configure and
+# build the project in Release mode.
+#
+#   scripts/setup.sh [--no-build] [--build-dir DIR]
+#
+# Works as root or as a user with sudo. Runs `apt-get update` at most once, and only when
+# something is missing.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build_dir="$here/build"
+do_build=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-build) do_build=0 ;;
+    --build-dir) shift; build_dir=$1 ;;
+    -h|--help) sed -n '2,8p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$1' (allowed: --no-build, --build-dir DIR)" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+packages=(
+  build-essential g++ cmake ninja-build ccache git pkg-config
+  verilator yosys iverilog opensta qflow-tech-osu018
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
+  python3 clang-format
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ]; then
+    sudo_cmd=()
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo_cmd=(sudo)
+  else
+    echo "setup.sh: need root or sudo to install: ${missing[*]}" >&2
+    exit 2
+  fi
+  echo "setup.sh: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -q
+  "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "setup.sh: all ${#packages[@]} packages already installed"
+fi
+
+if [ "$do_build" -eq 1 ]; then
+  cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  cmake --build "$build_dir" -j "$(nproc)"
+fi
