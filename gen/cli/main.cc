@@ -1,0 +1,256 @@
+// gpurf: command-line entry point. One binary, one subcommand per step of the flow.
+//
+// Exit codes: 0 ok; 1 a check failed (lint finding, RTL/model mismatch, assertion);
+// 2 bad input or usage; 3 a tool or the environment failed (Verilator missing, disk full).
+
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "gen/cli/target.h"
+#include "gen/config/yaml_loader.h"
+#include "gen/output/artifact.h"
+#include "gen/output/design_writer.h"
+#include "gen/util/diag.h"
+#include "gen/util/fs.h"
+#include "verif/lint/lint.h"
+#include "verif/verify.h"
+
+namespace gpurf {
+namespace {
+
+constexpr int kExitToolError = 3;
+
+
+void ReportSkipped(const Target& t) {
+  if (!t.design) return;
+  for (const DesignStructure* s : t.design->Skipped()) {
+    spdlog::warn("{}: skipping '{}' ({}): {}", s->loc.str(), s->name, s->role, s->skip_reason);
+  }
+}
+
+// ------------------------------------------------------------------------------------- gen
+
+int CmdGen(const Target& t, const std::string& out_dir) {
+  StagingDir stage(out_dir);
+  if (t.single) {
+    const auto gs = t.Generate();
+    WriteStructure(stage.path(), gs.front().rtl);
+    stage.Commit();
+    fmt::print("generated {} ({} files) in {}\n", gs.front().rtl.top, gs.front().rtl.files.size(),
+               stage.dest().string());
+    return kExitOk;
+  }
+  ReportSkipped(t);
+  const GeneratedDesign g = GenerateDesign(*t.design);
+  WriteDesign(stage.path(), g);
+  stage.Commit();
+  for (const auto& [d, gs] : g.structures) {
+    fmt::print("generated {:<10} x{:<3} {} in {}/{}\n", d->name, d->count, gs.top, stage.dest().string(), d->name);
+  }
+  fmt::print("design '{}' (config {}): {} structures generated, {} skipped, manifest {}/manifest.json\n",
+             t.design->name, t.design->config_hash, g.structures.size(), t.design->Skipped().size(),
+             stage.dest().string());
+  return kExitOk;
+}
+
+// ------------------------------------------------------------------------------------ lint
+
+int LintAll(const std::vector<TargetStructure>& structures, const fs::path& work) {
+  int failed = 0;
+  for (const auto& ts : structures) {
+    const fs::path dir = work / ts.rtl.top;
+    fs::create_directories(dir);
+    WriteStructure(dir, ts.rtl);
+    const LintReport rep = LintStructure(ts.rtl, dir);
+    for (const auto& f : rep.findings) {
+      if (f.waived) {
+        spdlog::info("{} [{} {}] waived ({}): {}", rep.top, f.tool, f.view, f.reason, f.message);
+      } else {
+        fmt::print("{} [{} {}]: {}\n", rep.top, f.tool, f.view, f.message);
+      }
+    }
+    if (rep.clean()) {
+      fmt::print("LINT CLEAN {}: {} tool runs, 0 warnings{}\n", rep.top, rep.tools_run.size(),
+                 rep.findings.empty() ? "" : fmt::format(", {} waived", rep.findings.size()));
+    } else {
+      fmt::print("LINT FAIL {}: {} finding(s)\n", rep.top, rep.unwaived());
+      ++failed;
+    }
+  }
+  return failed == 0 ? kExitOk : kExitCheckFailed;
+}
+
+int CmdLint(const Target& t, const std::string& keep) {
+  ReportSkipped(t);
+  const auto structures = t.Generate();
+  if (!keep.empty()) {
+    StagingDir stage(keep);
+    const int rc = LintAll(structures, stage.path());
+    for (const auto& ts : structures) WriteFile(stage.path() / ts.rtl.top / ".lint-input", "");
+    WriteFile(stage.path() / "manifest.json", "{\"generator\": \"gpurf lint work folder\"}\n");
+    stage.Commit();
+    return rc;
+  }
+  const fs::path work = MakeTempDir(fs::temp_directory_path(), "gpurf-lint");
+  int rc;
+  try {
+    rc = LintAll(structures, work);
+  } catch (...) {
+    fs::remove_all(work);
+    throw;
+  }
+  fs::remove_all(work);
+  return rc;
+}
+
+// ---------------------------------------------------------------------------------- verify
+
+int VerifyAll(const std::vector<TargetStructure>& structures, const VerifyOptions& opt) {
+  int failed = 0;
+  for (const auto& ts : structures) {
+    const VerifyResult r = VerifyStructure(ts.spec, ts.rtl, opt);
+    fmt::print("{}\n", r.Summary());
+    if (!r.passed()) ++failed;
+  }
+  return failed == 0 ? kExitOk : kExitCheckFailed;
+}
+
+// ------------------------------------------------------------------------------------ flow
+
+int CmdFlow(const Target& t, const std::string& out_dir, const VerifyOptions& vopt) {
+  fmt::print("[1/3] generate\n");
+  if (const int rc = CmdGen(t, out_dir); rc != kExitOk) return rc;
+  const auto structures = t.Generate();
+  fmt::print("[2/3] lint ({} unique modules)\n", structures.size());
+  const fs::path work = MakeTempDir(fs::temp_directory_path(), "gpurf-flow");
+  int lint_rc;
+  try {
+    lint_rc = LintAll(structures, work);
+  } catch (...) {
+    fs::remove_all(work);
+    throw;
+  }
+  fs::remove_all(work);
+  fmt::print("[3/3] verify ({} cycles per module, seed {})\n", vopt.cycles, vopt.seed);
+  const int verify_rc = VerifyAll(structures, vopt);
+  const bool ok = lint_rc == kExitOk && verify_rc == kExitOk;
+  fmt::print("flow {}: RTL in {}, lint {}, verify {}\n", ok ? "PASSED" : "FAILED", out_dir,
+             lint_rc == kExitOk ? "clean" : "FAILED", verify_rc == kExitOk ? "passed" : "FAILED");
+  return ok ? kExitOk : kExitCheckFailed;
+}
+
+void AddVerifyOptions(CLI::App* cmd, VerifyOptions& v, std::string& cache, std::string& waves) {
+  cmd->add_option("--cycles", v.cycles, "cycles to simulate per structure")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{10000000000ULL}))
+      ->capture_default_str();
+  cmd->add_option("--seed", v.seed, "stimulus seed")->capture_default_str();
+  cmd->add_option("-j,--jobs", v.build.jobs, "parallel compile jobs for Verilator builds")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--cache-dir", cache, "cache of built Verilator models (default $GPURF_CACHE_DIR or ~/.cache/gpurf)");
+  cmd->add_option("--waveform-dir", waves, "where a failing run leaves its VCD")->capture_default_str();
+}
+
+int Main(int argc, char** argv) {
+  CLI::App app{"gpurf: GPU register-file architecture research tool (generate, lint, verify)", "gpurf"};
+  app.set_version_flag("--version", std::string("gpurf ") + GeneratorVersion());
+  app.require_subcommand(1);
+  bool verbose = false, quiet = false;
+  app.add_flag("-v,--verbose", verbose, "more log output (debug)");
+  app.add_flag("-q,--quiet", quiet, "only warnings and errors");
+
+  std::string target, out_dir, keep, cache, waves = ".";
+  bool list = false;
+  VerifyOptions vopt;
+  const std::string target_help = "structure kind (see gen --list) or design .yaml file";
+  const std::string footer =
+      "Structure parameters follow the kind as --name value, e.g.\n"
+      "  gpurf gen flop-array --entries 48 --width 128 --read-ports 3 --write-ports 1 -o out/";
+
+  CLI::App* gen = app.add_subcommand("gen", "generate Verilog, filelist.f and manifest.json");
+  gen->add_option("target", target, target_help);
+  gen->add_option("-o,--output", out_dir, "output folder (written atomically)");
+  gen->add_flag("--list", list, "list structure kinds and their parameters");
+  gen->allow_extras();
+  gen->footer(footer);
+
+  CLI::App* lint = app.add_subcommand("lint", "lint generated RTL with Verilator, Yosys and Icarus");
+  lint->add_option("target", target, target_help)->required();
+  lint->add_option("--keep", keep, "keep the linted RTL in this folder");
+  lint->allow_extras();
+  lint->footer(footer);
+
+  CLI::App* verify = app.add_subcommand("verify", "verify generated RTL against its golden model with Verilator");
+  verify->add_option("target", target, target_help)->required();
+  AddVerifyOptions(verify, vopt, cache, waves);
+  verify->allow_extras();
+  verify->footer(footer);
+
+  CLI::App* flow = app.add_subcommand("flow", "the main flow on a design point: generate -> lint -> verify");
+  flow->add_option("target", target, "design .yaml file or structure kind")->required();
+  flow->add_option("-o,--output", out_dir, "output folder for the generated RTL")->required();
+  AddVerifyOptions(flow, vopt, cache, waves);
+  flow->allow_extras();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  }
+
+  auto logger = spdlog::stderr_color_mt("gpurf");
+  logger->set_pattern("%^%l%$: %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(verbose ? spdlog::level::debug : quiet ? spdlog::level::warn : spdlog::level::info);
+  if (!cache.empty()) vopt.build.cache_dir = cache;
+  vopt.waveform_dir = waves;
+
+  try {
+    if (gen->parsed()) {
+      if (list) {
+        fmt::print("{}\nDesign files (YAML):\n{}", ListStructures(), DesignSchemaReference());
+        return kExitOk;
+      }
+      const Target t = ResolveTarget(target, gen->remaining());
+      if (out_dir.empty()) throw InputError({}, "-o", "", "missing output folder", "-o DIR");
+      return CmdGen(t, out_dir);
+    }
+    if (lint->parsed()) return CmdLint(ResolveTarget(target, lint->remaining()), keep);
+    if (verify->parsed()) {
+      const Target t = ResolveTarget(target, verify->remaining());
+      ReportSkipped(t);
+      return VerifyAll(t.Generate(), vopt);
+    }
+    if (flow->parsed()) return CmdFlow(ResolveTarget(target, flow->remaining()), out_dir, vopt);
+  } catch (const InputError& e) {
+    fmt::print(stderr, "gpurf: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const ToolError& e) {
+    fmt::print(stderr, "gpurf: {}\n", e.what());
+    return kExitToolError;
+  } catch (const fs::filesystem_error& e) {
+    fmt::print(stderr, "gpurf: {}\n", e.what());
+    return kExitToolError;
+  }
+  return kExitBadInput;
+}
+
+}  // namespace
+}  // namespace gpurf
+
+int main(int argc, char** argv) { return gpurf::Main(argc, argv); }

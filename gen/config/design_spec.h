@@ -1,0 +1,76 @@
+// A register-file design point: the one immutable, validated object that every generator,
+// model and report reads. Built from YAML (yaml_loader.h) or, for a single structure, from
+// flags. All derived values are computed once, here.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "gen/params/param.h"
+#include "gen/structures/registry.h"
+
+namespace gpurf {
+
+// One structure of a design point: generated when its kind is implemented, otherwise listed
+// with the reason it is skipped.
+struct DesignStructure {
+  std::string name;    // instance name, unique in the design: "orf_l1", "mrf"
+  std::string kind;    // "flop-array", "mrf", ...
+  int count = 1;       // identical copies in the design (e.g. per lane cluster)
+  std::string role;    // what it is for, one line
+  SourceLoc loc;       // where the YAML describes it
+  std::optional<StructureSpec> spec;  // set when the kind is implemented
+  std::string skip_reason;            // set when it is not
+
+  bool implemented() const { return spec.has_value(); }
+};
+
+struct SmConfig {
+  int lanes = 32;
+  int lane_cluster = 4;  // lanes per cluster; a register row holds one register of each
+  int warps = 32;
+  int active_warps = 8;
+  int warp_size = 32;
+  // Derived.
+  int clusters = 8;
+};
+
+struct MrfConfig {
+  int banks = 32;
+  int entries = 256;  // rows per bank
+  int width = 128;    // bits per row
+  // Derived.
+  long long capacity_bytes = 0;
+  int registers_per_thread = 0;
+};
+
+struct HierarchyConfig {
+  std::string kind;  // mrf-only | sw-orf | hw-rfc
+  int levels = 3;    // 1 (MRF only), 2 (MRF + L1), 3 (MRF + L1 + L0)
+  int l1_entries_per_thread = 3;
+  int l0_entries_per_thread = 1;
+  bool l0_split = true;
+  std::string replacement;  // hw-rfc: fifo | lru
+};
+
+class DesignSpec {
+ public:
+  std::string name;
+  std::string description;
+  std::string source;       // file it came from
+  std::string config_hash;  // over the canonical form of every value
+  SmConfig sm;
+  MrfConfig mrf;
+  HierarchyConfig hierarchy;
+  std::string scheduler;    // single-level | two-level
+  std::vector<DesignStructure> structures;
+
+  std::vector<const DesignStructure*> Implemented() const;
+  std::vector<const DesignStructure*> Skipped() const;
+  nlohmann::ordered_json ToJson() const;
+};
+
+}  // namespace gpurf

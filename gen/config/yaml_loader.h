@@ -1,0 +1,21 @@
+// YAML front end for design points: parse -> check every key, type, range and combination ->
+// DesignSpec. Every rejection is an InputError with file:line:column, field path, value and
+// what is allowed; unknown keys get a "did you mean" suggestion.
+#pragma once
+
+#include <string>
+
+#include "gen/config/design_spec.h"
+
+namespace gpurf {
+
+// Loads and validates `path`. Throws InputError on any problem with the file's content and
+// ToolError when it cannot be read.
+DesignSpec LoadDesign(const std::string& path);
+// Same, from text already in memory; `file_name` is used in messages.
+DesignSpec LoadDesignFromString(const std::string& text, const std::string& file_name);
+
+// The documented schema, for `gpurf gen --list` and the README reference.
+std::string DesignSchemaReference();
+
+}  // namespace gpurf

@@ -1,0 +1,257 @@
+#include "gen/structures/flop_array/flop_array_gen.h"
+
+#include <fmt/format.h>
+
+#include "gen/rtl_primitives.h"
+#include "gen/vlog/ast.h"
+#include "gen/vlog/expr.h"
+#include "gen/vlog/printer.h"
+
+namespace gpurf {
+
+namespace {
+
+using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
+
+std::string RegenerateCommand(const FlopArraySpec& s) {
+  std::string cmd = "gpurf gen flop-array";
+  for (const auto& d : s.params.descs()) cmd += fmt::format(" {} {}", d.flag(), s.params.Get(d.name).s);
+  return cmd + " -o DIR";
+}
+
+std::vector<std::string> ModuleDoc(const FlopArraySpec& s) {
+  std::vector<std::string> doc = {
+      fmt::format("{}: {}-entry x {}-bit flip-flop register array, {} read / {} write ports.",
+                  s.module_name, s.entries, s.width, s.read_ports, s.write_ports),
+      "",
+      "Port p of a group uses bits [p*AddrWidth +: AddrWidth] of the address vector and",
+      "[p*Width +: Width] of the data vector. Writes take effect at the rising edge of clk_i;",
+      "when several write ports write one entry in a cycle, the highest-numbered port wins.",
+      "Storage is not reset.",
+  };
+  if (s.registered()) {
+    doc.push_back(s.bypass
+                      ? "Reads are registered (one cycle of latency) and see the write of the same edge."
+                      : "Reads are registered (one cycle of latency) and see the entry before the write"
+                        " of the same edge; the read register resets to zero.");
+    if (s.bypass) doc.push_back("The read register resets to zero.");
+  } else {
+    doc.push_back(s.bypass
+                      ? "Reads are combinational; a read of an entry written in the same cycle returns"
+                        " the new data (write-to-read bypass)."
+                      : "Reads are combinational; a read of an entry written in the same cycle returns"
+                        " the old data.");
+  }
+  doc.push_back(s.clock_gate ? "Each row is clocked through a gpurf_clock_gate enabled by its write."
+                             : "Rows are written through enables on the free-running clock.");
+  doc.push_back("Reading or writing an address >= Entries is a misuse: the data is undefined and,");
+  doc.push_back("with GPURF_ASSERTIONS defined, an assertion reports it.");
+  return doc;
+}
+
+// Write-port decode for one row: row_we / row_wdata of the highest-numbered port hitting it.
+Always RowWriteDecode() {
+  Always a;
+  a.kind = AlwaysKind::kComb;
+  a.body = {
+      Blocking("row_we", "1'b0"),
+      Blocking("row_wdata", Index("wdata", "0")),
+      ForLoop("w", "NumWritePorts",
+              {IfThen(And({"we_i[w]", Eq(Index("waddr", "w"), Cast("AddrWidth", "r"))}),
+                      {Blocking("row_we", "1'b1"), Blocking("row_wdata", Index("wdata", "w"))})}),
+  };
+  return a;
+}
+
+GenerateFor WritePath(const FlopArraySpec& s) {
+  GenerateFor g{"gen_rows", "r", "Entries", {}};
+  g.items.push_back(MakeItem(Net{"row_we", "", "", "some write port targets this row"}));
+  g.items.push_back(MakeItem(Net{"row_wdata", Msb("Width"), "", "data of the highest such port"}));
+  g.items.push_back(MakeItem(Net{"row_q", Msb("Width"), "", "the stored row"}));
+  g.items.push_back(MakeItem(BlankLine{}));
+  g.items.push_back(MakeItem(RowWriteDecode()));
+  g.items.push_back(MakeItem(BlankLine{}));
+  if (s.clock_gate) {
+    g.items.push_back(MakeItem(Net{"row_clk", "", "", "clk_i, gated by row_we"}));
+    g.items.push_back(MakeItem(BlankLine{}));
+    g.items.push_back(MakeItem(Instance{"gpurf_clock_gate",
+                                        "u_row_clock_gate",
+                                        {},
+                                        {{"clk_i", "clk_i"},
+                                         {"en_i", "row_we"},
+                                         {"test_en_i", "1'b0"},
+                                         {"clk_o", "row_clk"}}}));
+    g.items.push_back(MakeItem(BlankLine{}));
+    g.items.push_back(MakeItem(Always{AlwaysKind::kFF, "posedge row_clk", "", {NonBlocking("row_q", "row_wdata")}}));
+  } else {
+    g.items.push_back(MakeItem(Always{AlwaysKind::kFF,
+                                      "posedge clk_i",
+                                      "",
+                                      {IfThen("row_we", {NonBlocking("row_q", "row_wdata")})}}));
+  }
+  g.items.push_back(MakeItem(BlankLine{}));
+  g.items.push_back(MakeItem(ContinuousAssign{Index("mem", "r"), "row_q"}));
+  return g;
+}
+
+GenerateFor ReadPath(const FlopArraySpec& s) {
+  GenerateFor g{"gen_read_ports", "p", "NumReadPorts", {}};
+  g.items.push_back(MakeItem(Net{"addr", Msb("AddrWidth"), "", "this port's address"}));
+  const std::string out_slice = PartSelect("rdata_o", "p*Width", "Width");
+  const std::string data = s.registered() ? "rdata_d" : out_slice;
+  if (s.registered() || s.bypass) {
+    g.items.push_back(MakeItem(Net{"rdata_d", Msb("Width"), "",
+                                   s.bypass ? "stored or bypassed data" : "stored data"}));
+  }
+  if (s.registered()) {
+    g.items.push_back(MakeItem(Net{"rdata_q", Msb("Width"), "", "read register"}));
+  }
+  g.items.push_back(MakeItem(BlankLine{}));
+  g.items.push_back(MakeItem(ContinuousAssign{"addr", PartSelect("raddr_i", "p*AddrWidth", "AddrWidth")}));
+  if (s.bypass) {
+    Always a;
+    a.kind = AlwaysKind::kComb;
+    a.body = {
+        Note("The highest-numbered port writing this address in this cycle supplies the data."),
+        Blocking("rdata_d", Index("mem", "addr")),
+        ForLoop("w", "NumWritePorts",
+                {IfThen(And({"we_i[w]", Eq(Index("waddr", "w"), "addr")}),
+                        {Blocking("rdata_d", Index("wdata", "w"))})}),
+    };
+    g.items.push_back(MakeItem(std::move(a)));
+  } else if (s.registered()) {
+    g.items.push_back(MakeItem(ContinuousAssign{"rdata_d", Index("mem", "addr")}));
+  }
+  if (s.registered()) {
+    g.items.push_back(MakeItem(BlankLine{}));
+    g.items.push_back(MakeItem(Always{AlwaysKind::kFF,
+                                      "posedge clk_i or negedge rst_ni",
+                                      "",
+                                      {IfThen("!rst_ni", {NonBlocking("rdata_q", "'0")},
+                                              {NonBlocking("rdata_q", "rdata_d")})}}));
+    g.items.push_back(MakeItem(BlankLine{}));
+    g.items.push_back(MakeItem(ContinuousAssign{out_slice, "rdata_q"}));
+  } else if (s.bypass) {
+    g.items.push_back(MakeItem(BlankLine{}));
+    g.items.push_back(MakeItem(ContinuousAssign{out_slice, "rdata_d"}));
+  } else {
+    g.items.push_back(MakeItem(ContinuousAssign{data, Index("mem", "addr")}));
+  }
+  return g;
+}
+
+Ifdef Assertions(const FlopArraySpec& s) {
+  Ifdef d{"GPURF_ASSERTIONS", {}};
+  d.items.push_back(MakeItem(CommentItem{"Parameter checks at elaboration; misuse checks every cycle."}));
+  Initial init{"p_param_check", {}};
+  auto check = [&](const std::string& cond, const std::string& what) {
+    init.body.push_back(IfThen(cond, {SysCall("$error", {Quote("%m: " + what)})}));
+  };
+  check("Entries < 1 || Entries > 1024", "Entries must be in 1..1024");
+  check("Width < 1 || Width > 1024", "Width must be in 1..1024");
+  check("NumReadPorts < 1 || NumReadPorts > 8", "NumReadPorts must be in 1..8");
+  check("NumWritePorts < 1 || NumWritePorts > 4", "NumWritePorts must be in 1..4");
+  d.items.push_back(MakeItem(std::move(init)));
+  d.items.push_back(MakeItem(BlankLine{}));
+
+  const std::string ra = PartSelect("raddr_i", "p*AddrWidth", "AddrWidth");
+  const std::string wa = PartSelect("waddr_i", "w*AddrWidth", "AddrWidth");
+  Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_address_check", {}};
+  a.body.push_back(IfThen(
+      "rst_ni",
+      {ForLoop("p", "NumReadPorts",
+               {IfThen(BinOp(Cast("32", ra), ">=", "Entries"),
+                       {SysCall("$error", {Quote("%m: read port %0d address %0d >= Entries (%0d)"), "p",
+                                           ra, "Entries"})})}),
+       ForLoop("w", "NumWritePorts",
+               {IfThen(And({"we_i[w]", BinOp(Cast("32", wa), ">=", "Entries")}),
+                       {SysCall("$error", {Quote("%m: write port %0d address %0d >= Entries (%0d)"), "w",
+                                           wa, "Entries"})})})}));
+  d.items.push_back(MakeItem(std::move(a)));
+  (void)s;
+  return d;
+}
+
+}  // namespace
+
+GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
+  GeneratedStructure g;
+  g.kind = s.kind;
+  g.instance = s.kind;
+  g.top = s.module_name;
+  g.config_hash = s.config_hash;
+  g.regenerate = RegenerateCommand(s);
+  g.parameters = s.params.ToJson();
+  g.derived = {{"addr_width", s.addr_width},
+               {"storage_bits", static_cast<long long>(s.entries) * s.width},
+               {"read_latency", s.registered() ? 1 : 0}};
+
+  Module m;
+  m.name = s.module_name;
+  m.doc = ModuleDoc(s);
+  m.params = {
+      {"Entries", Int(s.entries), "rows", false},
+      {"Width", Int(s.width), "bits per row", false},
+      {"NumReadPorts", Int(s.read_ports), "R", false},
+      {"NumWritePorts", Int(s.write_ports), "W", false},
+      {"AddrWidth", "(Entries > 1) ? $clog2(Entries) : 1", "bits per address", true},
+  };
+  m.ports = {
+      {Dir::kInput, "clk_i", "", "clock"},
+      {Dir::kInput, "rst_ni", "", "asynchronous active-low reset"},
+      {Dir::kInput, "we_i", Msb("NumWritePorts"), "write enable per write port"},
+      {Dir::kInput, "waddr_i", "NumWritePorts*AddrWidth-1", "write addresses, port w at [w*AddrWidth +: AddrWidth]"},
+      {Dir::kInput, "wdata_i", "NumWritePorts*Width-1", "write data, port w at [w*Width +: Width]"},
+      {Dir::kInput, "raddr_i", "NumReadPorts*AddrWidth-1", "read addresses, port p at [p*AddrWidth +: AddrWidth]"},
+      {Dir::kOutput, "rdata_o", "NumReadPorts*Width-1", "read data, port p at [p*Width +: Width]"},
+  };
+
+  m.Comment("Arrays of registers and wires, not RAMs: mem2reg tells Yosys so (it would otherwise\n"
+            "convert them itself and warn).");
+  m.Add(MakeItem(Net{"mem", Msb("Width"), "Entries", "row r of the storage (read view)", "mem2reg"}));
+  m.Add(MakeItem(Net{"waddr", Msb("AddrWidth"), "NumWritePorts", "write address of port w", "mem2reg"}));
+  m.Add(MakeItem(Net{"wdata", Msb("Width"), "NumWritePorts", "write data of port w", "mem2reg"}));
+  if (!s.registered()) {
+    m.Add(MakeItem(Net{"unused_rst_n", "", "", "rst_ni: part of the port contract, no reset state here"}));
+  }
+  m.Blank();
+  if (!s.registered()) {
+    m.Add(MakeItem(ContinuousAssign{"unused_rst_n", "rst_ni"}));
+    m.Blank();
+  }
+  m.Comment("Write ports, unpacked from the flat port vectors.");
+  GenerateFor wp{"gen_write_ports", "w", "NumWritePorts", {}};
+  wp.items.push_back(MakeItem(ContinuousAssign{Index("waddr", "w"), PartSelect("waddr_i", "w*AddrWidth", "AddrWidth")}));
+  wp.items.push_back(MakeItem(ContinuousAssign{Index("wdata", "w"), PartSelect("wdata_i", "w*Width", "Width")}));
+  m.Add(MakeItem(std::move(wp)));
+  m.Blank();
+  m.Comment("Write path: each row decodes the write ports and keeps the last matching port's data.");
+  m.Add(MakeItem(WritePath(s)));
+  m.Blank();
+  m.Comment(s.registered() ? "Read path: each port reads its row into a read register."
+                           : "Read path: each port selects its row combinationally.");
+  m.Add(MakeItem(ReadPath(s)));
+  m.Blank();
+  m.Add(MakeItem(Assertions(s)));
+
+  SourceFile top{s.module_name + ".sv", Banner(s.kind, s.config_hash, g.regenerate), std::move(m)};
+  if (s.clock_gate) {
+    g.files.push_back({"gpurf_clock_gate.sv", "gpurf_clock_gate",
+                       std::string(RtlPrimitive("gpurf_clock_gate.sv")), true});
+  }
+  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+
+  const int aw = s.addr_width;
+  g.ports = {
+      {"clk_i", PortDir::kInput, 1, 1, "clock", "clock; writes and registered reads at its rising edge"},
+      {"rst_ni", PortDir::kInput, 1, 1, "reset_n", "asynchronous active-low reset"},
+      {"we_i", PortDir::kInput, s.write_ports, s.write_ports, "write_enable", "write enable per write port"},
+      {"waddr_i", PortDir::kInput, s.write_ports * aw, s.write_ports, "write_address", "write address per write port"},
+      {"wdata_i", PortDir::kInput, s.write_ports * s.width, s.write_ports, "write_data", "write data per write port"},
+      {"raddr_i", PortDir::kInput, s.read_ports * aw, s.read_ports, "read_address", "read address per read port"},
+      {"rdata_o", PortDir::kOutput, s.read_ports * s.width, s.read_ports, "read_data", "read data per read port"},
+  };
+  return g;
+}
+
+}  // namespace gpurf

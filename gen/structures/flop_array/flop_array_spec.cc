@@ -1,0 +1,53 @@
+#include "gen/structures/flop_array/flop_array_spec.h"
+
+#include <fmt/format.h>
+
+#include "gen/util/hash.h"
+
+namespace gpurf {
+
+const std::vector<ParamDesc>& FlopArraySpec::ParamDescs() {
+  static const std::vector<ParamDesc> descs = {
+      IntParam("entries", 1, 1024, 24, "rows (registers of a lane cluster); any value"),
+      IntParam("width", 1, 1024, 128, "bits per row (128 = 4 lanes x 32 bit)"),
+      IntParam("read_ports", 1, 8, 3, "read ports R"),
+      IntParam("write_ports", 1, 4, 1, "write ports W"),
+      EnumParam("read_mode", {"comb", "reg"}, "comb",
+                "comb: data in the same cycle; reg: registered, one cycle of latency"),
+      BoolParam("bypass", false, "forward same-cycle write data to reads of that address"),
+      BoolParam("clock_gate", true, "gate each row's clock with its write enable"),
+  };
+  return descs;
+}
+
+FlopArraySpec FlopArraySpec::FromParams(const ParamSet& p) {
+  FlopArraySpec s;
+  s.params = p;
+  s.entries = p.IntAsInt("entries");
+  s.width = p.IntAsInt("width");
+  s.read_ports = p.IntAsInt("read_ports");
+  s.write_ports = p.IntAsInt("write_ports");
+  s.read_mode = p.Enum("read_mode") == "reg" ? ReadMode::kReg : ReadMode::kComb;
+  s.bypass = p.Bool("bypass");
+  s.clock_gate = p.Bool("clock_gate");
+
+  // Every parameter is independently legal within its range; the flat port vectors bound the
+  // product of ports and width (Verilator and Yosys handle vectors of this size comfortably).
+  const long long storage_bits = static_cast<long long>(s.entries) * s.width;
+  if (storage_bits > 256 * 1024) {
+    p.Reject("entries",
+             fmt::format("entries x width = {} bits is larger than a flop array should be",
+                         storage_bits),
+             "entries x width <= 262144 bits (32 KiB); use an SRAM-based MRF bank beyond that");
+  }
+
+  s.addr_width = 1;
+  while ((1LL << s.addr_width) < s.entries) ++s.addr_width;
+  s.kind = "flop-array";
+  s.config_hash = HashHex(s.kind + ":" + p.Canonical(), 6);
+  s.module_name = fmt::format("rf_flop_{}r{}w_{}x{}_{}", s.read_ports, s.write_ports, s.entries,
+                              s.width, s.config_hash);
+  return s;
+}
+
+}  // namespace gpurf

@@ -1,0 +1,49 @@
+#include "gen/structures/registry.h"
+
+namespace gpurf {
+
+
+const std::vector<StructureKind>& StructureKinds() {
+  static const std::vector<StructureKind> kinds = {
+      {"flop-array",
+       "multi-ported flip-flop register array (storage of ORF/RFC/RSP levels)",
+       FlopArraySpec::ParamDescs(),
+       [](const ParamSet& p) -> StructureSpec { return FlopArraySpec::FromParams(p); }},
+  };
+  return kinds;
+}
+
+const StructureKind* FindStructureKind(const std::string& name) {
+  for (const auto& k : StructureKinds()) {
+    if (k.name == name) return &k;
+  }
+  return nullptr;
+}
+
+const std::vector<PlannedKind>& PlannedStructureKinds() {
+  static const std::vector<PlannedKind> kinds = {
+      {"mrf", "banked main register file with operand collectors (Gebhart)"},
+      {"rfc", "hardware register file cache with tags (Gebhart)"},
+      {"warp-scheduler", "two-level warp scheduler (Gebhart)"},
+      {"renaming-table", "register renaming table (Jeon)"},
+      {"pcrf", "pending-CTA register file chains (FineReg)"},
+      {"tag-array", "cache-emulated register file tag arrays (Jing)"},
+      {"hybrid-rc", "hybrid register cache / scratchpad (Bailey)"},
+  };
+  return kinds;
+}
+
+const std::string& KindName(const StructureSpec& s) {
+  return std::visit([](const auto& x) -> const std::string& { return x.kind; }, s);
+}
+const std::string& ModuleName(const StructureSpec& s) {
+  return std::visit([](const auto& x) -> const std::string& { return x.module_name; }, s);
+}
+const std::string& ConfigHash(const StructureSpec& s) {
+  return std::visit([](const auto& x) -> const std::string& { return x.config_hash; }, s);
+}
+const ParamSet& Params(const StructureSpec& s) {
+  return std::visit([](const auto& x) -> const ParamSet& { return x.params; }, s);
+}
+
+}  // namespace gpurf

@@ -1,0 +1,90 @@
+#include "gen/util/fs.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "gen/util/diag.h"
+
+namespace gpurf {
+
+fs::path MakeTempDir(const fs::path& parent, const std::string& prefix) {
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  if (ec) {
+    throw ToolError(fmt::format("cannot create folder '{}': {}", parent.string(), ec.message()));
+  }
+  std::string templ = (parent / (prefix + "-XXXXXX")).string();
+  std::vector<char> buf(templ.begin(), templ.end());
+  buf.push_back('\0');
+  if (mkdtemp(buf.data()) == nullptr) {
+    throw ToolError(fmt::format("cannot create temporary folder in '{}': {}", parent.string(),
+                                std::strerror(errno)));
+  }
+  return fs::path(buf.data());
+}
+
+StagingDir::StagingDir(fs::path dest) : dest_(std::move(dest)) {
+  if (dest_.empty()) throw ToolError("empty output folder name");
+  dest_ = fs::absolute(dest_).lexically_normal();
+  if (dest_.filename().empty()) dest_ = dest_.parent_path();
+  staging_ = MakeTempDir(dest_.parent_path(), "." + dest_.filename().string() + ".staging");
+}
+
+StagingDir::~StagingDir() {
+  if (!committed_) {
+    std::error_code ec;
+    fs::remove_all(staging_, ec);
+  }
+}
+
+void StagingDir::Commit() {
+  std::error_code ec;
+  fs::path old;
+  if (fs::exists(dest_)) {
+    const bool replaceable =
+        fs::is_directory(dest_) &&
+        (fs::is_empty(dest_) || fs::exists(dest_ / "manifest.json") ||
+         fs::exists(dest_ / "design.json"));
+    if (!replaceable) {
+      throw ToolError(fmt::format(
+          "refusing to replace '{}': it exists and was not produced by gpurf (no manifest.json)",
+          dest_.string()));
+    }
+    old = MakeTempDir(dest_.parent_path(), "." + dest_.filename().string() + ".old");
+    fs::remove(old);
+    fs::rename(dest_, old, ec);
+    if (ec) throw ToolError(fmt::format("cannot move '{}': {}", dest_.string(), ec.message()));
+  }
+  fs::rename(staging_, dest_, ec);
+  if (ec) {
+    if (!old.empty()) fs::rename(old, dest_);
+    throw ToolError(fmt::format("cannot move output into '{}': {}", dest_.string(), ec.message()));
+  }
+  committed_ = true;
+  if (!old.empty()) fs::remove_all(old, ec);
+}
+
+void WriteFile(const fs::path& path, const std::string& contents) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw ToolError(fmt::format("cannot open '{}' for writing", path.string()));
+  out << contents;
+  out.close();
+  if (!out) throw ToolError(fmt::format("cannot write '{}'", path.string()));
+}
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ToolError(fmt::format("cannot read '{}'", path.string()));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace gpurf

@@ -1,0 +1,42 @@
+// File-system helpers with the "loses nothing" guarantee: outputs are assembled in a staging
+// folder next to the destination and moved into place with one rename at the end; a failed run
+// leaves neither a partial destination nor the staging folder behind.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace gpurf {
+
+namespace fs = std::filesystem;
+
+class StagingDir {
+ public:
+  // Prepares a hidden staging folder beside `dest` (same file system, so the final rename is
+  // atomic). `dest` itself is untouched until Commit().
+  explicit StagingDir(fs::path dest);
+  ~StagingDir();
+  StagingDir(const StagingDir&) = delete;
+  StagingDir& operator=(const StagingDir&) = delete;
+
+  const fs::path& path() const { return staging_; }
+  const fs::path& dest() const { return dest_; }
+
+  // Replaces `dest` with the staged contents. An existing `dest` is replaced only if it is a
+  // folder that a previous gpurf run produced (it holds a manifest.json) or is empty; anything
+  // else is refused with ToolError, so a typo in -o never wipes unrelated files.
+  void Commit();
+
+ private:
+  fs::path dest_;
+  fs::path staging_;
+  bool committed_ = false;
+};
+
+void WriteFile(const fs::path& path, const std::string& contents);
+std::string ReadFile(const fs::path& path);
+
+// A fresh unique temporary folder under `parent` (created), named prefix-XXXXXX.
+fs::path MakeTempDir(const fs::path& parent, const std::string& prefix);
+
+}  // namespace gpurf

@@ -1,0 +1,39 @@
+// Contracts between the verification loop and what it drives.
+//
+// A golden model is written from a structure's documented semantics, independently of its
+// RTL. The loop calls it once per clock cycle:
+//   1. Outputs(in): given the inputs of this cycle (before the rising edge), the value every
+//      output must show now, and which of its bits are defined (storage that was never written,
+//      or data of a misused port, is undefined and not compared);
+//   2. Clock(in): the rising edge with the same inputs.
+// Ports are indexed as in the structure's manifest port list; the clock port is driven by the
+// loop, not by stimulus or model.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gen/util/bits.h"
+
+namespace gpurf {
+
+using PortValues = std::vector<Bits>;
+
+class CycleModel {
+ public:
+  virtual ~CycleModel() = default;
+  virtual void Outputs(const PortValues& in, PortValues& out, PortValues& defined) = 0;
+  virtual void Clock(const PortValues& in) = 0;
+};
+
+class Stimulus {
+ public:
+  virtual ~Stimulus() = default;
+  // Fills every input port (except the clock) for `cycle`.
+  virtual void Next(uint64_t cycle, PortValues& in) = 0;
+  // Short name of the current stimulus phase, for mismatch reports ("collisions", ...).
+  virtual std::string Phase() const = 0;
+};
+
+}  // namespace gpurf

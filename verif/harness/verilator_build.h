@@ -1,0 +1,44 @@
+// Builds generated RTL into a loadable simulation model with Verilator, at run time, and loads
+// it. Builds are cached by content (RTL, adaptor, Verilator version, flags): an unchanged
+// design is compiled once per cache folder and shared by every test and command that needs it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "gen/output/artifact.h"
+#include "gen/util/fs.h"
+#include "verif/harness/dut_abi.h"
+
+namespace gpurf {
+
+struct BuildOptions {
+  fs::path cache_dir;      // empty: DefaultCacheDir()
+  int jobs = 2;            // parallel C++ compile jobs
+  std::string opt = "-O1"; // C++ optimisation of the Verilated model (-O3 for benchmarks)
+};
+
+struct BuiltModel {
+  fs::path so_path;       // the shared object
+  fs::path dir;           // its cache folder (RTL copy, obj_dir, build log)
+  bool from_cache = false;
+  double build_seconds = 0;
+};
+
+// $GPURF_CACHE_DIR, else $XDG_CACHE_HOME/gpurf, else ~/.cache/gpurf.
+fs::path DefaultCacheDir();
+
+// The C++ adaptor source for `g` (public for tests).
+std::string AdaptorSource(const GeneratedStructure& g);
+
+// Builds (or finds in the cache) the model of `g`. Throws ToolError with the tail of the
+// Verilator/compiler log on failure.
+BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt);
+
+// Loads a built model; each call returns a fresh instance (own VerilatedContext).
+std::unique_ptr<DutModel> LoadModel(const BuiltModel& m);
+
+// Runs a command, capturing stdout+stderr into `log`; returns the exit status.
+int RunCommand(const std::string& cmd, std::string* log);
+
+}  // namespace gpurf
