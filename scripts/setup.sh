@@ -1,22 +1,26 @@
 #!/usr/bin/env bash
-# gpurf setup: install the Debian 12 packages gpurf needs (idempotent), then configure and
-# build the project in Release mode.
+# gpurf setup: install the Debian 12 packages gpurf needs (idempotent), configure and build
+# the project in Release mode, then run the main flow on the default design point
+# (configs/fermi_gebhart.yaml -> out/fermi-gebhart).
 #
-#   scripts/setup.sh [--no-build] [--build-dir DIR]
+#   scripts/setup.sh [--no-build] [--no-flow] [--build-dir DIR]
 #
 # Works as root or as a user with sudo. Runs `apt-get update` at most once, and only when
-# something is missing.
+# something is missing. Extra CMake arguments can be passed in $GPURF_CMAKE_ARGS
+# (CI uses -DGPURF_WERROR=ON).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir="$here/build"
 do_build=1
+do_flow=1
 while [ $# -gt 0 ]; do
   case "$1" in
-    --no-build) do_build=0 ;;
+    --no-build) do_build=0; do_flow=0 ;;
+    --no-flow) do_flow=0 ;;
     --build-dir) shift; build_dir=$1 ;;
-    -h|--help) sed -n '2,8p' "${BASH_SOURCE[0]}"; exit 0 ;;
-    *) echo "setup.sh: unknown option '$1' (allowed: --no-build, --build-dir DIR)" >&2; exit 2 ;;
+    -h|--help) sed -n '2,11p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$1' (allowed: --no-build, --no-flow, --build-dir DIR)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -54,6 +58,13 @@ else
 fi
 
 if [ "$do_build" -eq 1 ]; then
-  cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release
+  # shellcheck disable=SC2086  # word splitting of the extra arguments is intended
+  cmake -S "$here" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release ${GPURF_CMAKE_ARGS:-}
   cmake --build "$build_dir" -j "$(nproc)"
+fi
+
+if [ "$do_flow" -eq 1 ]; then
+  echo "setup.sh: running the main flow on configs/fermi_gebhart.yaml"
+  "$build_dir/gpurf" flow "$here/configs/fermi_gebhart.yaml" -o "$here/out/fermi-gebhart" \
+    --waveform-dir "$here/out/waves"
 fi

@@ -9,27 +9,34 @@
 namespace gpurf {
 
 std::unique_ptr<CycleModel> MakeModel(const StructureSpec& spec) {
-  return std::visit([](const FlopArraySpec& s) -> std::unique_ptr<CycleModel> { return std::make_unique<FlopArrayModel>(s); },
-                    spec);
+  return std::visit(
+      [](const FlopArraySpec& s) -> std::unique_ptr<CycleModel> {
+        return std::make_unique<FlopArrayModel>(s);
+      },
+      spec);
 }
 
 std::unique_ptr<Stimulus> MakeStimulus(const StructureSpec& spec, uint64_t seed) {
   return std::visit(
-      [seed](const FlopArraySpec& s) -> std::unique_ptr<Stimulus> { return std::make_unique<FlopArrayStimulus>(s, seed); },
+      [seed](const FlopArraySpec& s) -> std::unique_ptr<Stimulus> {
+        return std::make_unique<FlopArrayStimulus>(s, seed);
+      },
       spec);
 }
 
 std::string VerifyResult::Summary() const {
   const double cps = run.seconds > 0 ? static_cast<double>(run.cycles) / run.seconds : 0.0;
   if (passed()) {
-    return fmt::format("PASS {}: {} cycles, seed {}, {:.0f} simulated cycles/s (Verilator model {})", top,
-                       run.cycles, seed, cps,
-                       model.from_cache ? "from cache" : fmt::format("built in {:.1f} s", model.build_seconds));
+    return fmt::format(
+        "PASS {}: {} cycles, seed {}, {:.0f} simulated cycles/s (Verilator model {})", top,
+        run.cycles, seed, cps,
+        model.from_cache ? "from cache" : fmt::format("built in {:.1f} s", model.build_seconds));
   }
   return fmt::format("FAIL {}: {}\n  waveform: {}", top, run.failure, waveform.string());
 }
 
-VerifyResult VerifyStructure(const StructureSpec& spec, const GeneratedStructure& rtl, const VerifyOptions& opt) {
+VerifyResult VerifyStructure(const StructureSpec& spec, const GeneratedStructure& rtl,
+                             const VerifyOptions& opt) {
   VerifyResult r;
   r.top = rtl.top;
   r.seed = opt.seed;

@@ -37,6 +37,7 @@ struct VerifyResult {
 std::unique_ptr<CycleModel> MakeModel(const StructureSpec& spec);
 std::unique_ptr<Stimulus> MakeStimulus(const StructureSpec& spec, uint64_t seed);
 
-VerifyResult VerifyStructure(const StructureSpec& spec, const GeneratedStructure& rtl, const VerifyOptions& opt);
+VerifyResult VerifyStructure(const StructureSpec& spec, const GeneratedStructure& rtl,
+                             const VerifyOptions& opt);
 
 }  // namespace gpurf

@@ -3,16 +3,16 @@
 // Exit codes: 0 ok; 1 a check failed (lint finding, RTL/model mismatch, assertion);
 // 2 bad input or usage; 3 a tool or the environment failed (Verilator missing, disk full).
 
+#include <fmt/format.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <CLI/CLI.hpp>
-#include <fmt/format.h>
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
 
 #include "gen/cli/target.h"
 #include "gen/config/yaml_loader.h"
@@ -28,9 +28,9 @@ namespace {
 
 constexpr int kExitToolError = 3;
 
-
 void ReportSkipped(const Target& t) {
-  if (!t.design) return;
+  if (!t.design)
+    return;
   for (const DesignStructure* s : t.design->Skipped()) {
     spdlog::warn("{}: skipping '{}' ({}): {}", s->loc.str(), s->name, s->role, s->skip_reason);
   }
@@ -53,11 +53,13 @@ int CmdGen(const Target& t, const std::string& out_dir) {
   WriteDesign(stage.path(), g);
   stage.Commit();
   for (const auto& [d, gs] : g.structures) {
-    fmt::print("generated {:<10} x{:<3} {} in {}/{}\n", d->name, d->count, gs.top, stage.dest().string(), d->name);
+    fmt::print("generated {:<10} x{:<3} {} in {}/{}\n", d->name, d->count, gs.top,
+               stage.dest().string(), d->name);
   }
-  fmt::print("design '{}' (config {}): {} structures generated, {} skipped, manifest {}/manifest.json\n",
-             t.design->name, t.design->config_hash, g.structures.size(), t.design->Skipped().size(),
-             stage.dest().string());
+  fmt::print(
+      "design '{}' (config {}): {} structures generated, {} skipped, manifest {}/manifest.json\n",
+      t.design->name, t.design->config_hash, g.structures.size(), t.design->Skipped().size(),
+      stage.dest().string());
   return kExitOk;
 }
 
@@ -94,7 +96,8 @@ int CmdLint(const Target& t, const std::string& keep) {
   if (!keep.empty()) {
     StagingDir stage(keep);
     const int rc = LintAll(structures, stage.path());
-    for (const auto& ts : structures) WriteFile(stage.path() / ts.rtl.top / ".lint-input", "");
+    for (const auto& ts : structures)
+      WriteFile(stage.path() / ts.rtl.top / ".lint-input", "");
     WriteFile(stage.path() / "manifest.json", "{\"generator\": \"gpurf lint work folder\"}\n");
     stage.Commit();
     return rc;
@@ -118,7 +121,8 @@ int VerifyAll(const std::vector<TargetStructure>& structures, const VerifyOption
   for (const auto& ts : structures) {
     const VerifyResult r = VerifyStructure(ts.spec, ts.rtl, opt);
     fmt::print("{}\n", r.Summary());
-    if (!r.passed()) ++failed;
+    if (!r.passed())
+      ++failed;
   }
   return failed == 0 ? kExitOk : kExitCheckFailed;
 }
@@ -127,7 +131,8 @@ int VerifyAll(const std::vector<TargetStructure>& structures, const VerifyOption
 
 int CmdFlow(const Target& t, const std::string& out_dir, const VerifyOptions& vopt) {
   fmt::print("[1/3] generate\n");
-  if (const int rc = CmdGen(t, out_dir); rc != kExitOk) return rc;
+  if (const int rc = CmdGen(t, out_dir); rc != kExitOk)
+    return rc;
   const auto structures = t.Generate();
   fmt::print("[2/3] lint ({} unique modules)\n", structures.size());
   const fs::path work = MakeTempDir(fs::temp_directory_path(), "gpurf-flow");
@@ -155,12 +160,15 @@ void AddVerifyOptions(CLI::App* cmd, VerifyOptions& v, std::string& cache, std::
   cmd->add_option("-j,--jobs", v.build.jobs, "parallel compile jobs for Verilator builds")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  cmd->add_option("--cache-dir", cache, "cache of built Verilator models (default $GPURF_CACHE_DIR or ~/.cache/gpurf)");
-  cmd->add_option("--waveform-dir", waves, "where a failing run leaves its VCD")->capture_default_str();
+  cmd->add_option("--cache-dir", cache,
+                  "cache of built Verilator models (default $GPURF_CACHE_DIR or ~/.cache/gpurf)");
+  cmd->add_option("--waveform-dir", waves, "where a failing run leaves its VCD")
+      ->capture_default_str();
 }
 
 int Main(int argc, char** argv) {
-  CLI::App app{"gpurf: GPU register-file architecture research tool (generate, lint, verify)", "gpurf"};
+  CLI::App app{"gpurf: GPU register-file architecture research tool (generate, lint, verify)",
+               "gpurf"};
   app.set_version_flag("--version", std::string("gpurf ") + GeneratorVersion());
   app.require_subcommand(1);
   bool verbose = false, quiet = false;
@@ -182,19 +190,22 @@ int Main(int argc, char** argv) {
   gen->allow_extras();
   gen->footer(footer);
 
-  CLI::App* lint = app.add_subcommand("lint", "lint generated RTL with Verilator, Yosys and Icarus");
+  CLI::App* lint =
+      app.add_subcommand("lint", "lint generated RTL with Verilator, Yosys and Icarus");
   lint->add_option("target", target, target_help)->required();
   lint->add_option("--keep", keep, "keep the linted RTL in this folder");
   lint->allow_extras();
   lint->footer(footer);
 
-  CLI::App* verify = app.add_subcommand("verify", "verify generated RTL against its golden model with Verilator");
+  CLI::App* verify =
+      app.add_subcommand("verify", "verify generated RTL against its golden model with Verilator");
   verify->add_option("target", target, target_help)->required();
   AddVerifyOptions(verify, vopt, cache, waves);
   verify->allow_extras();
   verify->footer(footer);
 
-  CLI::App* flow = app.add_subcommand("flow", "the main flow on a design point: generate -> lint -> verify");
+  CLI::App* flow =
+      app.add_subcommand("flow", "the main flow on a design point: generate -> lint -> verify");
   flow->add_option("target", target, "design .yaml file or structure kind")->required();
   flow->add_option("-o,--output", out_dir, "output folder for the generated RTL")->required();
   AddVerifyOptions(flow, vopt, cache, waves);
@@ -216,8 +227,11 @@ int Main(int argc, char** argv) {
   auto logger = spdlog::stderr_color_mt("gpurf");
   logger->set_pattern("%^%l%$: %v");
   spdlog::set_default_logger(logger);
-  spdlog::set_level(verbose ? spdlog::level::debug : quiet ? spdlog::level::warn : spdlog::level::info);
-  if (!cache.empty()) vopt.build.cache_dir = cache;
+  spdlog::set_level(verbose ? spdlog::level::debug
+                    : quiet ? spdlog::level::warn
+                            : spdlog::level::info);
+  if (!cache.empty())
+    vopt.build.cache_dir = cache;
   vopt.waveform_dir = waves;
 
   try {
@@ -227,16 +241,19 @@ int Main(int argc, char** argv) {
         return kExitOk;
       }
       const Target t = ResolveTarget(target, gen->remaining());
-      if (out_dir.empty()) throw InputError({}, "-o", "", "missing output folder", "-o DIR");
+      if (out_dir.empty())
+        throw InputError({}, "-o", "", "missing output folder", "-o DIR");
       return CmdGen(t, out_dir);
     }
-    if (lint->parsed()) return CmdLint(ResolveTarget(target, lint->remaining()), keep);
+    if (lint->parsed())
+      return CmdLint(ResolveTarget(target, lint->remaining()), keep);
     if (verify->parsed()) {
       const Target t = ResolveTarget(target, verify->remaining());
       ReportSkipped(t);
       return VerifyAll(t.Generate(), vopt);
     }
-    if (flow->parsed()) return CmdFlow(ResolveTarget(target, flow->remaining()), out_dir, vopt);
+    if (flow->parsed())
+      return CmdFlow(ResolveTarget(target, flow->remaining()), out_dir, vopt);
   } catch (const InputError& e) {
     fmt::print(stderr, "gpurf: {}\n", e.what());
     return kExitBadInput;
@@ -253,4 +270,6 @@ int Main(int argc, char** argv) {
 }  // namespace
 }  // namespace gpurf
 
-int main(int argc, char** argv) { return gpurf::Main(argc, argv); }
+int main(int argc, char** argv) {
+  return gpurf::Main(argc, argv);
+}

@@ -1,9 +1,9 @@
 #include "gen/cli/target.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "gen/config/yaml_loader.h"
 #include "gen/structures/emit.h"
@@ -18,7 +18,8 @@ bool LooksLikeFile(const std::string& t) {
 
 std::vector<std::string> KindNames() {
   std::vector<std::string> names;
-  for (const auto& k : StructureKinds()) names.push_back(k.name);
+  for (const auto& k : StructureKinds())
+    names.push_back(k.name);
   return names;
 }
 
@@ -48,15 +49,18 @@ Target ResolveTarget(const std::string& target, const std::vector<std::string>& 
       }
     }
     std::string problem = "unknown structure kind (and not a .yaml file)";
-    if (auto s = ClosestMatchIn(target, KindNames())) problem += fmt::format(" (did you mean '{}'?)", *s);
-    throw InputError({}, "TARGET", target, problem, fmt::format("{}", fmt::join(KindNames(), ", ")));
+    if (auto s = ClosestMatchIn(target, KindNames()))
+      problem += fmt::format(" (did you mean '{}'?)", *s);
+    throw InputError({}, "TARGET", target, problem,
+                     fmt::format("{}", fmt::join(KindNames(), ", ")));
   }
   ParamSet p(kind->params);
   std::set<std::string> given;
   for (size_t i = 0; i < extras.size(); ++i) {
     const std::string& a = extras[i];
     if (!a.starts_with("--") || a.size() < 3) {
-      throw InputError({}, a, a, "unexpected argument", "--<parameter> <value> pairs after the structure kind");
+      throw InputError({}, a, a, "unexpected argument",
+                       "--<parameter> <value> pairs after the structure kind");
     }
     std::string name = a.substr(2), value;
     const auto eq = name.find('=');
@@ -76,9 +80,11 @@ Target ResolveTarget(const std::string& target, const std::vector<std::string>& 
     std::replace(key.begin(), key.end(), '-', '_');
     if (p.Find(key) == nullptr) {
       std::vector<std::string> flags;
-      for (const auto& d : kind->params) flags.push_back(d.flag());
+      for (const auto& d : kind->params)
+        flags.push_back(d.flag());
       std::string problem = fmt::format("unknown parameter of {}", kind->name);
-      if (auto s = ClosestMatchIn("--" + name, flags)) problem += fmt::format(" (did you mean '{}'?)", *s);
+      if (auto s = ClosestMatchIn("--" + name, flags))
+        problem += fmt::format(" (did you mean '{}'?)", *s);
       throw InputError({}, "--" + name, value, problem, fmt::format("{}", fmt::join(flags, ", ")));
     }
     if (!given.insert(key).second) {
@@ -98,7 +104,8 @@ std::vector<TargetStructure> Target::Generate() const {
   }
   std::set<std::string> modules;
   for (const DesignStructure* s : design->Implemented()) {
-    if (!modules.insert(ModuleName(*s->spec)).second) continue;
+    if (!modules.insert(ModuleName(*s->spec)).second)
+      continue;
     GeneratedStructure g = Emit(*s->spec);
     g.instance = s->name;
     out.push_back({*s->spec, std::move(g)});
@@ -107,7 +114,8 @@ std::vector<TargetStructure> Target::Generate() const {
 }
 
 std::string Target::Describe() const {
-  if (single) return fmt::format("{} {}", KindName(*single), ModuleName(*single));
+  if (single)
+    return fmt::format("{} {}", KindName(*single), ModuleName(*single));
   return fmt::format("design '{}' ({})", design->name, design->source);
 }
 
@@ -116,11 +124,13 @@ std::string ListStructures() {
   for (const auto& k : StructureKinds()) {
     s += fmt::format("\n  {}: {}\n", k.name, k.summary);
     for (const auto& d : k.params) {
-      s += fmt::format("    {:<14} {:<26} default {:<6} {}\n", d.flag(), d.allowed(), d.default_value, d.help);
+      s += fmt::format("    {:<14} {:<26} default {:<6} {}\n", d.flag(), d.allowed(),
+                       d.default_value, d.help);
     }
   }
   s += "\nDescribed in design files but not generated yet:\n";
-  for (const auto& p : PlannedStructureKinds()) s += fmt::format("  {:<16} {}\n", p.name, p.summary);
+  for (const auto& p : PlannedStructureKinds())
+    s += fmt::format("  {:<16} {}\n", p.name, p.summary);
   return s;
 }
 

@@ -19,7 +19,7 @@ struct TargetStructure {
 };
 
 struct Target {
-  std::optional<DesignSpec> design;    // from design.yaml
+  std::optional<DesignSpec> design;     // from design.yaml
   std::optional<StructureSpec> single;  // from `<structure> --param value ...`
 
   // The generated RTL of every unique structure of the target (a design's structures that

@@ -3,11 +3,10 @@
 // flags. All derived values are computed once, here.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "gen/params/param.h"
 #include "gen/structures/registry.h"
@@ -17,11 +16,11 @@ namespace gpurf {
 // One structure of a design point: generated when its kind is implemented, otherwise listed
 // with the reason it is skipped.
 struct DesignStructure {
-  std::string name;    // instance name, unique in the design: "orf_l1", "mrf"
-  std::string kind;    // "flop-array", "mrf", ...
-  int count = 1;       // identical copies in the design (e.g. per lane cluster)
-  std::string role;    // what it is for, one line
-  SourceLoc loc;       // where the YAML describes it
+  std::string name;                   // instance name, unique in the design: "orf_l1", "mrf"
+  std::string kind;                   // "flop-array", "mrf", ...
+  int count = 1;                      // identical copies in the design (e.g. per lane cluster)
+  std::string role;                   // what it is for, one line
+  SourceLoc loc;                      // where the YAML describes it
   std::optional<StructureSpec> spec;  // set when the kind is implemented
   std::string skip_reason;            // set when it is not
 
@@ -65,7 +64,7 @@ class DesignSpec {
   SmConfig sm;
   MrfConfig mrf;
   HierarchyConfig hierarchy;
-  std::string scheduler;    // single-level | two-level
+  std::string scheduler;  // single-level | two-level
   std::vector<DesignStructure> structures;
 
   std::vector<const DesignStructure*> Implemented() const;

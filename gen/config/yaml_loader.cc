@@ -1,13 +1,13 @@
 #include "gen/config/yaml_loader.h"
 
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
 #include <fstream>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
-
-#include <fmt/format.h>
-#include <yaml-cpp/yaml.h>
 
 #include "gen/util/hash.h"
 
@@ -32,7 +32,8 @@ const std::vector<Section>& Sections() {
       {"sm",
        "streaming multiprocessor organisation (Gebhart Table I)",
        {IntParam("lanes", 1, 64, 32, "SIMT width = threads per warp"),
-        IntParam("lane_cluster", 1, 32, 4, "lanes per cluster; a register-file row holds one register of each"),
+        IntParam("lane_cluster", 1, 32, 4,
+                 "lanes per cluster; a register-file row holds one register of each"),
         IntParam("warps", 1, 64, 32, "resident warps"),
         IntParam("active_warps", 1, 64, 8, "warps the two-level scheduler keeps active")}},
       {"mrf",
@@ -43,12 +44,15 @@ const std::vector<Section>& Sections() {
         IntParam("capacity_kb", 1, 4096, 128, "optional cross-check of banks x entries x width")}},
       {"hierarchy",
        "register-file hierarchy in front of the MRF",
-       {EnumParam("kind", {"mrf-only", "sw-orf", "hw-rfc"}, "sw-orf",
-                  "mrf-only baseline, software operand register files, or hardware register file cache"),
-        IntParam("levels", 1, 3, 3, "levels including the MRF: 1, 2 (MRF + L1) or 3 (MRF + L1 + L0)"),
+       {EnumParam(
+            "kind", {"mrf-only", "sw-orf", "hw-rfc"}, "sw-orf",
+            "mrf-only baseline, software operand register files, or hardware register file cache"),
+        IntParam("levels", 1, 3, 3,
+                 "levels including the MRF: 1, 2 (MRF + L1) or 3 (MRF + L1 + L0)"),
         IntParam("l1_entries_per_thread", 1, 8, 3, "L1 ORF/RFC entries per thread"),
         IntParam("l0_entries_per_thread", 1, 1, 1, "L0 entries per thread"),
-        BoolParam("l0_split", true, "split L0 into one single-entry bank per operand slot (A, B, C)"),
+        BoolParam("l0_split", true,
+                  "split L0 into one single-entry bank per operand slot (A, B, C)"),
         EnumParam("replacement", {"fifo", "lru"}, "lru", "hw-rfc replacement policy")}},
       {"storage",
        "flip-flop array options for every ORF/RFC level",
@@ -72,10 +76,25 @@ class Reader {
 
   SourceLoc Loc(const YAML::Node& n) const {
     const YAML::Mark m = n.Mark();
-    if (m.is_null()) return {file_, 0, 0};
+    if (m.is_null())
+      return {file_, 0, 0};
     return {file_, m.line + 1, m.column + 1};
   }
   SourceLoc Loc(const YAML::Mark& m) const { return {file_, m.line + 1, m.column + 1}; }
+  // Where the value of `key` is: an empty value has no text of its own and yaml-cpp marks it at
+  // the next token (often a later line), so it is reported at its key.
+  SourceLoc ValueLoc(const YAML::Node& key, const YAML::Node& value) const {
+    return value.IsNull() ? Loc(key) : Loc(value);
+  }
+  // ValueLoc of every key of the mapping `n`.
+  std::map<std::string, SourceLoc> ValueLocs(const YAML::Node& n) const {
+    std::map<std::string, SourceLoc> locs;
+    for (const auto& kv : n) {
+      if (kv.first.IsScalar())
+        locs.emplace(kv.first.Scalar(), ValueLoc(kv.first, kv.second));
+    }
+    return locs;
+  }
 
   static std::string Describe(const YAML::Node& n) {
     switch (n.Type()) {
@@ -94,22 +113,25 @@ class Reader {
 
   // Checks that `n` is a mapping whose keys are unique and in `allowed`.
   void CheckMap(const YAML::Node& n, const std::string& path,
-                const std::vector<std::string>& allowed) const {
+                const std::vector<std::string>& allowed, const SourceLoc* at = nullptr) const {
     if (!n.IsMap()) {
-      throw InputError(Loc(n), path, "", "expected a mapping of keys to values, got " + Describe(n),
+      throw InputError(at ? *at : Loc(n), path, "",
+                       "expected a mapping of keys to values, got " + Describe(n),
                        "keys: " + fmt::format("{}", fmt::join(allowed, ", ")));
     }
     std::set<std::string> seen;
     for (const auto& kv : n) {
       const YAML::Node& key = kv.first;
       if (!key.IsScalar()) {
-        throw InputError(Loc(key), path, "", "keys must be plain names", fmt::format("{}", fmt::join(allowed, ", ")));
+        throw InputError(Loc(key), path, "", "keys must be plain names",
+                         fmt::format("{}", fmt::join(allowed, ", ")));
       }
       const std::string k = key.Scalar();
       const std::string field = path.empty() ? k : path + "." + k;
       if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
         std::string problem = "unknown key";
-        if (auto s = ClosestMatchIn(k, allowed)) problem += fmt::format(" (did you mean '{}'?)", *s);
+        if (auto s = ClosestMatchIn(k, allowed))
+          problem += fmt::format(" (did you mean '{}'?)", *s);
         throw InputError(Loc(key), field, k, problem, fmt::format("{}", fmt::join(allowed, ", ")));
       }
       if (!seen.insert(k).second) {
@@ -119,22 +141,27 @@ class Reader {
   }
 
   // The scalar text of `n` for `field`, or an InputError saying what was found instead.
-  std::string Scalar(const YAML::Node& n, const std::string& field, const ParamDesc& d) const {
+  std::string Scalar(const YAML::Node& n, const std::string& field, const ParamDesc& d,
+                     const SourceLoc* at = nullptr) const {
     if (!n.IsScalar()) {
-      throw InputError(Loc(n), field, "", "expected a single value, got " + Describe(n), d.allowed());
+      throw InputError(at ? *at : Loc(n), field, "", "expected a single value, got " + Describe(n),
+                       d.allowed());
     }
     return n.Scalar();
   }
 
   // Reads the known fields of a section into `set`.
-  void ReadFields(const YAML::Node& n, const std::string& path, ParamSet& set) const {
+  void ReadFields(const YAML::Node& n, const std::string& path, ParamSet& set,
+                  const SourceLoc& at) const {
     std::vector<std::string> keys;
-    for (const auto& d : set.descs()) keys.push_back(d.name);
-    CheckMap(n, path, keys);
+    for (const auto& d : set.descs())
+      keys.push_back(d.name);
+    CheckMap(n, path, keys, &at);
     for (const auto& kv : n) {
       const std::string k = kv.first.Scalar();
       const ParamDesc* d = set.Find(k);
-      set.Set(k, Scalar(kv.second, path + "." + k, *d), Loc(kv.second), path + "." + k);
+      const SourceLoc vl = ValueLoc(kv.first, kv.second);
+      set.Set(k, Scalar(kv.second, path + "." + k, *d, &vl), vl, path + "." + k);
     }
   }
 
@@ -158,9 +185,10 @@ struct Loaded {
 
 // Builds a flop-array structure of the hierarchy, each parameter traced to the YAML field that
 // decided it so a cross-field rejection points at something the user wrote.
-DesignStructure FlopArrayFor(const std::string& name, const std::string& role, int count, int entries,
-                             const ParamValue& entries_from, int width, const ParamValue& width_from,
-                             int read_ports, const ParamSet& storage, const SourceLoc& loc) {
+DesignStructure FlopArrayFor(const std::string& name, const std::string& role, int count,
+                             int entries, const ParamValue& entries_from, int width,
+                             const ParamValue& width_from, int read_ports, const ParamSet& storage,
+                             const SourceLoc& loc) {
   ParamSet p(FlopArraySpec::ParamDescs());
   auto set = [&](const std::string& key, const std::string& text, const ParamValue& from) {
     p.Set(key, text, from.loc, from.field + " (-> " + name + "." + key + ")");
@@ -191,7 +219,8 @@ DesignStructure Planned(const std::string& name, const std::string& kind, int co
   s.count = count;
   s.role = role;
   s.loc = loc;
-  s.skip_reason = fmt::format("structure kind '{}' is not implemented yet; described but not generated", kind);
+  s.skip_reason =
+      fmt::format("structure kind '{}' is not implemented yet; described but not generated", kind);
   return s;
 }
 
@@ -200,7 +229,8 @@ DesignStructure Planned(const std::string& name, const std::string& kind, int co
 std::vector<const DesignStructure*> DesignSpec::Implemented() const {
   std::vector<const DesignStructure*> v;
   for (const auto& s : structures) {
-    if (s.implemented()) v.push_back(&s);
+    if (s.implemented())
+      v.push_back(&s);
   }
   return v;
 }
@@ -208,7 +238,8 @@ std::vector<const DesignStructure*> DesignSpec::Implemented() const {
 std::vector<const DesignStructure*> DesignSpec::Skipped() const {
   std::vector<const DesignStructure*> v;
   for (const auto& s : structures) {
-    if (!s.implemented()) v.push_back(&s);
+    if (!s.implemented())
+      v.push_back(&s);
   }
   return v;
 }
@@ -217,18 +248,27 @@ nlohmann::ordered_json DesignSpec::ToJson() const {
   nlohmann::ordered_json j;
   j["name"] = name;
   j["description"] = description;
-  j["sm"] = {{"lanes", sm.lanes}, {"lane_cluster", sm.lane_cluster}, {"warps", sm.warps},
-             {"active_warps", sm.active_warps}, {"clusters", sm.clusters}};
-  j["mrf"] = {{"banks", mrf.banks}, {"entries", mrf.entries}, {"width", mrf.width},
-              {"capacity_bytes", mrf.capacity_bytes}, {"registers_per_thread", mrf.registers_per_thread}};
-  j["hierarchy"] = {{"kind", hierarchy.kind}, {"levels", hierarchy.levels},
+  j["sm"] = {{"lanes", sm.lanes},
+             {"lane_cluster", sm.lane_cluster},
+             {"warps", sm.warps},
+             {"active_warps", sm.active_warps},
+             {"clusters", sm.clusters}};
+  j["mrf"] = {{"banks", mrf.banks},
+              {"entries", mrf.entries},
+              {"width", mrf.width},
+              {"capacity_bytes", mrf.capacity_bytes},
+              {"registers_per_thread", mrf.registers_per_thread}};
+  j["hierarchy"] = {{"kind", hierarchy.kind},
+                    {"levels", hierarchy.levels},
                     {"l1_entries_per_thread", hierarchy.l1_entries_per_thread},
                     {"l0_entries_per_thread", hierarchy.l0_entries_per_thread},
-                    {"l0_split", hierarchy.l0_split}, {"replacement", hierarchy.replacement}};
+                    {"l0_split", hierarchy.l0_split},
+                    {"replacement", hierarchy.replacement}};
   j["scheduler"] = scheduler;
   nlohmann::ordered_json st = nlohmann::ordered_json::array();
   for (const auto& s : structures) {
-    nlohmann::ordered_json e = {{"name", s.name}, {"kind", s.kind}, {"count", s.count}, {"role", s.role}};
+    nlohmann::ordered_json e = {
+        {"name", s.name}, {"kind", s.kind}, {"count", s.count}, {"role", s.role}};
     if (s.spec) {
       e["module"] = ModuleName(*s.spec);
       e["config_hash"] = ConfigHash(*s.spec);
@@ -259,27 +299,32 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   try {
     root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw InputError(rd.Loc(e.mark), "", "", "malformed YAML: " + e.msg, "YAML 1.2 mappings and lists");
+    throw InputError(rd.Loc(e.mark), "", "", "malformed YAML: " + e.msg,
+                     "YAML 1.2 mappings and lists");
   }
   if (root.IsNull()) {
-    throw InputError(SourceLoc{file_name, 1, 1}, "", "", "the design file is empty",
-                     "a mapping with the sections design, sm, mrf, hierarchy, storage, scheduler, structures");
+    throw InputError(
+        SourceLoc{file_name, 1, 1}, "", "", "the design file is empty",
+        "a mapping with the sections design, sm, mrf, hierarchy, storage, scheduler, structures");
   }
 
   std::vector<std::string> top_keys;
-  for (const auto& s : Sections()) top_keys.push_back(s.key);
+  for (const auto& s : Sections())
+    top_keys.push_back(s.key);
   top_keys.push_back("structures");
   rd.CheckMap(root, "", top_keys);
+  const std::map<std::string, SourceLoc> top_locs = rd.ValueLocs(root);
 
   Loaded ld;
   for (const auto& sec : Sections()) {
     ParamSet set(sec.fields);
     if (root[sec.key]) {
-      rd.ReadFields(root[sec.key], sec.key, set);
-      ld.section_loc[sec.key] = rd.Loc(root[sec.key]);
+      ld.section_loc[sec.key] = top_locs.at(sec.key);
+      rd.ReadFields(root[sec.key], sec.key, set, ld.section_loc[sec.key]);
     } else {
       ld.section_loc[sec.key] = SourceLoc{file_name, 1, 1};
     }
+    set.LocateDefaults(ld.section_loc[sec.key], sec.key);
     ld.sections.emplace(sec.key, std::move(set));
   }
   const ParamSet& design = ld.sections.at("design");
@@ -315,23 +360,29 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   d.mrf.entries = mrf.IntAsInt("entries");
   d.mrf.width = mrf.IntAsInt("width");
   if (d.mrf.width != 32 * d.sm.lane_cluster) {
-    mrf.Reject("width", fmt::format("a row holds one 32-bit register of each of the {} lanes of a cluster",
-                                    d.sm.lane_cluster),
+    mrf.Reject("width",
+               fmt::format("a row holds one 32-bit register of each of the {} lanes of a cluster",
+                           d.sm.lane_cluster),
                fmt::format("{} (32 x sm.lane_cluster)", 32 * d.sm.lane_cluster));
   }
   d.mrf.capacity_bytes = static_cast<long long>(d.mrf.banks) * d.mrf.entries * d.mrf.width / 8;
   if (!mrf.Get("capacity_kb").defaulted && mrf.Int("capacity_kb") * 1024 != d.mrf.capacity_bytes) {
-    mrf.Reject("capacity_kb",
-               fmt::format("does not match banks x entries x width = {} bytes", d.mrf.capacity_bytes),
-               fmt::format("{} (or leave it out)", d.mrf.capacity_bytes / 1024.0));
+    mrf.Reject(
+        "capacity_kb",
+        fmt::format("does not match banks x entries x width = {} bytes", d.mrf.capacity_bytes),
+        fmt::format("{} (or leave it out)", d.mrf.capacity_bytes / 1024.0));
   }
-  const long long thread_regs = static_cast<long long>(d.mrf.banks) * d.mrf.entries * d.sm.lane_cluster;
-  d.mrf.registers_per_thread = static_cast<int>(thread_regs / (static_cast<long long>(d.sm.warps) * d.sm.lanes));
+  const long long thread_regs =
+      static_cast<long long>(d.mrf.banks) * d.mrf.entries * d.sm.lane_cluster;
+  d.mrf.registers_per_thread =
+      static_cast<int>(thread_regs / (static_cast<long long>(d.sm.warps) * d.sm.lanes));
   if (d.mrf.registers_per_thread < 1) {
-    mrf.Reject("entries",
-               fmt::format("the MRF holds {} thread-registers, fewer than one per thread of {} warps x {} lanes",
-                           thread_regs, d.sm.warps, d.sm.lanes),
-               "banks x entries x lane_cluster >= warps x lanes");
+    mrf.Reject(
+        "entries",
+        fmt::format(
+            "the MRF holds {} thread-registers, fewer than one per thread of {} warps x {} lanes",
+            thread_regs, d.sm.warps, d.sm.lanes),
+        "banks x entries x lane_cluster >= warps x lanes");
   }
 
   // --- Hierarchy.
@@ -348,7 +399,8 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
     }
     d.hierarchy.levels = 1;
   } else if (d.hierarchy.levels < 2) {
-    hier.Reject("levels", fmt::format("a {} hierarchy needs the MRF plus at least an L1", d.hierarchy.kind),
+    hier.Reject("levels",
+                fmt::format("a {} hierarchy needs the MRF plus at least an L1", d.hierarchy.kind),
                 "2 or 3");
   }
 
@@ -365,46 +417,57 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   if (d.hierarchy.kind == "sw-orf") {
     const int l1 = d.hierarchy.l1_entries_per_thread;
     d.structures.push_back(FlopArrayFor(
-        "orf_l1", fmt::format("L1 ORF of one lane cluster: {} entries/thread x {} active warps, 3R1W", l1, aw),
-        d.sm.clusters, l1 * aw, hier.Get("l1_entries_per_thread"), d.mrf.width, mrf.Get("width"), 3, storage,
-        hier_loc));
+        "orf_l1",
+        fmt::format("L1 ORF of one lane cluster: {} entries/thread x {} active warps, 3R1W", l1,
+                    aw),
+        d.sm.clusters, l1 * aw, hier.Get("l1_entries_per_thread"), d.mrf.width, mrf.Get("width"), 3,
+        storage, hier_loc));
     if (d.hierarchy.levels == 3) {
       const int l0 = d.hierarchy.l0_entries_per_thread;
       if (d.hierarchy.l0_split) {
         d.structures.push_back(FlopArrayFor(
-            "orf_l0", fmt::format("L0 ORF bank of one operand slot (A, B or C) of one lane cluster, {} active warps", aw),
-            d.sm.clusters * 3, l0 * aw, hier.Get("l0_entries_per_thread"), d.mrf.width, mrf.Get("width"), 1,
-            storage, hier_loc));
+            "orf_l0",
+            fmt::format(
+                "L0 ORF bank of one operand slot (A, B or C) of one lane cluster, {} active warps",
+                aw),
+            d.sm.clusters * 3, l0 * aw, hier.Get("l0_entries_per_thread"), d.mrf.width,
+            mrf.Get("width"), 1, storage, hier_loc));
       } else {
         d.structures.push_back(FlopArrayFor(
-            "orf_l0", fmt::format("unified L0 ORF of one lane cluster, {} active warps, 3R1W", aw), d.sm.clusters,
-            l0 * aw, hier.Get("l0_entries_per_thread"), d.mrf.width, mrf.Get("width"), 3, storage, hier_loc));
+            "orf_l0", fmt::format("unified L0 ORF of one lane cluster, {} active warps, 3R1W", aw),
+            d.sm.clusters, l0 * aw, hier.Get("l0_entries_per_thread"), d.mrf.width,
+            mrf.Get("width"), 3, storage, hier_loc));
       }
     }
   } else if (d.hierarchy.kind == "hw-rfc") {
     d.structures.push_back(Planned(
         "rfc", "rfc", d.sm.clusters,
         fmt::format("{}-level hardware register file cache, {} entries/thread, {} replacement",
-                    d.hierarchy.levels - 1, d.hierarchy.l1_entries_per_thread, d.hierarchy.replacement),
+                    d.hierarchy.levels - 1, d.hierarchy.l1_entries_per_thread,
+                    d.hierarchy.replacement),
         hier_loc));
   }
   if (d.scheduler == "two-level") {
-    d.structures.push_back(Planned("warp_scheduler", "warp-scheduler", 1,
-                                   fmt::format("two-level scheduler, {} of {} warps active, {} inner policy",
-                                               aw, d.sm.warps, sched.Enum("inner_policy")),
-                                   ld.section_loc.at("scheduler")));
+    d.structures.push_back(
+        Planned("warp_scheduler", "warp-scheduler", 1,
+                fmt::format("two-level scheduler, {} of {} warps active, {} inner policy", aw,
+                            d.sm.warps, sched.Enum("inner_policy")),
+                ld.section_loc.at("scheduler")));
   }
 
   // --- Extra standalone structures.
   if (root["structures"]) {
     const YAML::Node list = root["structures"];
     if (!list.IsSequence()) {
-      throw InputError(rd.Loc(list), "structures", "", "expected a list, got " + Reader::Describe(list),
+      throw InputError(top_locs.at("structures"), "structures", "",
+                       "expected a list, got " + Reader::Describe(list),
                        "a list of mappings with name, kind and the kind's parameters");
     }
     std::vector<std::string> kinds;
-    for (const auto& k : StructureKinds()) kinds.push_back(k.name);
-    for (const auto& k : PlannedStructureKinds()) kinds.push_back(k.name);
+    for (const auto& k : StructureKinds())
+      kinds.push_back(k.name);
+    for (const auto& k : PlannedStructureKinds())
+      kinds.push_back(k.name);
     for (size_t i = 0; i < list.size(); ++i) {
       const YAML::Node e = list[i];
       const std::string path = fmt::format("structures[{}]", i);
@@ -417,36 +480,47 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
                      IntParam("count", 1, 4096, 1, "identical copies")});
       for (const char* req : {"name", "kind"}) {
         if (!e[req]) {
-          throw InputError(rd.Loc(e), path + "." + req, "", "missing required key", head.Find(req)->allowed());
+          throw InputError(rd.Loc(e), path + "." + req, "", "missing required key",
+                           head.Find(req)->allowed());
         }
       }
+      const std::map<std::string, SourceLoc> at = rd.ValueLocs(e);
       for (const char* k : {"name", "kind", "count"}) {
-        if (e[k]) head.Set(k, rd.Scalar(e[k], path + "." + k, *head.Find(k)), rd.Loc(e[k]), path + "." + k);
+        if (!e[k])
+          continue;
+        const SourceLoc& vl = at.at(k);
+        head.Set(k, rd.Scalar(e[k], path + "." + k, *head.Find(k), &vl), vl, path + "." + k);
       }
       const std::string name = head.Str("name");
       if (!IsIdentifier(name)) {
-        head.Reject("name", "not a valid instance name", "lower-case letter, then letters, digits or '_' (max 48)");
+        head.Reject("name", "not a valid instance name",
+                    "lower-case letter, then letters, digits or '_' (max 48)");
       }
       for (const auto& s : d.structures) {
-        if (s.name == name) head.Reject("name", "this name is already used in the design", "a unique name");
+        if (s.name == name)
+          head.Reject("name", "this name is already used in the design", "a unique name");
       }
       const std::string kind = head.Enum("kind");
       const StructureKind* sk = FindStructureKind(kind);
       if (sk == nullptr) {
         std::vector<std::string> keys = {"name", "kind", "count"};
-        DesignStructure s = Planned(name, kind, head.IntAsInt("count"), "user-described structure", rd.Loc(e));
+        DesignStructure s =
+            Planned(name, kind, head.IntAsInt("count"), "user-described structure", rd.Loc(e));
         (void)keys;
         d.structures.push_back(std::move(s));
         continue;
       }
       ParamSet p(sk->params);
       std::vector<std::string> keys = {"name", "kind", "count"};
-      for (const auto& pd : sk->params) keys.push_back(pd.name);
+      for (const auto& pd : sk->params)
+        keys.push_back(pd.name);
       rd.CheckMap(e, path, keys);
       for (const auto& kv : e) {
         const std::string k = kv.first.Scalar();
-        if (k == "name" || k == "kind" || k == "count") continue;
-        p.Set(k, rd.Scalar(kv.second, path + "." + k, *p.Find(k)), rd.Loc(kv.second), path + "." + k);
+        if (k == "name" || k == "kind" || k == "count")
+          continue;
+        const SourceLoc vl = rd.ValueLoc(kv.first, kv.second);
+        p.Set(k, rd.Scalar(kv.second, path + "." + k, *p.Find(k), &vl), vl, path + "." + k);
       }
       DesignStructure s;
       s.name = name;
@@ -468,11 +542,13 @@ std::string DesignSchemaReference() {
   for (const auto& sec : Sections()) {
     s += fmt::format("{}:  # {}\n", sec.key, sec.help);
     for (const auto& f : sec.fields) {
-      s += fmt::format("  {:<22} {:<14} # {}; {}\n", f.name + ":", f.default_value, f.help, f.allowed());
+      s += fmt::format("  {:<22} {:<14} # {}; {}\n", f.name + ":", f.default_value, f.help,
+                       f.allowed());
     }
   }
   s += "structures:  # extra standalone structures, a list of mappings\n";
-  s += "  - name: <identifier>   kind: <structure kind>   count: <copies, default 1>   <kind parameters...>\n";
+  s += "  - name: <identifier>   kind: <structure kind>   count: <copies, default 1>   <kind "
+       "parameters...>\n";
   return s;
 }
 

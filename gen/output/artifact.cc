@@ -6,7 +6,9 @@
 
 namespace gpurf {
 
-std::string GeneratorVersion() { return kGpurfVersion; }
+std::string GeneratorVersion() {
+  return kGpurfVersion;
+}
 
 std::vector<std::string> Banner(const std::string& kind, const std::string& config_hash,
                                 const std::string& regenerate) {
@@ -20,7 +22,8 @@ std::vector<std::string> Banner(const std::string& kind, const std::string& conf
 
 const PortInfo* GeneratedStructure::FindPort(const std::string& name) const {
   for (const auto& p : ports) {
-    if (p.name == name) return &p;
+    if (p.name == name)
+      return &p;
   }
   return nullptr;
 }
@@ -35,7 +38,8 @@ nlohmann::ordered_json GeneratedStructure::ManifestJson() const {
   j["regenerate"] = regenerate;
   nlohmann::ordered_json files_j = nlohmann::ordered_json::array();
   for (const auto& f : files) {
-    files_j.push_back({{"path", f.name}, {"module", f.module},
+    files_j.push_back({{"path", f.name},
+                       {"module", f.module},
                        {"origin", f.primitive ? "rtl-primitive" : "generated"}});
   }
   j["files"] = files_j;
@@ -52,18 +56,21 @@ nlohmann::ordered_json GeneratedStructure::ManifestJson() const {
                        {"description", p.description}});
   }
   j["ports"] = ports_j;
-  j["defines"] = {{"GPURF_ASSERTIONS", "enables parameter and misuse assertions (simulation only)"}};
+  j["defines"] = {
+      {"GPURF_ASSERTIONS", "enables parameter and misuse assertions (simulation only)"}};
   return j;
 }
 
 std::string GeneratedStructure::Filelist() const {
   std::string s;
-  for (const auto& f : files) s += f.name + "\n";
+  for (const auto& f : files)
+    s += f.name + "\n";
   return s;
 }
 
 void WriteStructure(const fs::path& dir, const GeneratedStructure& g) {
-  for (const auto& f : g.files) WriteFile(dir / f.name, f.contents);
+  for (const auto& f : g.files)
+    WriteFile(dir / f.name, f.contents);
   WriteFile(dir / "filelist.f", g.Filelist());
   WriteFile(dir / "manifest.json", g.ManifestJson().dump(2) + "\n");
 }

@@ -3,10 +3,9 @@
 // manifest.json and filelist.f are rendered from this, never from the Verilog text.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "gen/util/fs.h"
 
@@ -26,16 +25,16 @@ struct PortInfo {
 };
 
 struct GeneratedFile {
-  std::string name;      // file name inside the output folder
-  std::string module;    // module it defines
+  std::string name;    // file name inside the output folder
+  std::string module;  // module it defines
   std::string contents;
   bool primitive = false;  // copied from rtl/ rather than generated
 };
 
 struct GeneratedStructure {
-  std::string kind;         // "flop-array"
-  std::string instance;     // role in a design point ("orf_l1"), or the kind for flags
-  std::string top;          // top module name
+  std::string kind;      // "flop-array"
+  std::string instance;  // role in a design point ("orf_l1"), or the kind for flags
+  std::string top;       // top module name
   std::string config_hash;
   std::vector<GeneratedFile> files;  // dependency order, top last
   nlohmann::ordered_json parameters;

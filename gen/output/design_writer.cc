@@ -1,8 +1,8 @@
 #include "gen/output/design_writer.h"
 
-#include <set>
-
 #include <fmt/format.h>
+
+#include <set>
 
 #include "gen/structures/emit.h"
 
@@ -27,10 +27,12 @@ nlohmann::ordered_json GeneratedDesign::ManifestJson() const {
   j["config_hash"] = spec->config_hash;
   nlohmann::ordered_json st = nlohmann::ordered_json::array();
   for (const auto& ds : spec->structures) {
-    nlohmann::ordered_json e = {{"name", ds.name}, {"kind", ds.kind}, {"count", ds.count}, {"role", ds.role}};
+    nlohmann::ordered_json e = {
+        {"name", ds.name}, {"kind", ds.kind}, {"count", ds.count}, {"role", ds.role}};
     const GeneratedStructure* gs = nullptr;
     for (const auto& [d, s] : structures) {
-      if (d == &ds) gs = &s;
+      if (d == &ds)
+        gs = &s;
     }
     if (gs != nullptr) {
       e["folder"] = ds.name;
@@ -51,7 +53,8 @@ std::string GeneratedDesign::Filelist() const {
   std::set<std::string> seen;  // shared primitives and identical modules appear once
   for (const auto& [d, gs] : structures) {
     for (const auto& f : gs.files) {
-      if (seen.insert(f.name).second) s += d->name + "/" + f.name + "\n";
+      if (seen.insert(f.name).second)
+        s += d->name + "/" + f.name + "\n";
     }
   }
   return s;

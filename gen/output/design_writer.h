@@ -3,9 +3,8 @@
 // and moved into place in one rename.
 #pragma once
 
-#include <vector>
-
 #include <nlohmann/json.hpp>
+#include <vector>
 
 #include "gen/config/design_spec.h"
 #include "gen/output/artifact.h"
@@ -17,7 +16,8 @@ struct GeneratedDesign {
   std::vector<std::pair<const DesignStructure*, GeneratedStructure>> structures;
 
   nlohmann::ordered_json ManifestJson() const;
-  std::string Filelist() const;  // every unique file, dependency order, paths relative to the folder
+  std::string Filelist()
+      const;  // every unique file, dependency order, paths relative to the folder
 };
 
 // Generates every implemented structure of `spec`.

@@ -1,10 +1,10 @@
 #include "gen/params/param.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 namespace gpurf {
@@ -72,21 +72,27 @@ ParamDesc StringParam(std::string name, std::string def, int max_len, std::strin
 }
 
 std::optional<int64_t> ParseInt(const std::string& text) {
-  if (text.empty() || text.size() > 19) return std::nullopt;
+  if (text.empty() || text.size() > 19)
+    return std::nullopt;
   size_t i = (text[0] == '-' || text[0] == '+') ? 1 : 0;
-  if (i == text.size()) return std::nullopt;
+  if (i == text.size())
+    return std::nullopt;
   for (size_t k = i; k < text.size(); ++k) {
-    if (text[k] < '0' || text[k] > '9') return std::nullopt;
+    if (text[k] < '0' || text[k] > '9')
+      return std::nullopt;
   }
   errno = 0;
   const long long v = std::strtoll(text.c_str(), nullptr, 10);
-  if (errno != 0) return std::nullopt;
+  if (errno != 0)
+    return std::nullopt;
   return v;
 }
 
 std::optional<bool> ParseBool(const std::string& text) {
-  if (text == "true" || text == "on" || text == "yes" || text == "1") return true;
-  if (text == "false" || text == "off" || text == "no" || text == "0") return false;
+  if (text == "true" || text == "on" || text == "yes" || text == "1")
+    return true;
+  if (text == "false" || text == "off" || text == "no" || text == "0")
+    return false;
   return std::nullopt;
 }
 
@@ -102,15 +108,18 @@ ParamValue Parse(const ParamDesc& d, const std::string& text, const SourceLoc& l
   switch (d.type) {
     case ParamType::kInt: {
       const auto i = ParseInt(text);
-      if (!i) throw InputError(loc, field, text, "expected an integer", d.allowed());
-      if (*i < d.min || *i > d.max) throw InputError(loc, field, text, "out of range", d.allowed());
+      if (!i)
+        throw InputError(loc, field, text, "expected an integer", d.allowed());
+      if (*i < d.min || *i > d.max)
+        throw InputError(loc, field, text, "out of range", d.allowed());
       v.i = *i;
       v.s = std::to_string(*i);
       break;
     }
     case ParamType::kBool: {
       const auto b = ParseBool(text);
-      if (!b) throw InputError(loc, field, text, "expected a boolean", d.allowed());
+      if (!b)
+        throw InputError(loc, field, text, "expected a boolean", d.allowed());
       v.b = *b;
       v.s = *b ? "true" : "false";
       break;
@@ -118,7 +127,8 @@ ParamValue Parse(const ParamDesc& d, const std::string& text, const SourceLoc& l
     case ParamType::kEnum: {
       if (std::find(d.choices.begin(), d.choices.end(), text) == d.choices.end()) {
         std::string problem = "not a valid choice";
-        if (auto s = ClosestMatchIn(text, d.choices)) problem += fmt::format(" (did you mean '{}'?)", *s);
+        if (auto s = ClosestMatchIn(text, d.choices))
+          problem += fmt::format(" (did you mean '{}'?)", *s);
         throw InputError(loc, field, text, problem, d.allowed());
       }
       v.s = text;
@@ -126,8 +136,10 @@ ParamValue Parse(const ParamDesc& d, const std::string& text, const SourceLoc& l
     }
     case ParamType::kString: {
       bool ok = !text.empty() && static_cast<int64_t>(text.size()) <= d.max;
-      for (char ch : text) ok = ok && ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\';
-      if (!ok) throw InputError(loc, field, text, "not a valid text value", d.allowed());
+      for (char ch : text)
+        ok = ok && ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\';
+      if (!ok)
+        throw InputError(loc, field, text, "not a valid text value", d.allowed());
       v.s = text;
       break;
     }
@@ -147,7 +159,8 @@ ParamSet::ParamSet(const std::vector<ParamDesc>& descs) : descs_(descs) {
 
 const ParamDesc* ParamSet::Find(const std::string& name) const {
   for (const auto& d : descs_) {
-    if (d.name == name) return &d;
+    if (d.name == name)
+      return &d;
   }
   return nullptr;
 }
@@ -157,9 +170,11 @@ void ParamSet::Set(const std::string& name, const std::string& text, const Sourc
   const ParamDesc* d = Find(name);
   if (d == nullptr) {
     std::vector<std::string> names;
-    for (const auto& x : descs_) names.push_back(x.name);
+    for (const auto& x : descs_)
+      names.push_back(x.name);
     std::string problem = "unknown parameter";
-    if (auto s = ClosestMatchIn(name, names)) problem += fmt::format(" (did you mean '{}'?)", *s);
+    if (auto s = ClosestMatchIn(name, names))
+      problem += fmt::format(" (did you mean '{}'?)", *s);
     throw InputError(loc, field, name, problem, fmt::format("{}", fmt::join(names, ", ")));
   }
   values_[name] = Parse(*d, text, loc, field);
@@ -167,14 +182,26 @@ void ParamSet::Set(const std::string& name, const std::string& text, const Sourc
 
 const ParamValue& ParamSet::Get(const std::string& name) const {
   auto it = values_.find(name);
-  if (it == values_.end()) throw std::logic_error("gpurf: no parameter named " + name);
+  if (it == values_.end())
+    throw std::logic_error("gpurf: no parameter named " + name);
   return it->second;
+}
+
+void ParamSet::LocateDefaults(const SourceLoc& loc, const std::string& prefix) {
+  for (auto& [name, v] : values_) {
+    if (!v.defaulted)
+      continue;
+    v.loc = loc;
+    v.field = prefix.empty() ? name : prefix + "." + name;
+  }
 }
 
 void ParamSet::Reject(const std::string& name, const std::string& problem,
                       const std::string& allowed) const {
   const ParamValue& v = Get(name);
-  throw InputError(v.loc, v.field.empty() ? name : v.field, v.s, problem, allowed);
+  throw InputError(v.loc, v.field.empty() ? name : v.field, v.s,
+                   v.defaulted ? problem + " (the default value; set it explicitly)" : problem,
+                   allowed);
 }
 
 nlohmann::ordered_json ParamSet::ToJson() const {
@@ -199,7 +226,8 @@ nlohmann::ordered_json ParamSet::ToJson() const {
 
 std::string ParamSet::Canonical() const {
   std::string s;
-  for (const auto& d : descs_) s += d.name + "=" + Get(d.name).s + ";";
+  for (const auto& d : descs_)
+    s += d.name + "=" + Get(d.name).s + ";";
   return s;
 }
 

@@ -6,11 +6,10 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "gen/util/diag.h"
 
@@ -42,8 +41,8 @@ struct ParamValue {
   ParamType type = ParamType::kInt;
   int64_t i = 0;
   bool b = false;
-  std::string s;   // enum choice, or the textual form of any value
-  SourceLoc loc;   // where it was given (unknown for defaults and flags)
+  std::string s;      // enum choice, or the textual form of any value
+  SourceLoc loc;      // where it was given (unknown for defaults and flags)
   std::string field;  // field path used in messages ("structures[0].entries", "--entries")
   bool defaulted = true;
 };
@@ -69,6 +68,10 @@ class ParamSet {
 
   const std::vector<ParamDesc>& descs() const { return descs_; }
   const ParamDesc* Find(const std::string& name) const;
+
+  // Gives every value still at its default the location `loc` and the field path
+  // "`prefix`.name", so a cross-field rejection of a default points into the input too.
+  void LocateDefaults(const SourceLoc& loc, const std::string& prefix);
 
   // Raises an InputError located at parameter `name` (for cross-field checks).
   [[noreturn]] void Reject(const std::string& name, const std::string& problem,

@@ -2,11 +2,9 @@
 
 namespace gpurf {
 
-
 const std::vector<StructureKind>& StructureKinds() {
   static const std::vector<StructureKind> kinds = {
-      {"flop-array",
-       "multi-ported flip-flop register array (storage of ORF/RFC/RSP levels)",
+      {"flop-array", "multi-ported flip-flop register array (storage of ORF/RFC/RSP levels)",
        FlopArraySpec::ParamDescs(),
        [](const ParamSet& p) -> StructureSpec { return FlopArraySpec::FromParams(p); }},
   };
@@ -15,7 +13,8 @@ const std::vector<StructureKind>& StructureKinds() {
 
 const StructureKind* FindStructureKind(const std::string& name) {
   for (const auto& k : StructureKinds()) {
-    if (k.name == name) return &k;
+    if (k.name == name)
+      return &k;
   }
   return nullptr;
 }

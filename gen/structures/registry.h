@@ -3,11 +3,10 @@
 // take the spec, never raw flags or YAML.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <variant>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "gen/params/param.h"
 #include "gen/structures/flop_array/flop_array_spec.h"

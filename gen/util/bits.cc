@@ -6,11 +6,14 @@
 namespace gpurf {
 
 namespace {
-uint64_t LowMask(int len) { return len >= 64 ? ~uint64_t{0} : ((uint64_t{1} << len) - 1); }
+uint64_t LowMask(int len) {
+  return len >= 64 ? ~uint64_t{0} : ((uint64_t{1} << len) - 1);
+}
 }  // namespace
 
 Bits::Bits(int width, uint64_t value) : Bits(width) {
-  if (width > 0) set(0, width < 64 ? width : 64, value);
+  if (width > 0)
+    set(0, width < 64 ? width : 64, value);
 }
 
 void Bits::set_bit(int i, bool v) {
@@ -24,16 +27,19 @@ void Bits::set_bit(int i, bool v) {
 
 uint64_t Bits::get(int lsb, int len) const {
   assert(len >= 0 && len <= 64 && lsb + len <= width_);
-  if (len == 0) return 0;
+  if (len == 0)
+    return 0;
   const int w = lsb / 64, off = lsb % 64;
   uint64_t v = words_[w] >> off;
-  if (off != 0 && off + len > 64) v |= words_[w + 1] << (64 - off);
+  if (off != 0 && off + len > 64)
+    v |= words_[w + 1] << (64 - off);
   return v & LowMask(len);
 }
 
 void Bits::set(int lsb, int len, uint64_t v) {
   assert(len >= 0 && len <= 64 && lsb + len <= width_);
-  if (len == 0) return;
+  if (len == 0)
+    return;
   v &= LowMask(len);
   const int w = lsb / 64, off = lsb % 64;
   const uint64_t m = LowMask(len);
@@ -61,30 +67,44 @@ Bits Bits::slice(int lsb, int len) const {
 }
 
 void Bits::clear() {
-  for (auto& w : words_) w = 0;
+  for (auto& w : words_)
+    w = 0;
+}
+
+bool Bits::any() const {
+  for (auto w : words_) {
+    if (w != 0)
+      return true;
+  }
+  return false;
 }
 
 void Bits::fill_ones() {
-  for (auto& w : words_) w = ~uint64_t{0};
+  for (auto& w : words_)
+    w = ~uint64_t{0};
   canonicalize();
 }
 
 void Bits::canonicalize() {
-  if (words_.empty()) return;
+  if (words_.empty())
+    return;
   const int rem = width_ % 64;
-  if (rem != 0) words_.back() &= LowMask(rem);
+  if (rem != 0)
+    words_.back() &= LowMask(rem);
 }
 
 bool Bits::equal_masked(const Bits& o, const Bits& mask) const {
   for (size_t i = 0; i < words_.size(); ++i) {
-    if ((words_[i] ^ o.words_[i]) & mask.words_[i]) return false;
+    if ((words_[i] ^ o.words_[i]) & mask.words_[i])
+      return false;
   }
   return true;
 }
 
 int Bits::popcount_xor(const Bits& o) const {
   int n = 0;
-  for (size_t i = 0; i < words_.size(); ++i) n += std::popcount(words_[i] ^ o.words_[i]);
+  for (size_t i = 0; i < words_.size(); ++i)
+    n += std::popcount(words_[i] ^ o.words_[i]);
   return n;
 }
 

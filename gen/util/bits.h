@@ -31,6 +31,7 @@ class Bits {
   Bits slice(int lsb, int len) const;
 
   void clear();
+  bool any() const;  // some bit is set
   void fill_ones();
   // Masks off bits above width() so equality is well-defined.
   void canonicalize();

@@ -1,16 +1,19 @@
 #include "gen/util/diag.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <vector>
-
-#include <fmt/format.h>
 
 namespace gpurf {
 
 std::string SourceLoc::str() const {
-  if (!known()) return {};
-  if (line <= 0) return file;
-  if (column <= 0) return fmt::format("{}:{}", file, line);
+  if (!known())
+    return {};
+  if (line <= 0)
+    return file;
+  if (column <= 0)
+    return fmt::format("{}:{}", file, line);
   return fmt::format("{}:{}:{}", file, line, column);
 }
 
@@ -27,18 +30,23 @@ std::string InputError::Format(const SourceLoc& loc, const std::string& field,
                                const std::string& value, const std::string& problem,
                                const std::string& allowed) {
   std::string msg;
-  if (loc.known()) msg += loc.str() + ": ";
+  if (loc.known())
+    msg += loc.str() + ": ";
   msg += "error: ";
-  if (!field.empty()) msg += fmt::format("{}: ", field);
+  if (!field.empty())
+    msg += fmt::format("{}: ", field);
   msg += problem;
-  if (!value.empty()) msg += fmt::format(" (got '{}')", value);
-  if (!allowed.empty()) msg += fmt::format("; allowed: {}", allowed);
+  if (!value.empty())
+    msg += fmt::format(" (got '{}')", value);
+  if (!allowed.empty())
+    msg += fmt::format("; allowed: {}", allowed);
   return msg;
 }
 
 size_t EditDistance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t j = 0; j <= b.size(); ++j)
+    prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {

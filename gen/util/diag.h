@@ -73,7 +73,8 @@ std::optional<std::string> ClosestMatchIn(const std::string& word, const Range& 
     }
   }
   const size_t limit = std::max<size_t>(2, word.size() / 3);
-  if (best && best_d <= limit) return best;
+  if (best && best_d <= limit)
+    return best;
   return std::nullopt;
 }
 

@@ -1,5 +1,6 @@
 #include "gen/util/fs.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -8,11 +9,20 @@
 #include <sstream>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "gen/util/diag.h"
 
 namespace gpurf {
+
+namespace {
+// ".<name><suffix>": the hidden sibling of a destination. Built by appending, which also avoids
+// a GCC 12 -Wrestrict false positive on chained operator+ (GCC bug 105651).
+std::string HiddenName(const fs::path& dest, const char* suffix) {
+  std::string s = ".";
+  s += dest.filename().string();
+  s += suffix;
+  return s;
+}
+}  // namespace
 
 fs::path MakeTempDir(const fs::path& parent, const std::string& prefix) {
   std::error_code ec;
@@ -31,10 +41,12 @@ fs::path MakeTempDir(const fs::path& parent, const std::string& prefix) {
 }
 
 StagingDir::StagingDir(fs::path dest) : dest_(std::move(dest)) {
-  if (dest_.empty()) throw ToolError("empty output folder name");
+  if (dest_.empty())
+    throw ToolError("empty output folder name");
   dest_ = fs::absolute(dest_).lexically_normal();
-  if (dest_.filename().empty()) dest_ = dest_.parent_path();
-  staging_ = MakeTempDir(dest_.parent_path(), "." + dest_.filename().string() + ".staging");
+  if (dest_.filename().empty())
+    dest_ = dest_.parent_path();
+  staging_ = MakeTempDir(dest_.parent_path(), HiddenName(dest_, ".staging"));
 }
 
 StagingDir::~StagingDir() {
@@ -49,39 +61,44 @@ void StagingDir::Commit() {
   fs::path old;
   if (fs::exists(dest_)) {
     const bool replaceable =
-        fs::is_directory(dest_) &&
-        (fs::is_empty(dest_) || fs::exists(dest_ / "manifest.json") ||
-         fs::exists(dest_ / "design.json"));
+        fs::is_directory(dest_) && (fs::is_empty(dest_) || fs::exists(dest_ / "manifest.json") ||
+                                    fs::exists(dest_ / "design.json"));
     if (!replaceable) {
       throw ToolError(fmt::format(
           "refusing to replace '{}': it exists and was not produced by gpurf (no manifest.json)",
           dest_.string()));
     }
-    old = MakeTempDir(dest_.parent_path(), "." + dest_.filename().string() + ".old");
+    old = MakeTempDir(dest_.parent_path(), HiddenName(dest_, ".old"));
     fs::remove(old);
     fs::rename(dest_, old, ec);
-    if (ec) throw ToolError(fmt::format("cannot move '{}': {}", dest_.string(), ec.message()));
+    if (ec)
+      throw ToolError(fmt::format("cannot move '{}': {}", dest_.string(), ec.message()));
   }
   fs::rename(staging_, dest_, ec);
   if (ec) {
-    if (!old.empty()) fs::rename(old, dest_);
+    if (!old.empty())
+      fs::rename(old, dest_);
     throw ToolError(fmt::format("cannot move output into '{}': {}", dest_.string(), ec.message()));
   }
   committed_ = true;
-  if (!old.empty()) fs::remove_all(old, ec);
+  if (!old.empty())
+    fs::remove_all(old, ec);
 }
 
 void WriteFile(const fs::path& path, const std::string& contents) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw ToolError(fmt::format("cannot open '{}' for writing", path.string()));
+  if (!out)
+    throw ToolError(fmt::format("cannot open '{}' for writing", path.string()));
   out << contents;
   out.close();
-  if (!out) throw ToolError(fmt::format("cannot write '{}'", path.string()));
+  if (!out)
+    throw ToolError(fmt::format("cannot write '{}'", path.string()));
 }
 
 std::string ReadFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw ToolError(fmt::format("cannot read '{}'", path.string()));
+  if (!in)
+    throw ToolError(fmt::format("cannot read '{}'", path.string()));
   std::ostringstream ss;
   ss << in.rdbuf();
   return ss.str();

@@ -17,25 +17,53 @@ Stmt ForLoop(std::string var, std::string limit, Body body) {
 Stmt SysCall(std::string name, std::vector<std::string> args) {
   return Stmt{Call{std::move(name), std::move(args)}};
 }
-Stmt Note(std::string text) { return Stmt{Comment{std::move(text)}}; }
+Stmt Note(std::string text) {
+  return Stmt{Comment{std::move(text)}};
+}
 
 Module& Module::Add(Item item) {
   items.push_back(std::move(item));
   return *this;
 }
-Module& Module::Comment(std::string text) { return Add(MakeItem(CommentItem{std::move(text)})); }
-Module& Module::Blank() { return Add(MakeItem(BlankLine{})); }
+Module& Module::Comment(std::string text) {
+  return Add(MakeItem(CommentItem{std::move(text)}));
+}
+Module& Module::Blank() {
+  return Add(MakeItem(BlankLine{}));
+}
 
-Item MakeItem(CommentItem x) { return Item{std::move(x)}; }
-Item MakeItem(BlankLine x) { return Item{x}; }
-Item MakeItem(LocalParam x) { return Item{std::move(x)}; }
-Item MakeItem(Net x) { return Item{std::move(x)}; }
-Item MakeItem(ContinuousAssign x) { return Item{std::move(x)}; }
-Item MakeItem(Always x) { return Item{std::move(x)}; }
-Item MakeItem(Initial x) { return Item{std::move(x)}; }
-Item MakeItem(Instance x) { return Item{std::move(x)}; }
-Item MakeItem(GenerateFor x) { return Item{std::move(x)}; }
-Item MakeItem(GenerateIf x) { return Item{std::move(x)}; }
-Item MakeItem(Ifdef x) { return Item{std::move(x)}; }
+Item MakeItem(CommentItem x) {
+  return Item{std::move(x)};
+}
+Item MakeItem(BlankLine x) {
+  return Item{x};
+}
+Item MakeItem(LocalParam x) {
+  return Item{std::move(x)};
+}
+Item MakeItem(Net x) {
+  return Item{std::move(x)};
+}
+Item MakeItem(ContinuousAssign x) {
+  return Item{std::move(x)};
+}
+Item MakeItem(Always x) {
+  return Item{std::move(x)};
+}
+Item MakeItem(Initial x) {
+  return Item{std::move(x)};
+}
+Item MakeItem(Instance x) {
+  return Item{std::move(x)};
+}
+Item MakeItem(GenerateFor x) {
+  return Item{std::move(x)};
+}
+Item MakeItem(GenerateIf x) {
+  return Item{std::move(x)};
+}
+Item MakeItem(Ifdef x) {
+  return Item{std::move(x)};
+}
 
 }  // namespace gpurf::vlog

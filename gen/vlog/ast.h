@@ -75,10 +75,10 @@ struct LocalParam {
 
 struct Net {
   std::string name;
-  std::string width;           // "" for 1 bit, else the MSB expression: "Width-1" -> [Width-1:0]
-  std::string unpacked;        // "" or the depth expression: "Entries" -> [Entries]
+  std::string width;     // "" for 1 bit, else the MSB expression: "Width-1" -> [Width-1:0]
+  std::string unpacked;  // "" or the depth expression: "Entries" -> [Entries]
   std::string comment;
-  std::string attribute;       // "" or a synthesis attribute printed above: "mem2reg"
+  std::string attribute;  // "" or a synthesis attribute printed above: "mem2reg"
 };
 
 struct ContinuousAssign {
@@ -128,8 +128,8 @@ struct Ifdef {  // `ifdef MACRO ... `endif, e.g. the assertion guard
 };
 
 struct Item {
-  std::variant<CommentItem, BlankLine, LocalParam, Net, ContinuousAssign, Always, Initial,
-               Instance, GenerateFor, GenerateIf, Ifdef>
+  std::variant<CommentItem, BlankLine, LocalParam, Net, ContinuousAssign, Always, Initial, Instance,
+               GenerateFor, GenerateIf, Ifdef>
       node;
 };
 
@@ -139,9 +139,9 @@ enum class Dir { kInput, kOutput };
 
 struct Param {
   std::string name;
-  std::string value;    // default
+  std::string value;  // default
   std::string comment;
-  bool local = false;   // localparam in the parameter list (derived, not overridable)
+  bool local = false;  // localparam in the parameter list (derived, not overridable)
 };
 
 struct Port {

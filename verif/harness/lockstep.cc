@@ -1,8 +1,8 @@
 #include "verif/harness/lockstep.h"
 
-#include <chrono>
-
 #include <fmt/format.h>
+
+#include <chrono>
 
 #include "gen/util/diag.h"
 
@@ -10,22 +10,29 @@ namespace gpurf {
 
 namespace {
 
-std::string Hex(const Bits& b) { return fmt::format("{}'h{}", b.width(), b.hex()); }
+std::string Hex(const Bits& b) {
+  return fmt::format("{}'h{}", b.width(), b.hex());
+}
 
 // Describes the first differing logical port of a packed output vector.
-std::string DescribeMismatch(const PortInfo& p, const Bits& exp, const Bits& act, const Bits& mask) {
+std::string DescribeMismatch(const PortInfo& p, const Bits& exp, const Bits& act,
+                             const Bits& mask) {
   const int sw = p.slice_width();
   for (int k = 0; k < p.count; ++k) {
     const Bits e = exp.slice(k * sw, sw), a = act.slice(k * sw, sw), m = mask.slice(k * sw, sw);
     if (!e.equal_masked(a, m)) {
       Bits diff(sw);
-      for (int i = 0; i < sw; ++i) diff.set_bit(i, m.bit(i) && e.bit(i) != a.bit(i));
-      const std::string name = p.count > 1 ? fmt::format("{}[{}*{} +: {}] ({} port {})", p.name, k, sw, sw, p.role, k)
-                                           : fmt::format("{} ({})", p.name, p.role);
-      std::string s = fmt::format("signal {}: expected {}, actual {}, differing bits {}", name, Hex(e), Hex(a), Hex(diff));
+      for (int i = 0; i < sw; ++i)
+        diff.set_bit(i, m.bit(i) && e.bit(i) != a.bit(i));
+      const std::string name =
+          p.count > 1 ? fmt::format("{}[{}*{} +: {}] ({} port {})", p.name, k, sw, sw, p.role, k)
+                      : fmt::format("{} ({})", p.name, p.role);
+      std::string s = fmt::format("signal {}: expected {}, actual {}, differing bits {}", name,
+                                  Hex(e), Hex(a), Hex(diff));
       Bits all(sw);
       all.fill_ones();
-      if (m != all) s += fmt::format(", defined bits {}", Hex(m));
+      if (m != all)
+        s += fmt::format(", defined bits {}", Hex(m));
       return s;
     }
   }
@@ -34,27 +41,31 @@ std::string DescribeMismatch(const PortInfo& p, const Bits& exp, const Bits& act
 
 }  // namespace
 
-LockstepResult RunLockstep(DutModel& dut, const GeneratedStructure& g, CycleModel& model, Stimulus& stim,
-                           const LockstepOptions& opt) {
+LockstepResult RunLockstep(DutModel& dut, const GeneratedStructure& g, CycleModel& model,
+                           Stimulus& stim, const LockstepOptions& opt) {
   const int n = static_cast<int>(g.ports.size());
   if (dut.NumPorts() != n) {
-    throw ToolError(fmt::format("model of {} has {} ports, manifest lists {}", g.top, dut.NumPorts(), n));
+    throw ToolError(
+        fmt::format("model of {} has {} ports, manifest lists {}", g.top, dut.NumPorts(), n));
   }
   int clk = -1;
   PortValues in, out, exp, defined;
   for (int i = 0; i < n; ++i) {
     const PortInfo& p = g.ports[i];
     if (dut.PortWidth(i) != p.width || g.ports[i].name != dut.PortName(i)) {
-      throw ToolError(fmt::format("model port {} ({}, {} bits) does not match the manifest ({}, {} bits)", i,
-                                  dut.PortName(i), dut.PortWidth(i), p.name, p.width));
+      throw ToolError(
+          fmt::format("model port {} ({}, {} bits) does not match the manifest ({}, {} bits)", i,
+                      dut.PortName(i), dut.PortWidth(i), p.name, p.width));
     }
-    if (p.role == "clock") clk = i;
+    if (p.role == "clock")
+      clk = i;
     in.emplace_back(p.width);
     out.emplace_back(p.width);
     exp.emplace_back(p.width);
     defined.emplace_back(p.width);
   }
-  if (clk < 0) throw ToolError(g.top + " has no port with role 'clock'");
+  if (clk < 0)
+    throw ToolError(g.top + " has no port with role 'clock'");
 
   const bool tracing = !opt.trace_path.empty();
   if (tracing && !dut.OpenTrace(opt.trace_path.c_str())) {
@@ -65,7 +76,8 @@ LockstepResult RunLockstep(DutModel& dut, const GeneratedStructure& g, CycleMode
   auto inputs_text = [&] {
     std::string s;
     for (int i = 0; i < n; ++i) {
-      if (g.ports[i].dir == PortDir::kInput && i != clk) s += fmt::format(" {}={}", g.ports[i].name, Hex(in[i]));
+      if (g.ports[i].dir == PortDir::kInput && i != clk)
+        s += fmt::format(" {}={}", g.ports[i].name, Hex(in[i]));
     }
     return s;
   };
@@ -76,39 +88,51 @@ LockstepResult RunLockstep(DutModel& dut, const GeneratedStructure& g, CycleMode
     stim.Next(c, in);
     in[clk] = low;
     for (int i = 0; i < n; ++i) {
-      if (g.ports[i].dir == PortDir::kInput) dut.SetPort(i, in[i].data());
+      if (g.ports[i].dir == PortDir::kInput)
+        dut.SetPort(i, in[i].data());
     }
     dut.Eval();
-    if (tracing) dut.DumpTrace(10 * c);
+    if (tracing)
+      dut.DumpTrace(10 * c);
 
-    for (auto& d : defined) d.clear();
+    for (auto& d : defined)
+      d.clear();
     model.Outputs(in, exp, defined);
+    bool checked = false;
     for (int i = 0; i < n && r.passed; ++i) {
-      if (g.ports[i].dir != PortDir::kOutput) continue;
+      if (g.ports[i].dir != PortDir::kOutput)
+        continue;
+      checked = checked || defined[i].any();
       out[i].clear();
       dut.GetPort(i, out[i].data());
       out[i].canonicalize();
       if (!out[i].equal_masked(exp[i], defined[i])) {
         r.passed = false;
         r.fail_cycle = c;
-        r.failure = fmt::format("mismatch at cycle {} (seed {}, stimulus phase '{}'): {}\n  inputs:{}", c, opt.seed,
-                                stim.Phase(), DescribeMismatch(g.ports[i], exp[i], out[i], defined[i]), inputs_text());
+        r.failure = fmt::format(
+            "mismatch at cycle {} (seed {}, stimulus phase '{}'): {}\n  inputs:{}", c, opt.seed,
+            stim.Phase(), DescribeMismatch(g.ports[i], exp[i], out[i], defined[i]), inputs_text());
       }
     }
-    if (!r.passed) break;
+    if (!r.passed)
+      break;
+    if (checked)
+      ++r.checked_cycles;
 
     in[clk] = high;
     dut.SetPort(clk, in[clk].data());
     dut.Eval();
     model.Clock(in);
-    if (tracing) dut.DumpTrace(10 * c + 5);
+    if (tracing)
+      dut.DumpTrace(10 * c + 5);
     if (dut.GotError()) {
       r.passed = false;
       r.assertion = true;
       r.fail_cycle = c;
-      r.failure = fmt::format("RTL assertion fired at the rising edge of cycle {} (seed {}, stimulus phase '{}'); "
-                              "see the %Error line above\n  inputs:{}",
-                              c, opt.seed, stim.Phase(), inputs_text());
+      r.failure = fmt::format(
+          "RTL assertion fired at the rising edge of cycle {} (seed {}, stimulus phase '{}'); "
+          "see the %Error line above\n  inputs:{}",
+          c, opt.seed, stim.Phase(), inputs_text());
       break;
     }
   }

@@ -1,14 +1,13 @@
 #include "verif/harness/verilator_build.h"
 
 #include <dlfcn.h>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-
-#include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include "gen/util/diag.h"
 #include "gen/util/hash.h"
@@ -19,9 +18,12 @@ namespace gpurf {
 namespace {
 
 std::string CType(int width) {
-  if (width <= 8) return "CData";
-  if (width <= 16) return "SData";
-  if (width <= 32) return "IData";
+  if (width <= 8)
+    return "CData";
+  if (width <= 16)
+    return "SData";
+  if (width <= 32)
+    return "IData";
   return "QData";
 }
 
@@ -29,7 +31,8 @@ std::string Tail(const std::string& log, size_t lines) {
   size_t pos = log.size();
   for (size_t n = 0; n <= lines && pos > 0; ++n) {
     pos = log.rfind('\n', pos - 1);
-    if (pos == std::string::npos) return log;
+    if (pos == std::string::npos)
+      return log;
   }
   return log.substr(pos + 1);
 }
@@ -50,9 +53,11 @@ std::string VerilatorVersion() {
   static const std::string v = [] {
     std::string out;
     if (RunCommand("verilator --version", &out) != 0) {
-      throw ToolError("verilator not found on PATH: run scripts/setup.sh (Debian package 'verilator')");
+      throw ToolError(
+          "verilator not found on PATH: run scripts/setup.sh (Debian package 'verilator')");
     }
-    while (!out.empty() && (out.back() == '\n' || out.back() == '\r')) out.pop_back();
+    while (!out.empty() && (out.back() == '\n' || out.back() == '\r'))
+      out.pop_back();
     return out;
   }();
   return v;
@@ -62,21 +67,27 @@ std::string VerilatorVersion() {
 
 int RunCommand(const std::string& cmd, std::string* log) {
   FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr) throw ToolError("cannot run: " + cmd);
+  if (p == nullptr)
+    throw ToolError("cannot run: " + cmd);
   std::array<char, 4096> buf{};
   size_t n;
   while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) {
-    if (log != nullptr) log->append(buf.data(), n);
+    if (log != nullptr)
+      log->append(buf.data(), n);
   }
   const int status = pclose(p);
-  if (status == -1) return -1;
+  if (status == -1)
+    return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 fs::path DefaultCacheDir() {
-  if (const char* d = std::getenv("GPURF_CACHE_DIR"); d != nullptr && *d) return fs::path(d);
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x) return fs::path(x) / "gpurf";
-  if (const char* h = std::getenv("HOME"); h != nullptr && *h) return fs::path(h) / ".cache" / "gpurf";
+  if (const char* d = std::getenv("GPURF_CACHE_DIR"); d != nullptr && *d)
+    return fs::path(d);
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x)
+    return fs::path(x) / "gpurf";
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h)
+    return fs::path(h) / ".cache" / "gpurf";
   return fs::temp_directory_path() / "gpurf-cache";
 }
 
@@ -89,19 +100,23 @@ std::string AdaptorSource(const GeneratedStructure& g) {
     widths += fmt::format("{}, ", p.width);
     if (p.width <= 64) {
       if (p.dir == PortDir::kInput) {
-        set_cases += fmt::format("      case {}: top_->{} = static_cast<{}>(w[0]); break;\n", i, p.name,
-                                 CType(p.width));
+        set_cases += fmt::format("      case {}: top_->{} = static_cast<{}>(w[0]); break;\n", i,
+                                 p.name, CType(p.width));
       }
-      get_cases += fmt::format("      case {}: w[0] = static_cast<uint64_t>(top_->{}); break;\n", i, p.name);
+      get_cases +=
+          fmt::format("      case {}: w[0] = static_cast<uint64_t>(top_->{}); break;\n", i, p.name);
     } else {
       const int n32 = (p.width + 31) / 32;
       if (p.dir == PortDir::kInput) {
         set_cases += fmt::format(
-            "      case {}:\n        for (int k = 0; k < {}; ++k) top_->{}[k] = static_cast<uint32_t>(w[k / 2] >> (32 * (k % 2)));\n        break;\n",
+            "      case {}:\n        for (int k = 0; k < {}; ++k) top_->{}[k] = "
+            "static_cast<uint32_t>(w[k / 2] >> (32 * (k % 2)));\n        break;\n",
             i, n32, p.name);
       }
       get_cases += fmt::format(
-          "      case {}:\n        for (int k = 0; k < {}; ++k) w[k] = 0;\n        for (int k = 0; k < {}; ++k) w[k / 2] |= static_cast<uint64_t>(top_->{}[k]) << (32 * (k % 2));\n        break;\n",
+          "      case {}:\n        for (int k = 0; k < {}; ++k) w[k] = 0;\n        for (int k = 0; "
+          "k < {}; ++k) w[k / 2] |= static_cast<uint64_t>(top_->{}[k]) << (32 * (k % 2));\n        "
+          "break;\n",
           i, (n32 + 1) / 2, n32, p.name);
     }
   }
@@ -185,8 +200,9 @@ extern "C" gpurf::DutModel* gpurf_dut_create(int abi_version) {{
   return new Adaptor();
 }}
 )",
-                     fmt::arg("version", GeneratorVersion()), fmt::arg("top", g.top), fmt::arg("cls", cls),
-                     fmt::arg("nports", g.ports.size()), fmt::arg("names", names), fmt::arg("widths", widths),
+                     fmt::arg("version", GeneratorVersion()), fmt::arg("top", g.top),
+                     fmt::arg("cls", cls), fmt::arg("nports", g.ports.size()),
+                     fmt::arg("names", names), fmt::arg("widths", widths),
                      fmt::arg("set_cases", set_cases), fmt::arg("get_cases", get_cases));
 }
 
@@ -197,8 +213,10 @@ BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt) {
       "--cc --exe --build --trace --assert -Wno-fatal -DGPURF_ASSERTIONS --x-assign unique "
       "--x-initial unique -CFLAGS '-fPIC {}' -LDFLAGS '-shared -Wl,-Bsymbolic' -o libdut.so",
       opt.opt);
-  std::string key_text = VerilatorVersion() + "\n" + flags + "\n" + adaptor + "\n" + std::string(kDutAbiSource);
-  for (const auto& f : g.files) key_text += f.name + "\n" + f.contents;
+  std::string key_text =
+      VerilatorVersion() + "\n" + flags + "\n" + adaptor + "\n" + std::string(kDutAbiSource);
+  for (const auto& f : g.files)
+    key_text += f.name + "\n" + f.contents;
   const std::string key = HashHex(key_text, 16);
 
   BuiltModel m;
@@ -220,29 +238,34 @@ BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt) {
     }
     WriteFile(tmp / "dut_adaptor.cpp", adaptor);
     WriteFile(tmp / "dut_abi.h", std::string(kDutAbiSource));
-    const std::string objcache = std::system("command -v ccache >/dev/null 2>&1") == 0 ? "OBJCACHE=ccache " : "";
-    const std::string cmd = fmt::format("cd {} && {}verilator {} -j {} --top-module {} -Mdir obj -CFLAGS -I.. dut_adaptor.cpp{}",
-                                        ShellQuote(tmp.string()), objcache, flags, opt.jobs, g.top, files);
+    const std::string objcache =
+        std::system("command -v ccache >/dev/null 2>&1") == 0 ? "OBJCACHE=ccache " : "";
+    const std::string cmd = fmt::format(
+        "cd {} && {}verilator {} -j {} --top-module {} -Mdir obj -CFLAGS -I.. dut_adaptor.cpp{}",
+        ShellQuote(tmp.string()), objcache, flags, opt.jobs, g.top, files);
     spdlog::info("building Verilator model of {} ...", g.top);
     spdlog::debug("{}", cmd);
     std::string log;
     const int rc = RunCommand(cmd, &log);
     WriteFile(tmp / "build.log", log);
     if (rc != 0 || !fs::exists(tmp / "obj" / "libdut.so")) {
-      throw ToolError(fmt::format("Verilator build of {} failed (exit {}); last lines of the log:\n{}", g.top, rc,
-                                  Tail(log, 25)));
+      throw ToolError(
+          fmt::format("Verilator build of {} failed (exit {}); last lines of the log:\n{}", g.top,
+                      rc, Tail(log, 25)));
     }
     // Object files are not needed once linked; keep the cache small.
     for (const auto& e : fs::directory_iterator(tmp / "obj")) {
       const auto ext = e.path().extension();
-      if (ext == ".o" || ext == ".a" || ext == ".d") fs::remove(e.path());
+      if (ext == ".o" || ext == ".a" || ext == ".d")
+        fs::remove(e.path());
     }
     std::error_code ec;
     fs::rename(tmp, m.dir, ec);
     if (ec) {
       // Another process finished the same build first: use theirs.
       fs::remove_all(tmp);
-      if (!fs::exists(m.so_path)) throw ToolError("cannot place model in cache " + m.dir.string() + ": " + ec.message());
+      if (!fs::exists(m.so_path))
+        throw ToolError("cannot place model in cache " + m.dir.string() + ": " + ec.message());
     }
   } catch (...) {
     std::error_code ec;
@@ -258,11 +281,14 @@ std::unique_ptr<DutModel> LoadModel(const BuiltModel& m) {
   // Handles stay open for the life of the process: a Verilated runtime keeps thread-local and
   // static state that must outlive every model instance.
   void* h = dlopen(m.so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (h == nullptr) throw ToolError(fmt::format("cannot load model {}: {}", m.so_path.string(), dlerror()));
+  if (h == nullptr)
+    throw ToolError(fmt::format("cannot load model {}: {}", m.so_path.string(), dlerror()));
   auto create = reinterpret_cast<GpurfDutCreateFn>(dlsym(h, "gpurf_dut_create"));
-  if (create == nullptr) throw ToolError(fmt::format("{} has no gpurf_dut_create", m.so_path.string()));
+  if (create == nullptr)
+    throw ToolError(fmt::format("{} has no gpurf_dut_create", m.so_path.string()));
   DutModel* d = create(kDutAbiVersion);
-  if (d == nullptr) throw ToolError(fmt::format("{} was built for another gpurf ABI version", m.so_path.string()));
+  if (d == nullptr)
+    throw ToolError(fmt::format("{} was built for another gpurf ABI version", m.so_path.string()));
   return std::unique_ptr<DutModel>(d);
 }
 

@@ -13,14 +13,14 @@
 namespace gpurf {
 
 struct BuildOptions {
-  fs::path cache_dir;      // empty: DefaultCacheDir()
-  int jobs = 2;            // parallel C++ compile jobs
-  std::string opt = "-O1"; // C++ optimisation of the Verilated model (-O3 for benchmarks)
+  fs::path cache_dir;       // empty: DefaultCacheDir()
+  int jobs = 2;             // parallel C++ compile jobs
+  std::string opt = "-O1";  // C++ optimisation of the Verilated model (-O3 for benchmarks)
 };
 
 struct BuiltModel {
-  fs::path so_path;       // the shared object
-  fs::path dir;           // its cache folder (RTL copy, obj_dir, build log)
+  fs::path so_path;  // the shared object
+  fs::path dir;      // its cache folder (RTL copy, obj_dir, build log)
   bool from_cache = false;
   double build_seconds = 0;
 };

@@ -1,10 +1,10 @@
 #include "verif/lint/lint.h"
 
-#include <regex>
-#include <sstream>
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include <regex>
+#include <sstream>
 
 #include "gen/util/diag.h"
 #include "verif/harness/verilator_build.h"
@@ -16,17 +16,21 @@ namespace {
 
 std::string Trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r");
-  if (b == std::string::npos) return {};
+  if (b == std::string::npos)
+    return {};
   const auto e = s.find_last_not_of(" \t\r");
   return s.substr(b, e - b + 1);
 }
 
-std::string Quote(const std::string& s) { return "'" + s + "'"; }
+std::string Quote(const std::string& s) {
+  return "'" + s + "'";
+}
 
 void Check(const std::string& tool, const std::string& what) {
   std::string out;
   if (RunCommand(fmt::format("command -v {}", tool), &out) != 0) {
-    throw ToolError(fmt::format("{} not found on PATH: run scripts/setup.sh (needed for {})", tool, what));
+    throw ToolError(
+        fmt::format("{} not found on PATH: run scripts/setup.sh (needed for {})", tool, what));
   }
 }
 
@@ -34,7 +38,8 @@ void Check(const std::string& tool, const std::string& what) {
 
 int LintReport::unwaived() const {
   int n = 0;
-  for (const auto& f : findings) n += f.waived ? 0 : 1;
+  for (const auto& f : findings)
+    n += f.waived ? 0 : 1;
   return n;
 }
 
@@ -46,7 +51,8 @@ std::vector<LintWaiver> ParseWaivers(const std::string& text, const std::string&
   while (std::getline(in, line)) {
     ++n;
     const std::string t = Trim(line);
-    if (t.empty() || t[0] == '#') continue;
+    if (t.empty() || t[0] == '#')
+      continue;
     const auto a = t.find('|');
     const auto b = a == std::string::npos ? a : t.find('|', a + 1);
     if (b == std::string::npos) {
@@ -55,13 +61,16 @@ std::vector<LintWaiver> ParseWaivers(const std::string& text, const std::string&
     }
     LintWaiver w{Trim(t.substr(0, a)), Trim(t.substr(a + 1, b - a - 1)), Trim(t.substr(b + 1))};
     if (w.tool != "verilator" && w.tool != "yosys" && w.tool != "iverilog") {
-      throw InputError({file_name, n, 1}, "waiver.tool", w.tool, "unknown tool", "verilator, yosys, iverilog");
+      throw InputError({file_name, n, 1}, "waiver.tool", w.tool, "unknown tool",
+                       "verilator, yosys, iverilog");
     }
-    if (w.reason.empty()) throw InputError({file_name, n, 1}, "waiver.reason", "", "a waiver needs a reason", "text");
+    if (w.reason.empty())
+      throw InputError({file_name, n, 1}, "waiver.reason", "", "a waiver needs a reason", "text");
     try {
       std::regex re(w.pattern);
     } catch (const std::regex_error& e) {
-      throw InputError({file_name, n, 1}, "waiver.regex", w.pattern, "invalid regular expression", "ECMAScript regex");
+      throw InputError({file_name, n, 1}, "waiver.regex", w.pattern, "invalid regular expression",
+                       "ECMAScript regex");
     }
     ws.push_back(std::move(w));
   }
@@ -69,7 +78,8 @@ std::vector<LintWaiver> ParseWaivers(const std::string& text, const std::string&
 }
 
 const std::vector<LintWaiver>& BuiltinWaivers() {
-  static const std::vector<LintWaiver> ws = ParseWaivers(std::string(kLintWaiversText), "verif/lint/waivers.txt");
+  static const std::vector<LintWaiver> ws =
+      ParseWaivers(std::string(kLintWaiversText), "verif/lint/waivers.txt");
   return ws;
 }
 
@@ -105,37 +115,47 @@ LintReport LintStructure(const GeneratedStructure& g, const fs::path& dir) {
 
     // Verilator: every %Warning/%Error line is a finding.
     std::string log;
-    int rc = RunCommand(fmt::format("verilator --lint-only -Wall --top-module {}{}{}", g.top, def_vl, files), &log);
+    int rc = RunCommand(
+        fmt::format("verilator --lint-only -Wall --top-module {}{}{}", g.top, def_vl, files), &log);
     rep.tools_run.push_back("verilator (" + view + ")");
     bool any = false;
     std::istringstream vin(log);
     for (std::string line; std::getline(vin, line);) {
-      if (line.starts_with("%Warning") || (line.starts_with("%Error") && !line.starts_with("%Error: Exiting due to"))) {
+      if (line.starts_with("%Warning") ||
+          (line.starts_with("%Error") && !line.starts_with("%Error: Exiting due to"))) {
         add("verilator", view, line);
         any = true;
       }
     }
-    if (rc != 0 && !any) add("verilator", view, fmt::format("verilator exited with status {}: {}", rc, Trim(log)));
+    if (rc != 0 && !any)
+      add("verilator", view, fmt::format("verilator exited with status {}: {}", rc, Trim(log)));
 
-    // Yosys: warnings and errors from parsing, hierarchy, proc and check -assert.
+    // Yosys: warnings and errors from parsing, hierarchy, proc and check -assert. Synthesis
+    // view only: assertions sit behind the guard so that synthesis never sees them (Yosys's
+    // read_verilog does not implement $error in procedural code).
     log.clear();
-    const std::string script = fmt::format("read_verilog -sv{} {}; hierarchy -check -top {}; proc; check -assert",
-                                           assertions ? " -DGPURF_ASSERTIONS" : "", yosys_files, g.top);
-    rc = RunCommand(fmt::format("yosys -q -p {}", Quote(script)), &log);
-    rep.tools_run.push_back("yosys (" + view + ")");
-    any = false;
-    std::istringstream yin(log);
-    for (std::string line; std::getline(yin, line);) {
-      if (line.find("Warning:") != std::string::npos || line.find("ERROR:") != std::string::npos) {
-        add("yosys", view, line);
-        any = true;
+    if (!assertions) {
+      const std::string script = fmt::format(
+          "read_verilog -sv {}; hierarchy -check -top {}; proc; check -assert", yosys_files, g.top);
+      rc = RunCommand(fmt::format("yosys -q -p {}", Quote(script)), &log);
+      rep.tools_run.push_back("yosys (" + view + ")");
+      any = false;
+      std::istringstream yin(log);
+      for (std::string line; std::getline(yin, line);) {
+        if (line.find("Warning:") != std::string::npos ||
+            line.find("ERROR:") != std::string::npos) {
+          add("yosys", view, line);
+          any = true;
+        }
       }
+      if (rc != 0 && !any)
+        add("yosys", view, fmt::format("yosys exited with status {}: {}", rc, Trim(log)));
     }
-    if (rc != 0 && !any) add("yosys", view, fmt::format("yosys exited with status {}: {}", rc, Trim(log)));
 
     // Icarus: any diagnostic at all.
     log.clear();
-    rc = RunCommand(fmt::format("iverilog -g2012 -Wall -o /dev/null -s {}{}{}", g.top, def_iv, files), &log);
+    rc = RunCommand(
+        fmt::format("iverilog -g2012 -Wall -o /dev/null -s {}{}{}", g.top, def_iv, files), &log);
     rep.tools_run.push_back("iverilog (" + view + ")");
     any = false;
     std::istringstream iin(log);
@@ -145,7 +165,8 @@ LintReport LintStructure(const GeneratedStructure& g, const fs::path& dir) {
         any = true;
       }
     }
-    if (rc != 0 && !any) add("iverilog", view, fmt::format("iverilog exited with status {}", rc));
+    if (rc != 0 && !any)
+      add("iverilog", view, fmt::format("iverilog exited with status {}", rc));
   }
   return rep;
 }

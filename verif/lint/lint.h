@@ -1,6 +1,7 @@
 // `gpurf lint`: Verilator (--lint-only -Wall), Yosys (read_verilog -sv; hierarchy -check;
-// proc; check -assert) and Icarus (-g2012 -Wall) on generated RTL, each with and without the
-// GPURF_ASSERTIONS guard (the simulation and the synthesis view). Any warning fails, unless a
+// proc; check -assert) and Icarus (-g2012 -Wall) on generated RTL. Verilator and Icarus see both
+// the simulation view (GPURF_ASSERTIONS defined) and the synthesis view; Yosys, the synthesis
+// view only. Any warning fails, unless a
 // waiver in verif/lint/waivers.txt (compiled in) matches it; waived findings are still listed.
 #pragma once
 
@@ -17,7 +18,7 @@ struct LintFinding {
   std::string view;     // "assertions" or "synthesis"
   std::string message;  // first line of the tool's message
   bool waived = false;
-  std::string reason;   // of the waiver
+  std::string reason;  // of the waiver
 };
 
 struct LintReport {

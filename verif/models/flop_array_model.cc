@@ -9,13 +9,15 @@ FlopArrayModel::FlopArrayModel(const FlopArraySpec& spec)
       read_reg_(static_cast<size_t>(spec.read_ports), Value{Bits(spec.width), false}) {}
 
 FlopArrayModel::Value FlopArrayModel::Stored(uint64_t addr) const {
-  if (addr >= static_cast<uint64_t>(spec_.entries)) return {Bits(spec_.width), false};  // misuse
+  if (addr >= static_cast<uint64_t>(spec_.entries))
+    return {Bits(spec_.width), false};  // misuse
   return {mem_[addr], defined_[addr]};
 }
 
 FlopArrayModel::Value FlopArrayModel::AfterWrites(uint64_t addr, const PortValues& in) const {
   Value v = Stored(addr);
-  if (addr >= static_cast<uint64_t>(spec_.entries)) return v;
+  if (addr >= static_cast<uint64_t>(spec_.entries))
+    return v;
   const int aw = spec_.addr_width;
   for (int w = 0; w < spec_.write_ports; ++w) {
     if (in[kWe].bit(w) && in[kWaddr].get(w * aw, aw) == addr) {
@@ -68,9 +70,11 @@ void FlopArrayModel::Clock(const PortValues& in) {
   // Writes in ascending port order: the highest-numbered port writing an entry wins. Storage
   // has no reset, so writes happen whatever rst_ni is.
   for (int w = 0; w < spec_.write_ports; ++w) {
-    if (!in[kWe].bit(w)) continue;
+    if (!in[kWe].bit(w))
+      continue;
     const uint64_t a = in[kWaddr].get(w * aw, aw);
-    if (a >= static_cast<uint64_t>(spec_.entries)) continue;  // misuse: no entry is written
+    if (a >= static_cast<uint64_t>(spec_.entries))
+      continue;  // misuse: no entry is written
     mem_[a] = in[kWdata].slice(w * spec_.width, spec_.width);
     defined_[a] = true;
     ++writes_;

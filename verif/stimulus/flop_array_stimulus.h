@@ -28,7 +28,18 @@ class FlopArrayStimulus : public Stimulus {
   void Next(uint64_t cycle, PortValues& in) override;
   std::string Phase() const override;
 
-  enum class PhaseKind { kReset, kSweep, kRandom, kCollisions, kBackToBack, kRaw, kHot, kIdle, kPatterns, kResetPulse };
+  enum class PhaseKind {
+    kReset,
+    kSweep,
+    kRandom,
+    kCollisions,
+    kBackToBack,
+    kRaw,
+    kHot,
+    kIdle,
+    kPatterns,
+    kResetPulse
+  };
 
  private:
   uint64_t Addr();

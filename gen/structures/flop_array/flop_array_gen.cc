@@ -15,7 +15,8 @@ using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
 
 std::string RegenerateCommand(const FlopArraySpec& s) {
   std::string cmd = "gpurf gen flop-array";
-  for (const auto& d : s.params.descs()) cmd += fmt::format(" {} {}", d.flag(), s.params.Get(d.name).s);
+  for (const auto& d : s.params.descs())
+    cmd += fmt::format(" {} {}", d.flag(), s.params.Get(d.name).s);
   return cmd + " -o DIR";
 }
 
@@ -30,20 +31,22 @@ std::vector<std::string> ModuleDoc(const FlopArraySpec& s) {
       "Storage is not reset.",
   };
   if (s.registered()) {
-    doc.push_back(s.bypass
-                      ? "Reads are registered (one cycle of latency) and see the write of the same edge."
-                      : "Reads are registered (one cycle of latency) and see the entry before the write"
-                        " of the same edge; the read register resets to zero.");
-    if (s.bypass) doc.push_back("The read register resets to zero.");
+    doc.push_back(
+        s.bypass ? "Reads are registered (one cycle of latency) and see the write of the same edge."
+                 : "Reads are registered (one cycle of latency) and see the entry before the write"
+                   " of the same edge; the read register resets to zero.");
+    if (s.bypass)
+      doc.push_back("The read register resets to zero.");
   } else {
-    doc.push_back(s.bypass
-                      ? "Reads are combinational; a read of an entry written in the same cycle returns"
-                        " the new data (write-to-read bypass)."
-                      : "Reads are combinational; a read of an entry written in the same cycle returns"
-                        " the old data.");
+    doc.push_back(
+        s.bypass ? "Reads are combinational; a read of an entry written in the same cycle returns"
+                   " the new data (write-to-read bypass)."
+                 : "Reads are combinational; a read of an entry written in the same cycle returns"
+                   " the old data.");
   }
-  doc.push_back(s.clock_gate ? "Each row is clocked through a gpurf_clock_gate enabled by its write."
-                             : "Rows are written through enables on the free-running clock.");
+  doc.push_back(s.clock_gate
+                    ? "Each row is clocked through a gpurf_clock_gate enabled by its write."
+                    : "Rows are written through enables on the free-running clock.");
   doc.push_back("Reading or writing an address >= Entries is a misuse: the data is undefined and,");
   doc.push_back("with GPURF_ASSERTIONS defined, an assertion reports it.");
   return doc;
@@ -65,24 +68,24 @@ Always RowWriteDecode() {
 
 GenerateFor WritePath(const FlopArraySpec& s) {
   GenerateFor g{"gen_rows", "r", "Entries", {}};
-  g.items.push_back(MakeItem(Net{"row_we", "", "", "some write port targets this row"}));
-  g.items.push_back(MakeItem(Net{"row_wdata", Msb("Width"), "", "data of the highest such port"}));
-  g.items.push_back(MakeItem(Net{"row_q", Msb("Width"), "", "the stored row"}));
+  g.items.push_back(MakeItem(Net{"row_we", "", "", "some write port targets this row", ""}));
+  g.items.push_back(
+      MakeItem(Net{"row_wdata", Msb("Width"), "", "data of the highest such port", ""}));
+  g.items.push_back(MakeItem(Net{"row_q", Msb("Width"), "", "the stored row", ""}));
   g.items.push_back(MakeItem(BlankLine{}));
   g.items.push_back(MakeItem(RowWriteDecode()));
   g.items.push_back(MakeItem(BlankLine{}));
   if (s.clock_gate) {
-    g.items.push_back(MakeItem(Net{"row_clk", "", "", "clk_i, gated by row_we"}));
+    g.items.push_back(MakeItem(Net{"row_clk", "", "", "clk_i, gated by row_we", ""}));
     g.items.push_back(MakeItem(BlankLine{}));
-    g.items.push_back(MakeItem(Instance{"gpurf_clock_gate",
-                                        "u_row_clock_gate",
-                                        {},
-                                        {{"clk_i", "clk_i"},
-                                         {"en_i", "row_we"},
-                                         {"test_en_i", "1'b0"},
-                                         {"clk_o", "row_clk"}}}));
+    g.items.push_back(MakeItem(Instance{
+        "gpurf_clock_gate",
+        "u_row_clock_gate",
+        {},
+        {{"clk_i", "clk_i"}, {"en_i", "row_we"}, {"test_en_i", "1'b0"}, {"clk_o", "row_clk"}}}));
     g.items.push_back(MakeItem(BlankLine{}));
-    g.items.push_back(MakeItem(Always{AlwaysKind::kFF, "posedge row_clk", "", {NonBlocking("row_q", "row_wdata")}}));
+    g.items.push_back(MakeItem(
+        Always{AlwaysKind::kFF, "posedge row_clk", "", {NonBlocking("row_q", "row_wdata")}}));
   } else {
     g.items.push_back(MakeItem(Always{AlwaysKind::kFF,
                                       "posedge clk_i",
@@ -96,18 +99,19 @@ GenerateFor WritePath(const FlopArraySpec& s) {
 
 GenerateFor ReadPath(const FlopArraySpec& s) {
   GenerateFor g{"gen_read_ports", "p", "NumReadPorts", {}};
-  g.items.push_back(MakeItem(Net{"addr", Msb("AddrWidth"), "", "this port's address"}));
+  g.items.push_back(MakeItem(Net{"addr", Msb("AddrWidth"), "", "this port's address", ""}));
   const std::string out_slice = PartSelect("rdata_o", "p*Width", "Width");
   const std::string data = s.registered() ? "rdata_d" : out_slice;
   if (s.registered() || s.bypass) {
     g.items.push_back(MakeItem(Net{"rdata_d", Msb("Width"), "",
-                                   s.bypass ? "stored or bypassed data" : "stored data"}));
+                                   s.bypass ? "stored or bypassed data" : "stored data", ""}));
   }
   if (s.registered()) {
-    g.items.push_back(MakeItem(Net{"rdata_q", Msb("Width"), "", "read register"}));
+    g.items.push_back(MakeItem(Net{"rdata_q", Msb("Width"), "", "read register", ""}));
   }
   g.items.push_back(MakeItem(BlankLine{}));
-  g.items.push_back(MakeItem(ContinuousAssign{"addr", PartSelect("raddr_i", "p*AddrWidth", "AddrWidth")}));
+  g.items.push_back(
+      MakeItem(ContinuousAssign{"addr", PartSelect("raddr_i", "p*AddrWidth", "AddrWidth")}));
   if (s.bypass) {
     Always a;
     a.kind = AlwaysKind::kComb;
@@ -124,11 +128,11 @@ GenerateFor ReadPath(const FlopArraySpec& s) {
   }
   if (s.registered()) {
     g.items.push_back(MakeItem(BlankLine{}));
-    g.items.push_back(MakeItem(Always{AlwaysKind::kFF,
-                                      "posedge clk_i or negedge rst_ni",
-                                      "",
-                                      {IfThen("!rst_ni", {NonBlocking("rdata_q", "'0")},
-                                              {NonBlocking("rdata_q", "rdata_d")})}}));
+    g.items.push_back(MakeItem(Always{
+        AlwaysKind::kFF,
+        "posedge clk_i or negedge rst_ni",
+        "",
+        {IfThen("!rst_ni", {NonBlocking("rdata_q", "'0")}, {NonBlocking("rdata_q", "rdata_d")})}}));
     g.items.push_back(MakeItem(BlankLine{}));
     g.items.push_back(MakeItem(ContinuousAssign{out_slice, "rdata_q"}));
   } else if (s.bypass) {
@@ -142,7 +146,8 @@ GenerateFor ReadPath(const FlopArraySpec& s) {
 
 Ifdef Assertions(const FlopArraySpec& s) {
   Ifdef d{"GPURF_ASSERTIONS", {}};
-  d.items.push_back(MakeItem(CommentItem{"Parameter checks at elaboration; misuse checks every cycle."}));
+  d.items.push_back(
+      MakeItem(CommentItem{"Parameter checks at elaboration; misuse checks every cycle."}));
   Initial init{"p_param_check", {}};
   auto check = [&](const std::string& cond, const std::string& what) {
     init.body.push_back(IfThen(cond, {SysCall("$error", {Quote("%m: " + what)})}));
@@ -161,12 +166,12 @@ Ifdef Assertions(const FlopArraySpec& s) {
       "rst_ni",
       {ForLoop("p", "NumReadPorts",
                {IfThen(BinOp(Cast("32", ra), ">=", "Entries"),
-                       {SysCall("$error", {Quote("%m: read port %0d address %0d >= Entries (%0d)"), "p",
-                                           ra, "Entries"})})}),
+                       {SysCall("$error", {Quote("%m: read port %0d address %0d >= Entries (%0d)"),
+                                           "p", ra, "Entries"})})}),
        ForLoop("w", "NumWritePorts",
                {IfThen(And({"we_i[w]", BinOp(Cast("32", wa), ">=", "Entries")}),
-                       {SysCall("$error", {Quote("%m: write port %0d address %0d >= Entries (%0d)"), "w",
-                                           wa, "Entries"})})})}));
+                       {SysCall("$error", {Quote("%m: write port %0d address %0d >= Entries (%0d)"),
+                                           "w", wa, "Entries"})})})}));
   d.items.push_back(MakeItem(std::move(a)));
   (void)s;
   return d;
@@ -200,19 +205,25 @@ GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
       {Dir::kInput, "clk_i", "", "clock"},
       {Dir::kInput, "rst_ni", "", "asynchronous active-low reset"},
       {Dir::kInput, "we_i", Msb("NumWritePorts"), "write enable per write port"},
-      {Dir::kInput, "waddr_i", "NumWritePorts*AddrWidth-1", "write addresses, port w at [w*AddrWidth +: AddrWidth]"},
+      {Dir::kInput, "waddr_i", "NumWritePorts*AddrWidth-1",
+       "write addresses, port w at [w*AddrWidth +: AddrWidth]"},
       {Dir::kInput, "wdata_i", "NumWritePorts*Width-1", "write data, port w at [w*Width +: Width]"},
-      {Dir::kInput, "raddr_i", "NumReadPorts*AddrWidth-1", "read addresses, port p at [p*AddrWidth +: AddrWidth]"},
+      {Dir::kInput, "raddr_i", "NumReadPorts*AddrWidth-1",
+       "read addresses, port p at [p*AddrWidth +: AddrWidth]"},
       {Dir::kOutput, "rdata_o", "NumReadPorts*Width-1", "read data, port p at [p*Width +: Width]"},
   };
 
-  m.Comment("Arrays of registers and wires, not RAMs: mem2reg tells Yosys so (it would otherwise\n"
-            "convert them itself and warn).");
-  m.Add(MakeItem(Net{"mem", Msb("Width"), "Entries", "row r of the storage (read view)", "mem2reg"}));
-  m.Add(MakeItem(Net{"waddr", Msb("AddrWidth"), "NumWritePorts", "write address of port w", "mem2reg"}));
+  m.Comment(
+      "Arrays of registers and wires, not RAMs: mem2reg tells Yosys so (it would otherwise\n"
+      "convert them itself and warn).");
+  m.Add(
+      MakeItem(Net{"mem", Msb("Width"), "Entries", "row r of the storage (read view)", "mem2reg"}));
+  m.Add(MakeItem(
+      Net{"waddr", Msb("AddrWidth"), "NumWritePorts", "write address of port w", "mem2reg"}));
   m.Add(MakeItem(Net{"wdata", Msb("Width"), "NumWritePorts", "write data of port w", "mem2reg"}));
   if (!s.registered()) {
-    m.Add(MakeItem(Net{"unused_rst_n", "", "", "rst_ni: part of the port contract, no reset state here"}));
+    m.Add(MakeItem(
+        Net{"unused_rst_n", "", "", "rst_ni: part of the port contract, no reset state here", ""}));
   }
   m.Blank();
   if (!s.registered()) {
@@ -221,11 +232,14 @@ GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
   }
   m.Comment("Write ports, unpacked from the flat port vectors.");
   GenerateFor wp{"gen_write_ports", "w", "NumWritePorts", {}};
-  wp.items.push_back(MakeItem(ContinuousAssign{Index("waddr", "w"), PartSelect("waddr_i", "w*AddrWidth", "AddrWidth")}));
-  wp.items.push_back(MakeItem(ContinuousAssign{Index("wdata", "w"), PartSelect("wdata_i", "w*Width", "Width")}));
+  wp.items.push_back(MakeItem(
+      ContinuousAssign{Index("waddr", "w"), PartSelect("waddr_i", "w*AddrWidth", "AddrWidth")}));
+  wp.items.push_back(
+      MakeItem(ContinuousAssign{Index("wdata", "w"), PartSelect("wdata_i", "w*Width", "Width")}));
   m.Add(MakeItem(std::move(wp)));
   m.Blank();
-  m.Comment("Write path: each row decodes the write ports and keeps the last matching port's data.");
+  m.Comment(
+      "Write path: each row decodes the write ports and keeps the last matching port's data.");
   m.Add(MakeItem(WritePath(s)));
   m.Blank();
   m.Comment(s.registered() ? "Read path: each port reads its row into a read register."
@@ -243,13 +257,19 @@ GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
 
   const int aw = s.addr_width;
   g.ports = {
-      {"clk_i", PortDir::kInput, 1, 1, "clock", "clock; writes and registered reads at its rising edge"},
+      {"clk_i", PortDir::kInput, 1, 1, "clock",
+       "clock; writes and registered reads at its rising edge"},
       {"rst_ni", PortDir::kInput, 1, 1, "reset_n", "asynchronous active-low reset"},
-      {"we_i", PortDir::kInput, s.write_ports, s.write_ports, "write_enable", "write enable per write port"},
-      {"waddr_i", PortDir::kInput, s.write_ports * aw, s.write_ports, "write_address", "write address per write port"},
-      {"wdata_i", PortDir::kInput, s.write_ports * s.width, s.write_ports, "write_data", "write data per write port"},
-      {"raddr_i", PortDir::kInput, s.read_ports * aw, s.read_ports, "read_address", "read address per read port"},
-      {"rdata_o", PortDir::kOutput, s.read_ports * s.width, s.read_ports, "read_data", "read data per read port"},
+      {"we_i", PortDir::kInput, s.write_ports, s.write_ports, "write_enable",
+       "write enable per write port"},
+      {"waddr_i", PortDir::kInput, s.write_ports * aw, s.write_ports, "write_address",
+       "write address per write port"},
+      {"wdata_i", PortDir::kInput, s.write_ports * s.width, s.write_ports, "write_data",
+       "write data per write port"},
+      {"raddr_i", PortDir::kInput, s.read_ports * aw, s.read_ports, "read_address",
+       "read address per read port"},
+      {"rdata_o", PortDir::kOutput, s.read_ports * s.width, s.read_ports, "read_data",
+       "read data per read port"},
   };
   return g;
 }

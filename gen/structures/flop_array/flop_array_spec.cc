@@ -42,7 +42,8 @@ FlopArraySpec FlopArraySpec::FromParams(const ParamSet& p) {
   }
 
   s.addr_width = 1;
-  while ((1LL << s.addr_width) < s.entries) ++s.addr_width;
+  while ((1LL << s.addr_width) < s.entries)
+    ++s.addr_width;
   s.kind = "flop-array";
   s.config_hash = HashHex(s.kind + ":" + p.Canonical(), 6);
   s.module_name = fmt::format("rf_flop_{}r{}w_{}x{}_{}", s.read_ports, s.write_ports, s.entries,

@@ -35,11 +35,11 @@ struct FlopArraySpec {
   bool clock_gate = true;
 
   // Derived once.
-  int addr_width = 0;        // max(1, ceil(log2(entries)))
-  std::string kind;          // "flop-array"
-  std::string config_hash;   // 6 hex digits over kind and parameters
-  std::string module_name;   // rf_flop_3r1w_48x128_a1b2c3
-  ParamSet params;           // the checked values this spec came from
+  int addr_width = 0;       // max(1, ceil(log2(entries)))
+  std::string kind;         // "flop-array"
+  std::string config_hash;  // 6 hex digits over kind and parameters
+  std::string module_name;  // rf_flop_3r1w_48x128_a1b2c3
+  ParamSet params;          // the checked values this spec came from
 
   static const std::vector<ParamDesc>& ParamDescs();
   // Cross-field validation and derivation; throws InputError.
