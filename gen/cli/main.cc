@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -167,6 +168,9 @@ void AddVerifyOptions(CLI::App* cmd, VerifyOptions& v, std::string& cache, std::
 }
 
 int Main(int argc, char** argv) {
+  // Results go to stdout, logs to stderr: line-buffer stdout so the two interleave in order when
+  // both are redirected to one file (CI logs).
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   CLI::App app{"gpurf: GPU register-file architecture research tool (generate, lint, verify)",
                "gpurf"};
   app.set_version_flag("--version", std::string("gpurf ") + GeneratorVersion());
@@ -210,6 +214,23 @@ int Main(int argc, char** argv) {
   flow->add_option("-o,--output", out_dir, "output folder for the generated RTL")->required();
   AddVerifyOptions(flow, vopt, cache, waves);
   flow->allow_extras();
+
+  // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a.starts_with("-"))
+      continue;
+    const std::vector<std::string> names = {"gen", "lint", "verify", "flow"};
+    if (std::find(names.begin(), names.end(), a) == names.end()) {
+      std::string msg = fmt::format("gpurf: error: unknown subcommand '{}'", a);
+      if (auto s = ClosestMatchIn(a, names))
+        msg += fmt::format(" (did you mean '{}'?)", *s);
+      fmt::print(stderr, "{}; allowed: {}\nRun with --help for more information.\n", msg,
+                 fmt::join(names, ", "));
+      return kExitBadInput;
+    }
+    break;
+  }
 
   try {
     app.parse(argc, argv);

@@ -503,11 +503,8 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
       const std::string kind = head.Enum("kind");
       const StructureKind* sk = FindStructureKind(kind);
       if (sk == nullptr) {
-        std::vector<std::string> keys = {"name", "kind", "count"};
-        DesignStructure s =
-            Planned(name, kind, head.IntAsInt("count"), "user-described structure", rd.Loc(e));
-        (void)keys;
-        d.structures.push_back(std::move(s));
+        d.structures.push_back(
+            Planned(name, kind, head.IntAsInt("count"), "user-described structure", rd.Loc(e)));
         continue;
       }
       ParamSet p(sk->params);

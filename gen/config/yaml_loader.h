@@ -9,8 +9,8 @@
 
 namespace gpurf {
 
-// Loads and validates `path`. Throws InputError on any problem with the file's content and
-// ToolError when it cannot be read.
+// Loads and validates `path`. Throws InputError on any problem with the file, including a
+// file that cannot be opened (bad input: the CLI exits 2).
 DesignSpec LoadDesign(const std::string& path);
 // Same, from text already in memory; `file_name` is used in messages.
 DesignSpec LoadDesignFromString(const std::string& text, const std::string& file_name);

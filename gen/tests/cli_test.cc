@@ -218,8 +218,12 @@ TEST_F(CliTest, ForeignOutputFolderIsNotReplaced) {
 }
 
 TEST_F(CliTest, UsageErrorsExitTwo) {
-  // CLI11 reports an unknown subcommand as a missing one (it does not name the word).
-  for (const char* args : {"frobnicate", "", "-v"}) {
+  const RunResult unknown = Gpurf("gne flop-array -o x");
+  EXPECT_EQ(unknown.code, 2);
+  EXPECT_NE(unknown.err.find("unknown subcommand 'gne' (did you mean 'gen'?)"), std::string::npos)
+      << unknown.err;
+  EXPECT_NE(unknown.err.find("allowed: gen, lint, verify, flow"), std::string::npos) << unknown.err;
+  for (const char* args : {"", "-v"}) {
     const RunResult r = Gpurf(args);
     EXPECT_EQ(r.code, 2) << args;
     EXPECT_NE(r.err.find("A subcommand is required"), std::string::npos) << args << r.err;
