@@ -10,6 +10,9 @@ namespace gpurf {
 
 namespace fs = std::filesystem;
 
+// A fresh unique temporary folder under `parent` (created), named prefix-XXXXXX.
+fs::path MakeTempDir(const fs::path& parent, const std::string& prefix);
+
 class StagingDir {
  public:
   // Prepares a hidden staging folder beside `dest` (same file system, so the final rename is
@@ -33,10 +36,24 @@ class StagingDir {
   bool committed_ = false;
 };
 
+// A temporary work folder removed with everything in it when the object goes out of scope.
+class TempDir {
+ public:
+  explicit TempDir(const std::string& prefix)
+      : path_(MakeTempDir(fs::temp_directory_path(), prefix)) {}
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
 void WriteFile(const fs::path& path, const std::string& contents);
 std::string ReadFile(const fs::path& path);
-
-// A fresh unique temporary folder under `parent` (created), named prefix-XXXXXX.
-fs::path MakeTempDir(const fs::path& parent, const std::string& prefix);
 
 }  // namespace gpurf

@@ -41,10 +41,9 @@ TEST_P(FlopArrayMatrix, LintsCleanAndMatchesModel) {
   const FlopArraySpec spec = test::MakeSpec(kShapes[index]);
   const GeneratedStructure rtl = EmitFlopArray(spec);
 
-  const fs::path dir = MakeTempDir(fs::temp_directory_path(), "gpurf-matrix");
-  WriteStructure(dir, rtl);
-  const LintReport lint = LintStructure(rtl, dir);
-  fs::remove_all(dir);
+  const TempDir dir("gpurf-matrix");
+  WriteStructure(dir.path(), rtl);
+  const LintReport lint = LintStructure(rtl, dir.path());
   for (const auto& f : lint.findings)
     ADD_FAILURE() << f.tool << " (" << f.view << "): " << f.message;
   EXPECT_EQ(lint.tools_run.size(), 5u);

@@ -77,7 +77,8 @@ TEST_P(FlopArrayMutation, IsCaughtWithReportAndWaveform) {
   opt.cycles = 20000;
   opt.seed = 7;
   opt.build.jobs = 1;
-  opt.waveform_dir = MakeTempDir(fs::temp_directory_path(), "gpurf-mutation");
+  const TempDir waves("gpurf-mutation");
+  opt.waveform_dir = waves.path();
   const VerifyResult r = VerifyStructure(spec, rtl, opt);
   ASSERT_FALSE(r.passed()) << mu.name << " escaped verification: " << r.Summary();
   EXPECT_FALSE(r.run.assertion);
@@ -94,7 +95,6 @@ TEST_P(FlopArrayMutation, IsCaughtWithReportAndWaveform) {
   EXPECT_NE(vcd.find("rdata_o"), std::string::npos);
   EXPECT_NE(vcd.find("#" + std::to_string(10 * r.run.fail_cycle)), std::string::npos)
       << "waveform must reach the failing cycle";
-  fs::remove_all(opt.waveform_dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(Bugs, FlopArrayMutation,

@@ -113,6 +113,7 @@ GenerateFor ReadPath(const FlopArraySpec& s) {
   g.items.push_back(
       MakeItem(ContinuousAssign{"addr", PartSelect("raddr_i", "p*AddrWidth", "AddrWidth")}));
   if (s.bypass) {
+    g.items.push_back(MakeItem(BlankLine{}));
     Always a;
     a.kind = AlwaysKind::kComb;
     a.body = {
