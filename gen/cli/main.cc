@@ -21,6 +21,8 @@
 #include "gen/output/design_writer.h"
 #include "gen/util/diag.h"
 #include "gen/util/fs.h"
+#include "synth/liberty.h"
+#include "synth/synth.h"
 #include "verif/lint/lint.h"
 #include "verif/verify.h"
 
@@ -103,16 +105,8 @@ int CmdLint(const Target& t, const std::string& keep) {
     stage.Commit();
     return rc;
   }
-  const fs::path work = MakeTempDir(fs::temp_directory_path(), "gpurf-lint");
-  int rc;
-  try {
-    rc = LintAll(structures, work);
-  } catch (...) {
-    fs::remove_all(work);
-    throw;
-  }
-  fs::remove_all(work);
-  return rc;
+  const TempDir work("gpurf-lint");
+  return LintAll(structures, work.path());
 }
 
 // ---------------------------------------------------------------------------------- verify
@@ -128,28 +122,76 @@ int VerifyAll(const std::vector<TargetStructure>& structures, const VerifyOption
   return failed == 0 ? kExitOk : kExitCheckFailed;
 }
 
+// ----------------------------------------------------------------------------------- synth
+
+// Synthesizes every unique module of `structures`; warnings (library, zero-area cells, timing)
+// go to the log.
+std::vector<ModuleSynthResult> Synthesize(const std::vector<TargetStructure>& structures,
+                                          const std::string& liberty, const SynthOptions& opt) {
+  const LibertyLibrary lib =
+      LoadLiberty(liberty.empty() ? DefaultLibertyPath() : fs::path(liberty));
+  for (const auto& w : lib.Warnings())
+    spdlog::warn("{}: {}", lib.path.string(), w);
+  std::vector<const GeneratedStructure*> gs;
+  for (const auto& ts : structures)
+    gs.push_back(&ts.rtl);
+  auto results = SynthesizeAll(gs, lib, opt);
+  for (const auto& r : results) {
+    for (const auto& n : r.notes)
+      spdlog::warn("{}: {}", r.top, n);
+    if (!r.timing.available)
+      spdlog::warn("{}: timing unavailable: {}", r.top, r.timing.reason);
+  }
+  return results;
+}
+
+// Writes the synthesis reports atomically into `dir` and prints one line per module.
+void WriteSynthesis(const fs::path& dir, const std::vector<ModuleSynthResult>& results) {
+  StagingDir stage(dir);
+  WriteSynthesisOutputs(stage.path(), results);
+  stage.Commit();
+  for (const auto& r : results) {
+    fmt::print("SYNTH {}: {:.2f} {} ({} cells), {}{}\n", r.top, r.total_area, r.area_unit,
+               r.cell_count(),
+               r.timing.available ? fmt::format("critical path {:.3f} ns, fmax {:.1f} MHz",
+                                                r.timing.critical_path_ns, r.timing.fmax_mhz)
+                                  : "timing unavailable",
+               r.from_cache ? " (cached)" : "");
+  }
+  fmt::print("synthesis reports in {}/synthesis.{{json,csv,md}}\n", stage.dest().string());
+}
+
+int CmdSynth(const Target& t, const std::string& liberty, const std::string& out_dir,
+             const SynthOptions& opt) {
+  ReportSkipped(t);
+  const auto results = Synthesize(t.Generate(), liberty, opt);
+  if (out_dir.empty()) {
+    fmt::print("{}", SynthesisMarkdown(results));
+  } else {
+    WriteSynthesis(out_dir, results);
+  }
+  return kExitOk;
+}
+
 // ------------------------------------------------------------------------------------ flow
 
-int CmdFlow(const Target& t, const std::string& out_dir, const VerifyOptions& vopt) {
-  fmt::print("[1/3] generate\n");
+int CmdFlow(const Target& t, const std::string& out_dir, const VerifyOptions& vopt,
+            const SynthOptions& sopt) {
+  fmt::print("[1/4] generate\n");
   if (const int rc = CmdGen(t, out_dir); rc != kExitOk)
     return rc;
   const auto structures = t.Generate();
-  fmt::print("[2/3] lint ({} unique modules)\n", structures.size());
-  const fs::path work = MakeTempDir(fs::temp_directory_path(), "gpurf-flow");
-  int lint_rc;
-  try {
-    lint_rc = LintAll(structures, work);
-  } catch (...) {
-    fs::remove_all(work);
-    throw;
-  }
-  fs::remove_all(work);
-  fmt::print("[3/3] verify ({} cycles per module, seed {})\n", vopt.cycles, vopt.seed);
+  fmt::print("[2/4] lint ({} unique modules)\n", structures.size());
+  const int lint_rc = LintAll(structures, TempDir("gpurf-flow").path());
+  fmt::print("[3/4] verify ({} cycles per module, seed {})\n", vopt.cycles, vopt.seed);
   const int verify_rc = VerifyAll(structures, vopt);
+  fmt::print("[4/4] synthesize onto {}\n", DefaultLibertyPath().string());
+  const fs::path synth_dir = fs::path(out_dir) / "synthesis";
+  WriteSynthesis(synth_dir, Synthesize(structures, "", sopt));
   const bool ok = lint_rc == kExitOk && verify_rc == kExitOk;
-  fmt::print("flow {}: RTL in {}, lint {}, verify {}\n", ok ? "PASSED" : "FAILED", out_dir,
-             lint_rc == kExitOk ? "clean" : "FAILED", verify_rc == kExitOk ? "passed" : "FAILED");
+  fmt::print("flow {}: RTL in {}, lint {}, verify {}, synthesis report {}/synthesis.md\n",
+             ok ? "PASSED" : "FAILED", out_dir, lint_rc == kExitOk ? "clean" : "FAILED",
+             verify_rc == kExitOk ? "passed" : "FAILED", synth_dir.string());
   return ok ? kExitOk : kExitCheckFailed;
 }
 
@@ -208,19 +250,37 @@ int Main(int argc, char** argv) {
   verify->allow_extras();
   verify->footer(footer);
 
-  CLI::App* flow =
-      app.add_subcommand("flow", "the main flow on a design point: generate -> lint -> verify");
+  CLI::App* flow = app.add_subcommand(
+      "flow", "the main flow on a design point: generate -> lint -> verify -> synthesize");
   flow->add_option("target", target, "design .yaml file or structure kind")->required();
   flow->add_option("-o,--output", out_dir, "output folder for the generated RTL")->required();
   AddVerifyOptions(flow, vopt, cache, waves);
   flow->allow_extras();
+
+  std::string liberty, synth_out;
+  SynthOptions sopt;
+  CLI::App* synth = app.add_subcommand(
+      "synth", "synthesize generated RTL with Yosys onto a Liberty library; area and timing");
+  synth->add_option("target", target, target_help)->required();
+  synth->add_option("--liberty", liberty,
+                    "Liberty library (default " + DefaultLibertyPath().string() + ")");
+  synth->add_option("-j,--jobs", sopt.jobs, "modules synthesized in parallel")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  synth->add_option("-o,--output", synth_out,
+                    "output folder: netlists, logs, synthesis.{json,csv,md} (written atomically); "
+                    "without it the table is printed");
+  synth->add_option("--cache-dir", cache,
+                    "cache of synthesized modules (default $GPURF_CACHE_DIR or ~/.cache/gpurf)");
+  synth->allow_extras();
+  synth->footer(footer);
 
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.starts_with("-"))
       continue;
-    const std::vector<std::string> names = {"gen", "lint", "verify", "flow"};
+    const std::vector<std::string> names = {"gen", "lint", "verify", "flow", "synth"};
     if (std::find(names.begin(), names.end(), a) == names.end()) {
       std::string msg = fmt::format("gpurf: error: unknown subcommand '{}'", a);
       if (auto s = ClosestMatchIn(a, names))
@@ -251,8 +311,10 @@ int Main(int argc, char** argv) {
   spdlog::set_level(verbose ? spdlog::level::debug
                     : quiet ? spdlog::level::warn
                             : spdlog::level::info);
-  if (!cache.empty())
+  if (!cache.empty()) {
     vopt.build.cache_dir = cache;
+    sopt.cache_dir = cache;
+  }
   vopt.waveform_dir = waves;
 
   try {
@@ -274,7 +336,9 @@ int Main(int argc, char** argv) {
       return VerifyAll(t.Generate(), vopt);
     }
     if (flow->parsed())
-      return CmdFlow(ResolveTarget(target, flow->remaining()), out_dir, vopt);
+      return CmdFlow(ResolveTarget(target, flow->remaining()), out_dir, vopt, sopt);
+    if (synth->parsed())
+      return CmdSynth(ResolveTarget(target, synth->remaining()), liberty, synth_out, sopt);
   } catch (const InputError& e) {
     fmt::print(stderr, "gpurf: {}\n", e.what());
     return kExitBadInput;
