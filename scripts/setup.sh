@@ -30,7 +30,7 @@ packages=(
   verilator yosys iverilog opensta qflow-tech-osu018
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
-  python3 clang-format
+  clang-format
 )
 
 missing=()
