@@ -4,12 +4,10 @@
 
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace gpurf {
 
 // Contents of rtl/<file_name>; throws std::out_of_range for an unknown primitive.
 std::string_view RtlPrimitive(const std::string& file_name);
-std::vector<std::string> RtlPrimitiveNames();
 
 }  // namespace gpurf

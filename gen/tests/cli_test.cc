@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "gen/output/artifact.h"
+#include "gen/tests/test_util.h"
 #include "gen/util/fs.h"
 
 namespace gpurf {
@@ -71,13 +72,7 @@ class CliTest : public testing::Test {
   fs::path work_;
 };
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);)
-    out.push_back(l);
-  return out;
-}
+using test::Lines;
 
 const std::string kFlop = "gen flop-array --entries 48 --width 128 --read-ports 3 --write-ports 1";
 

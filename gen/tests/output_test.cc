@@ -13,6 +13,7 @@
 
 #include "gen/config/yaml_loader.h"
 #include "gen/output/design_writer.h"
+#include "gen/tests/test_util.h"
 #include "gen/util/diag.h"
 #include "gen/util/fs.h"
 
@@ -35,13 +36,7 @@ class OutputTest : public testing::Test {
   fs::path tmp_;
 };
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);)
-    out.push_back(l);
-  return out;
-}
+using test::Lines;
 
 TEST_F(OutputTest, StagingIsHiddenBesideTheDestinationUntilCommit) {
   const fs::path dest = tmp_ / "out";

@@ -145,7 +145,8 @@ GenerateFor ReadPath(const FlopArraySpec& s) {
   return g;
 }
 
-Ifdef Assertions(const FlopArraySpec& s) {
+// Parameter and misuse checks; they read only the module's parameters and ports.
+Ifdef Assertions() {
   Ifdef d{"GPURF_ASSERTIONS", {}};
   d.items.push_back(
       MakeItem(CommentItem{"Parameter checks at elaboration; misuse checks every cycle."}));
@@ -174,7 +175,6 @@ Ifdef Assertions(const FlopArraySpec& s) {
                        {SysCall("$error", {Quote("%m: write port %0d address %0d >= Entries (%0d)"),
                                            "w", wa, "Entries"})})})}));
   d.items.push_back(MakeItem(std::move(a)));
-  (void)s;
   return d;
 }
 
@@ -247,7 +247,7 @@ GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
                            : "Read path: each port selects its row combinationally.");
   m.Add(MakeItem(ReadPath(s)));
   m.Blank();
-  m.Add(MakeItem(Assertions(s)));
+  m.Add(MakeItem(Assertions()));
 
   SourceFile top{s.module_name + ".sv", Banner(s.kind, s.config_hash, g.regenerate), std::move(m)};
   if (s.clock_gate) {
