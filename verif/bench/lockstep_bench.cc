@@ -10,6 +10,7 @@
 #include "verif/harness/lockstep.h"
 #include "verif/models/flop_array_model.h"
 #include "verif/stimulus/flop_array_stimulus.h"
+#include "verif/tests/test_util.h"
 #include "verif/verify.h"
 
 namespace gpurf {
@@ -17,22 +18,18 @@ namespace {
 
 struct BenchShape {
   const char* name;
-  int entries, width, read_ports, write_ports;
+  test::Shape shape;
 };
 
+// Default L1 ORF array, default L0 ORF bank, a deep array; comb reads, clock-gated.
 const BenchShape kShapes[] = {
-    {"orf_l1_24x128_3r1w", 24, 128, 3, 1},
-    {"orf_l0_8x128_1r1w", 8, 128, 1, 1},
-    {"rf_256x32_2r2w", 256, 32, 2, 2},
+    {"orf_l1_24x128_3r1w", {24, 128, 3, 1, false, false, true}},
+    {"orf_l0_8x128_1r1w", {8, 128, 1, 1, false, false, true}},
+    {"rf_256x32_2r2w", {256, 32, 2, 2, false, false, true}},
 };
 
 FlopArraySpec Spec(const BenchShape& s) {
-  ParamSet p(FlopArraySpec::ParamDescs());
-  p.Set("entries", std::to_string(s.entries), {}, "entries");
-  p.Set("width", std::to_string(s.width), {}, "width");
-  p.Set("read_ports", std::to_string(s.read_ports), {}, "read_ports");
-  p.Set("write_ports", std::to_string(s.write_ports), {}, "write_ports");
-  return FlopArraySpec::FromParams(p);
+  return test::MakeSpec(s.shape);
 }
 
 constexpr uint64_t kCycles = 200000;

@@ -238,8 +238,8 @@ BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt) {
     }
     WriteFile(tmp / "dut_adaptor.cpp", adaptor);
     WriteFile(tmp / "dut_abi.h", std::string(kDutAbiSource));
-    const std::string objcache =
-        std::system("command -v ccache >/dev/null 2>&1") == 0 ? "OBJCACHE=ccache " : "";
+    static const bool have_ccache = std::system("command -v ccache >/dev/null 2>&1") == 0;
+    const std::string objcache = have_ccache ? "OBJCACHE=ccache " : "";
     const std::string cmd = fmt::format(
         "cd {} && {}verilator {} -j {} --top-module {} -Mdir obj -CFLAGS -I.. dut_adaptor.cpp{}",
         ShellQuote(tmp.string()), objcache, flags, opt.jobs, g.top, files);

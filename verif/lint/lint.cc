@@ -26,11 +26,19 @@ std::string Quote(const std::string& s) {
   return "'" + s + "'";
 }
 
-void Check(const std::string& tool, const std::string& what) {
-  std::string out;
-  if (RunCommand(fmt::format("command -v {}", tool), &out) != 0) {
+// The three lint tools are on PATH; checked once per process.
+void CheckTools() {
+  static const std::string missing = [] {
+    for (const char* tool : {"verilator", "yosys", "iverilog"}) {
+      std::string out;
+      if (RunCommand(fmt::format("command -v {}", tool), &out) != 0)
+        return std::string(tool);
+    }
+    return std::string();
+  }();
+  if (!missing.empty()) {
     throw ToolError(
-        fmt::format("{} not found on PATH: run scripts/setup.sh (needed for {})", tool, what));
+        fmt::format("{} not found on PATH: run scripts/setup.sh (needed for lint)", missing));
   }
 }
 
@@ -84,9 +92,7 @@ const std::vector<LintWaiver>& BuiltinWaivers() {
 }
 
 LintReport LintStructure(const GeneratedStructure& g, const fs::path& dir) {
-  Check("verilator", "lint");
-  Check("yosys", "lint");
-  Check("iverilog", "lint");
+  CheckTools();
   LintReport rep;
   rep.top = g.top;
   std::string files;
