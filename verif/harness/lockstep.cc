@@ -118,6 +118,7 @@ LockstepResult RunLockstep(DutModel& dut, const GeneratedStructure& g, CycleMode
       break;
     if (checked)
       ++r.checked_cycles;
+    stim.Observe(c, exp);
 
     in[clk] = high;
     dut.SetPort(clk, in[clk].data());
