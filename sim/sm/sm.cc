@@ -1,0 +1,357 @@
+#include "sim/sm/sm.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <queue>
+#include <stdexcept>
+
+namespace gpurf::sim {
+
+int SmConfig::Latency(OpClass c) const {
+  switch (c) {
+    case OpClass::kAlu:
+      return lat_alu;
+    case OpClass::kSfu:
+      return lat_sfu;
+    case OpClass::kConstMem:
+      return lat_const;
+    case OpClass::kGlobalMem:
+    case OpClass::kLocalMem:
+      return lat_dram;
+    case OpClass::kSharedMem:
+      return lat_shared;
+    case OpClass::kTexture:
+      return lat_texture;
+    case OpClass::kBranch:
+    case OpClass::kBarrier:
+    case OpClass::kExit:
+      return lat_branch;
+  }
+  return lat_alu;
+}
+
+int SmConfig::Occupancy(OpClass c) const {
+  auto cycles = [this](int lanes_per_cycle) {
+    return std::max(1, (lanes + lanes_per_cycle - 1) / lanes_per_cycle);
+  };
+  switch (c) {
+    case OpClass::kSfu:
+      return cycles(sfu_lanes_per_cycle);
+    case OpClass::kTexture:
+      return cycles(tex_lanes_per_cycle);
+    case OpClass::kGlobalMem:
+    case OpClass::kLocalMem:
+    case OpClass::kSharedMem:
+      return cycles(mem_lanes_per_cycle);
+    default:
+      return 1;
+  }
+}
+
+int RoundRobinPolicy::Pick(const std::vector<uint32_t>& issuable, int last) {
+  if (issuable.empty())
+    return -1;
+  // First issuable warp after `last` in circular order.
+  const uint32_t start = last < 0 ? 0 : (static_cast<uint32_t>(last) + 1) % warps_;
+  for (uint32_t w : issuable) {
+    if (w >= start)
+      return static_cast<int>(w);
+  }
+  return static_cast<int>(issuable.front());
+}
+
+int GreedyPolicy::Pick(const std::vector<uint32_t>& issuable, int last) {
+  if (last >= 0 &&
+      std::binary_search(issuable.begin(), issuable.end(), static_cast<uint32_t>(last)))
+    return last;
+  return rr_.Pick(issuable, last);
+}
+
+namespace {
+
+enum class WarpState { kEmpty, kPending, kActive, kDone };
+
+struct Warp {
+  const WarpStream* stream = nullptr;
+  uint32_t cta_slot = 0;
+  size_t next = 0;  // index of the next DynInst
+  WarpState state = WarpState::kEmpty;
+  bool at_barrier = false;
+  int outstanding = 0;  // issued instructions whose results are not written back yet
+  std::array<uint64_t, kMaxRegs + 1> ready_at{};  // cycle each register's pending write lands
+  std::array<bool, kMaxRegs + 1> long_pending{};  // that write comes from a long-latency op
+  uint64_t cta_seq = 0;  // launch order of its CTA, for activation fairness
+
+  bool finished_stream() const { return next >= stream->insts.size(); }
+};
+
+struct CtaSlot {
+  bool busy = false;
+  std::vector<uint32_t> warps;  // SM warp ids
+  int arrived = 0;              // warps waiting at the current barrier
+};
+
+struct Completion {
+  uint64_t cycle;
+  uint32_t warp;
+  uint32_t dyn;  // index into the warp's stream
+  bool operator>(const Completion& o) const {
+    return cycle != o.cycle ? cycle > o.cycle : warp > o.warp;
+  }
+};
+
+template <typename F>
+void ForEachReg(const std::vector<RegOperand>& ops, F f) {
+  for (const auto& o : ops) {
+    for (int k = 0; k < o.count; ++k)
+      f(static_cast<uint32_t>(o.first + k));
+  }
+}
+
+}  // namespace
+
+SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
+              RegisterFileSystem* rf, const SmOptions& opt) {
+  if (run.kernel == nullptr)
+    throw std::invalid_argument("RunSm: the kernel run has no kernel");
+  const Kernel& k = *run.kernel;
+  SmStats st;
+
+  // CTAs of the run: warps are ordered by (cta, warp_in_cta).
+  std::vector<std::vector<const WarpStream*>> ctas;
+  for (const auto& w : run.warps) {
+    if (ctas.empty() || ctas.back().front()->cta != w.cta)
+      ctas.emplace_back();
+    ctas.back().push_back(&w);
+  }
+  if (ctas.empty())
+    return st;
+  size_t warps_per_cta = 0;
+  for (const auto& c : ctas)
+    warps_per_cta = std::max(warps_per_cta, c.size());
+
+  // Occupancy: registers are allocated per warp (lanes x registers per thread).
+  const uint64_t regs_per_cta =
+      warps_per_cta * static_cast<uint64_t>(cfg.lanes) * std::max(1, k.regs_per_thread);
+  uint64_t resident = static_cast<uint64_t>(cfg.cta_slots);
+  resident = std::min<uint64_t>(resident, static_cast<uint64_t>(cfg.warps) / warps_per_cta);
+  resident = std::min<uint64_t>(resident, cfg.registers / regs_per_cta);
+  if (k.shared_bytes > 0)
+    resident = std::min<uint64_t>(resident, cfg.shared_bytes / k.shared_bytes);
+  if (resident == 0) {
+    throw std::runtime_error(fmt::format(
+        "kernel {} does not fit one CTA on the SM: {} warps/CTA (SM {}), {} registers/CTA "
+        "(SM {}), {} shared bytes/CTA (SM {})",
+        k.name, warps_per_cta, cfg.warps, regs_per_cta, cfg.registers, k.shared_bytes,
+        cfg.shared_bytes));
+  }
+
+  std::vector<Warp> warps(static_cast<size_t>(cfg.warps));
+  std::vector<CtaSlot> slots(resident);
+  size_t next_cta = 0;
+  uint64_t launched = 0;
+  int active = 0;
+  const int active_limit = opt.two_level ? cfg.active_warps : cfg.warps;
+  std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions;
+  std::array<uint64_t, 10> unit_free{};
+  uint32_t activate_ptr = 0;
+  int last = -1;
+
+  auto launch = [&](uint64_t cycle) {
+    for (uint32_t s = 0; s < slots.size() && next_cta < ctas.size(); ++s) {
+      if (slots[s].busy)
+        continue;
+      CtaSlot& slot = slots[s];
+      slot = CtaSlot{};
+      slot.busy = true;
+      for (const WarpStream* ws : ctas[next_cta]) {
+        auto it = std::find_if(warps.begin(), warps.end(),
+                               [](const Warp& w) { return w.state == WarpState::kEmpty; });
+        // The occupancy computation guarantees a free context.
+        const auto id = static_cast<uint32_t>(it - warps.begin());
+        *it = Warp{};
+        it->stream = ws;
+        it->cta_slot = s;
+        it->state = WarpState::kPending;
+        it->cta_seq = launched;
+        slot.warps.push_back(id);
+        if (ws->insts.empty())
+          it->state = WarpState::kDone;
+      }
+      ++next_cta;
+      ++launched;
+      ++st.ctas;
+      (void)cycle;
+    }
+  };
+
+  auto next_depends_on_long = [&](const Warp& w, uint64_t cycle) {
+    const Instruction& in = k.code[w.stream->insts[w.next].inst];
+    bool dep = false;
+    auto check = [&](uint32_t r) { dep = dep || (w.long_pending[r] && w.ready_at[r] > cycle); };
+    ForEachReg(in.srcs, check);
+    ForEachReg(in.dsts, check);
+    return dep;
+  };
+
+  auto deactivate = [&](uint32_t id, uint64_t cycle) {
+    warps[id].state = WarpState::kPending;
+    --active;
+    ++st.deactivations;
+    if (rf)
+      rf->Deactivate(cycle, id);
+  };
+
+  launch(0);
+  uint64_t cycle = 0;
+  std::vector<uint32_t> issuable;
+  issuable.reserve(warps.size());
+  for (;; ++cycle) {
+    if (cycle >= opt.max_cycles)
+      throw std::runtime_error(
+          fmt::format("kernel {} did not finish within {} cycles", k.name, opt.max_cycles));
+
+    // 1. Write-backs due this cycle.
+    while (!completions.empty() && completions.top().cycle <= cycle) {
+      const Completion c = completions.top();
+      completions.pop();
+      Warp& w = warps[c.warp];
+      --w.outstanding;
+      if (rf)
+        rf->Writeback(cycle, c.warp, w.stream->insts[c.dyn]);
+    }
+
+    // Retire finished warps and CTAs, launch new CTAs into freed slots.
+    bool freed = false;
+    for (auto& slot : slots) {
+      if (!slot.busy)
+        continue;
+      bool all_done = true;
+      for (uint32_t id : slot.warps) {
+        Warp& w = warps[id];
+        if (w.state != WarpState::kDone && w.finished_stream() && w.outstanding == 0) {
+          if (w.state == WarpState::kActive)
+            deactivate(id, cycle);
+          w.state = WarpState::kDone;
+        }
+        all_done = all_done && w.state == WarpState::kDone;
+      }
+      if (all_done) {
+        for (uint32_t id : slot.warps)
+          warps[id].state = WarpState::kEmpty;
+        slot.busy = false;
+        freed = true;
+      }
+    }
+    if (freed)
+      launch(cycle);
+    if (next_cta >= ctas.size() &&
+        std::none_of(slots.begin(), slots.end(), [](const CtaSlot& s) { return s.busy; }))
+      break;
+
+    // 2. Two-level: suspend active warps that wait on a long-latency result or a barrier, then
+    // fill free active slots round-robin with pending warps that can make progress.
+    if (opt.two_level) {
+      for (uint32_t id = 0; id < warps.size(); ++id) {
+        Warp& w = warps[id];
+        if (w.state == WarpState::kActive && !w.finished_stream() &&
+            (w.at_barrier || next_depends_on_long(w, cycle)))
+          deactivate(id, cycle);
+      }
+    }
+    for (uint32_t n = 0; n < warps.size() && active < active_limit; ++n) {
+      const uint32_t id = (activate_ptr + n) % static_cast<uint32_t>(warps.size());
+      Warp& w = warps[id];
+      if (w.state != WarpState::kPending || w.finished_stream())
+        continue;
+      if (opt.two_level && (w.at_barrier || next_depends_on_long(w, cycle)))
+        continue;
+      w.state = WarpState::kActive;
+      ++active;
+      ++st.activations;
+      activate_ptr = (id + 1) % static_cast<uint32_t>(warps.size());
+      if (rf)
+        rf->Activate(cycle, id);
+    }
+
+    // 3. Issue.
+    issuable.clear();
+    bool sb_stall = false, unit_stall = false, rf_stall = false;
+    for (uint32_t id = 0; id < warps.size(); ++id) {
+      Warp& w = warps[id];
+      if (w.state != WarpState::kActive || w.at_barrier || w.finished_stream())
+        continue;
+      const DynInst& d = w.stream->insts[w.next];
+      const Instruction& in = k.code[d.inst];
+      bool ready = true;
+      auto check = [&](uint32_t r) { ready = ready && w.ready_at[r] <= cycle; };
+      ForEachReg(in.srcs, check);
+      ForEachReg(in.dsts, check);
+      if (!ready) {
+        sb_stall = true;
+        continue;
+      }
+      if (unit_free[static_cast<size_t>(in.op_class)] > cycle) {
+        unit_stall = true;
+        continue;
+      }
+      if (rf && !rf->CanIssue(cycle, id, d)) {
+        rf_stall = true;
+        continue;
+      }
+      issuable.push_back(id);
+    }
+    const int pick = policy.Pick(issuable, last);
+    if (pick >= 0) {
+      const auto id = static_cast<uint32_t>(pick);
+      Warp& w = warps[id];
+      const auto dyn = static_cast<uint32_t>(w.next);
+      const DynInst& d = w.stream->insts[dyn];
+      const Instruction& in = k.code[d.inst];
+      const int delay = rf ? rf->Issue(cycle, id, d) : 0;
+      st.operand_delay_cycles += static_cast<uint64_t>(delay);
+      const uint64_t done =
+          cycle + static_cast<uint64_t>(delay) + static_cast<uint64_t>(cfg.Latency(in.op_class));
+      const bool long_lat = in.long_latency;
+      ForEachReg(in.dsts, [&](uint32_t r) {
+        w.ready_at[r] = done;
+        w.long_pending[r] = long_lat;
+      });
+      unit_free[static_cast<size_t>(in.op_class)] =
+          cycle + static_cast<uint64_t>(cfg.Occupancy(in.op_class));
+      completions.push({done, id, dyn});
+      ++w.outstanding;
+      ++w.next;
+      ++st.warp_instructions;
+      st.thread_instructions += static_cast<uint64_t>(__builtin_popcount(d.active_mask));
+      ++st.by_class[static_cast<size_t>(in.op_class)];
+      if (in.op_class == OpClass::kBarrier) {
+        CtaSlot& slot = slots[w.cta_slot];
+        w.at_barrier = true;
+        ++slot.arrived;
+        int live = 0;
+        for (uint32_t o : slot.warps)
+          live += (warps[o].state != WarpState::kDone && !warps[o].finished_stream()) ||
+                  warps[o].at_barrier;
+        if (slot.arrived >= live) {
+          for (uint32_t o : slot.warps)
+            warps[o].at_barrier = false;
+          slot.arrived = 0;
+        }
+      }
+      last = pick;
+    } else {
+      ++st.idle_cycles;  // `last` stays: a greedy scheduler returns to it when it can issue
+    }
+    st.scoreboard_stalls += sb_stall;
+    st.unit_stalls += unit_stall;
+    st.rf_stalls += rf_stall;
+    if (rf)
+      rf->Tick(cycle);
+  }
+  st.cycles = cycle;
+  return st;
+}
+
+}  // namespace gpurf::sim

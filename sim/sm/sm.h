@@ -1,0 +1,136 @@
+// Cycle-accurate timing model of one streaming multiprocessor, after Gebhart et al., TOCS 2012,
+// Table I: 32-wide SIMT, in-order single issue per cycle, a scoreboard per warp, fixed
+// latencies per unit class, shared-unit throughputs, CTAs launched while registers, warps,
+// shared memory and CTA slots allow, and a pluggable warp scheduler and register-file system.
+//
+// The model replays the per-warp dynamic streams of a KernelRun (from functional execution or
+// an Accel-Sim trace): control flow is already resolved, so the SM decides only *when* each
+// warp instruction issues and completes.
+//
+// One cycle:
+//   1. results whose latency elapsed are written back (scoreboard cleared, register file told);
+//   2. the scheduler picks at most one issuable warp: its next instruction's sources and
+//      destinations are not pending in the scoreboard, its unit can accept a warp instruction,
+//      it is not waiting at a barrier, and the register-file system can take the operands;
+//   3. the picked warp issues; its results become visible after the unit latency plus the
+//      register-file system's operand delay (bank conflicts, tag-check stage).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/kernel/kernel.h"
+
+namespace gpurf::sim {
+
+struct SmConfig {
+  int lanes = 32;                 // SIMT width
+  int warps = 32;                 // resident warp contexts
+  int active_warps = 32;          // warps the scheduler chooses from (two-level: fewer)
+  int cta_slots = 8;              // resident CTAs
+  uint32_t registers = 32768;     // 32-bit registers per SM (128 KB)
+  uint32_t shared_bytes = 49152;  // shared memory per SM
+  // Latencies in cycles (Table I), by unit class.
+  int lat_alu = 8;
+  int lat_sfu = 20;
+  int lat_shared = 20;
+  int lat_texture = 400;
+  int lat_dram = 400;  // global and local memory
+  int lat_const = 8;   // constant/parameter cache hits, like an ALU operation
+  int lat_branch = 1;
+  // Warp instructions a shared unit accepts per cycle, as lanes per cycle: an SFU doing 8
+  // operations per cycle is busy lanes/8 = 4 cycles per warp instruction.
+  int sfu_lanes_per_cycle = 8;
+  int tex_lanes_per_cycle = 4;
+  int mem_lanes_per_cycle = 32;  // load/store unit: one warp instruction per cycle
+
+  int Latency(OpClass c) const;
+  // Cycles a unit is busy with one warp instruction (1 for fully pipelined units).
+  int Occupancy(OpClass c) const;
+};
+
+// The register-file system as seen by the pipeline. Implementations: the C++ models of the
+// hierarchies (MRF only, HW RFC, SW ORF), the Verilated RTL of the same design point, or both in
+// lockstep. Warp ids are SM-wide (0..warps-1); slots are active-scheduler slots.
+class RegisterFileSystem {
+ public:
+  virtual ~RegisterFileSystem() = default;
+  // Can the operands of `d` (warp `warp`) be accepted this cycle (a free operand collector)?
+  virtual bool CanIssue(uint64_t cycle, uint32_t warp, const DynInst& d) = 0;
+  // The instruction issues: returns the extra cycles its operands take to arrive (bank
+  // conflicts, tag check stage), 0 when they arrive in the issue cycle.
+  virtual int Issue(uint64_t cycle, uint32_t warp, const DynInst& d) = 0;
+  // The results of `d` are written back in `cycle`.
+  virtual void Writeback(uint64_t cycle, uint32_t warp, const DynInst& d) = 0;
+  // Two-level scheduling events: the warp enters / leaves the active set.
+  virtual void Activate(uint64_t cycle, uint32_t warp) = 0;
+  virtual void Deactivate(uint64_t cycle, uint32_t warp) = 0;
+  // Called once per cycle after issue, for structures with internal timing.
+  virtual void Tick(uint64_t /*cycle*/) {}
+};
+
+// Warp selection among the active warps, and activation of pending ones.
+class SchedulerPolicy {
+ public:
+  virtual ~SchedulerPolicy() = default;
+  virtual std::string Name() const = 0;
+  // Returns the warp to issue from `issuable` (SM warp ids, ascending), or -1. `last` is the
+  // warp that issued in the previous cycle (-1 if none).
+  virtual int Pick(const std::vector<uint32_t>& issuable, int last) = 0;
+};
+
+// Round-robin from the warp after the last one that issued.
+class RoundRobinPolicy : public SchedulerPolicy {
+ public:
+  explicit RoundRobinPolicy(uint32_t warps) : warps_(warps) {}
+  std::string Name() const override { return "round-robin"; }
+  int Pick(const std::vector<uint32_t>& issuable, int last) override;
+
+ private:
+  uint32_t warps_;
+};
+
+// Greedy: keep issuing from the last warp while it can, else round-robin.
+class GreedyPolicy : public SchedulerPolicy {
+ public:
+  explicit GreedyPolicy(uint32_t warps) : rr_(warps) {}
+  std::string Name() const override { return "greedy"; }
+  int Pick(const std::vector<uint32_t>& issuable, int last) override;
+
+ private:
+  RoundRobinPolicy rr_;
+};
+
+struct SmStats {
+  uint64_t cycles = 0;
+  uint64_t warp_instructions = 0;
+  uint64_t thread_instructions = 0;
+  uint64_t ctas = 0;
+  uint64_t idle_cycles = 0;        // no warp could issue
+  uint64_t scoreboard_stalls = 0;  // cycles where some active warp waited on the scoreboard
+  uint64_t unit_stalls = 0;        // ... waited for a busy shared unit
+  uint64_t rf_stalls = 0;          // ... waited for the register-file system
+  uint64_t activations = 0;        // two-level: warps moved into the active set
+  uint64_t deactivations = 0;
+  uint64_t operand_delay_cycles = 0;    // sum of RegisterFileSystem::Issue delays
+  std::array<uint64_t, 10> by_class{};  // warp instructions per OpClass
+
+  double Ipc() const {
+    return cycles ? static_cast<double>(warp_instructions) / static_cast<double>(cycles) : 0.0;
+  }
+};
+
+struct SmOptions {
+  bool two_level = false;  // deactivate warps that wait on a long-latency result
+  uint64_t max_cycles = 2'000'000'000;
+};
+
+// Runs `run` on one SM. `rf` may be null (ideal register file: no operand delay). Throws
+// std::runtime_error when the kernel cannot fit one CTA on the SM or the run exceeds max_cycles.
+SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
+              RegisterFileSystem* rf, const SmOptions& opt = {});
+
+}  // namespace gpurf::sim
