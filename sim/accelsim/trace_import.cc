@@ -497,7 +497,10 @@ class KernelParser {
         if (prev_mask_ == 0)
           prev.divergent = true;
       } else if (pc_class == OpClass::kExit) {
-        prev.continued = true;
+        // Lanes that did not exit go on at the fall-through; a jump elsewhere is the SIMT stack
+        // resuming another divergent path.
+        if (pc == ft)
+          prev.continued = true;
       } else if (pc == ft && pc_class != OpClass::kBarrier && !prev.info.reconverge) {
         // Between two sequential non-branch instructions the active mask does not change, so a
         // smaller mask on either side is its guard predicate at work.

@@ -25,7 +25,8 @@
 //   its return site; RET leaves the kernel.
 // - Guards: traces do not name guard predicates. An instruction is marked guarded
 //   (guard = kUnknownGuard) when a warp executed it with an empty mask, or with fewer lanes
-//   than the sequential non-branch instruction before or after it.
+//   than the sequential non-branch instruction before or after it. An exit followed by its
+//   fall-through PC in a warp's stream is guarded too (its other lanes went on).
 // - Long latency: loads and atomics with a result from global, local, generic or texture memory.
 #pragma once
 

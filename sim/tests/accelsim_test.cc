@@ -155,6 +155,31 @@ TEST(AccelSimImport, LineInfoAndVersion5Immediates) {
   EXPECT_EQ(ik.trace_lines, 8u);
 }
 
+TEST(AccelSimImport, IndirectBranchKeepsEveryTargetAndStackSwitchesAreIgnored) {
+  // Warp 0 jumps through BRX to 0x30, warp 1 to 0x40. Warp 2 diverges at the BRA at 0x10: its
+  // taken lanes run 0x40 first, then the fall-through lanes resume at 0x20 (a SIMT stack
+  // switch: disjoint masks, not a CFG edge from 0x40's predecessor).
+  const std::string t =
+      "-kernel name = brx\n-grid dim = (1,1,1)\n-block dim = (96,1,1)\n-binary version = 75\n"
+      "-accelsim tracer version = 3\n#BEGIN_TB\nthread block = 0,0,0\n"
+      "warp = 0\ninsts = 3\n0000 ffffffff 0 BRX 1 R2 0 \n0030 ffffffff 0 NOP 0 0 \n"
+      "0050 ffffffff 0 EXIT 0 0 \n"
+      "warp = 1\ninsts = 3\n0000 ffffffff 0 BRX 1 R2 0 \n0040 ffffffff 0 NOP 0 0 \n"
+      "0050 ffffffff 0 EXIT 0 0 \n"
+      "warp = 2\ninsts = 5\n0010 ffffffff 0 BRA 0 0 \n0040 0000ffff 0 NOP 0 0 \n"
+      "0050 0000ffff 0 EXIT 0 0 \n0020 ffff0000 0 NOP 0 0 \n0050 ffff0000 0 EXIT 0 0 \n"
+      "#END_TB\n";
+  const ImportedKernel ik = ImportKernelTraceText(t, "brx.traceg");
+  const Kernel& k = *ik.kernel;
+  ASSERT_EQ(k.code.size(), 6u);  // 0x00 0x10 0x20 0x30 0x40 0x50
+  EXPECT_EQ(k.code[0].target, 3);
+  EXPECT_EQ(k.code[0].extra_targets, std::vector<int32_t>{4});
+  EXPECT_EQ(k.blocks[k.block_of[0]].succs.size(), 2u);
+  EXPECT_EQ(k.code[1].target, 4);  // taken by the low half, the other half fell through
+  EXPECT_TRUE(k.code[1].conditional);
+  EXPECT_TRUE(k.code[1].extra_targets.empty());
+}
+
 struct BadCase {
   std::string name;
   std::string text;
