@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/cli/passes_cmd.h"
 #include "gen/cli/target.h"
 #include "gen/config/yaml_loader.h"
 #include "gen/output/artifact.h"
@@ -275,12 +276,21 @@ int Main(int argc, char** argv) {
   synth->allow_extras();
   synth->footer(footer);
 
+  // Workloads and compiler passes (gen/cli/passes_cmd.h).
+  CLI::App* workload = app.add_subcommand("workload", "real GPU workloads: traces and kernels");
+  workload->require_subcommand(1);
+  AnalyzeArgs analyze_args;
+  CLI::App* analyze = AddWorkloadAnalyzeCommand(workload, analyze_args);
+  CompileArgs compile_args;
+  CLI::App* compile = AddCompileCommand(app, compile_args);
+
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.starts_with("-"))
       continue;
-    const std::vector<std::string> names = {"gen", "lint", "verify", "flow", "synth"};
+    const std::vector<std::string> names = {"gen",   "lint",     "verify", "flow",
+                                            "synth", "workload", "compile"};
     if (std::find(names.begin(), names.end(), a) == names.end()) {
       std::string msg = fmt::format("gpurf: error: unknown subcommand '{}'", a);
       if (auto s = ClosestMatchIn(a, names))
@@ -339,6 +349,10 @@ int Main(int argc, char** argv) {
       return CmdFlow(ResolveTarget(target, flow->remaining()), out_dir, vopt, sopt);
     if (synth->parsed())
       return CmdSynth(ResolveTarget(target, synth->remaining()), liberty, synth_out, sopt);
+    if (analyze->parsed())
+      return RunWorkloadAnalyze(analyze_args);
+    if (compile->parsed())
+      return RunCompile(compile_args);
   } catch (const InputError& e) {
     fmt::print(stderr, "gpurf: {}\n", e.what());
     return kExitBadInput;

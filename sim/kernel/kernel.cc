@@ -82,6 +82,14 @@ void Kernel::BuildCfg() {
       }
       leader[static_cast<uint32_t>(in.target)] = true;
     }
+    for (int32_t t : in.extra_targets) {
+      if (t < 0 || static_cast<uint32_t>(t) >= n_inst) {
+        throw InputError(in.loc, "branch target", std::to_string(t),
+                         fmt::format("{} jumps outside kernel {}", in.opcode, name),
+                         fmt::format("an instruction index in 0..{}", n_inst - 1));
+      }
+      leader[static_cast<uint32_t>(t)] = true;
+    }
     if ((in.op_class == OpClass::kBranch || in.op_class == OpClass::kExit) && i + 1 < n_inst)
       leader[i + 1] = true;
   }
@@ -114,6 +122,8 @@ void Kernel::BuildCfg() {
         add(block_of[static_cast<uint32_t>(last.target)]);
       else
         add(kExitBlock);  // return from the kernel
+      for (int32_t t : last.extra_targets)
+        add(block_of[static_cast<uint32_t>(t)]);
       falls_through = guarded || last.conditional;
     }
     if (falls_through)

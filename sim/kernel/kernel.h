@@ -71,6 +71,9 @@ struct Instruction {
   int32_t target = -1;        // instruction index of a branch target, -1 otherwise
   uint8_t mem_bytes = 0;      // bytes per thread of a memory access, 0 otherwise
   SourceLoc loc;              // where the front end read it (PTX line or trace line)
+  // Further targets of a branch with several (an indirect BRX/JMX seen jumping to different
+  // places in a trace); empty for ordinary branches.
+  std::vector<int32_t> extra_targets;
 
   // Number of 32-bit registers read / written, counting every register of a group.
   int NumSrcRegs() const;

@@ -1,0 +1,181 @@
+#include "gen/cli/passes_cmd.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+
+#include "gen/config/yaml_loader.h"
+#include "gen/util/diag.h"
+#include "sim/accelsim/trace_import.h"
+#include "sim/passes/analysis.h"
+#include "sim/passes/value_usage.h"
+
+namespace gpurf {
+
+namespace sp = sim::passes;
+
+WorkloadKernels LoadWorkloadKernels(const std::string& path) {
+  if (path.ends_with(".ptx")) {
+    throw InputError(SourceLoc{path, 0, 0}, "workload", path,
+                     "PTX kernels are analysed through the PTX front end, which this command "
+                     "does not load yet",
+                     "an Accel-Sim trace folder, kernelslist.g or .traceg file");
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  auto trace = std::make_shared<sim::accelsim::TraceWorkload>(sim::accelsim::ImportTrace(path));
+  WorkloadKernels w;
+  w.import_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  w.bytes = trace->bytes;
+  for (const auto& k : trace->kernels)
+    w.kernels.push_back({k.kernel.get(), &k.run});
+  w.owner = trace;
+  return w;
+}
+
+namespace {
+
+sp::PassOptions OptionsFor(const std::string& config, const std::string& energies,
+                           std::string* note) {
+  sp::PassOptions o;
+  int active_warps = 8;
+  if (!config.empty()) {
+    const DesignSpec d = LoadDesign(config);
+    active_warps = d.sm.active_warps;
+    o.orf.l1_entries = d.hierarchy.l1_entries_per_thread;
+    o.orf.l0_split = d.hierarchy.l0_split;
+    o.orf.levels = d.hierarchy.kind == "sw-orf" ? d.hierarchy.levels : 1;
+    o.release.resident_warps = d.sm.warps;
+    if (note && d.hierarchy.kind == "hw-rfc") {
+      *note = fmt::format(
+          "design '{}' uses a hardware register file cache: the compiler provides strand ends "
+          "and liveness hints ('*'), not ORF levels",
+          d.name);
+    } else if (note && d.hierarchy.kind == "mrf-only") {
+      *note = fmt::format("design '{}' has no register file hierarchy: every access is to the MRF",
+                          d.name);
+    }
+  }
+  o.energies = sp::GebhartEnergies(o.orf.l1_entries, active_warps);
+  if (!energies.empty())
+    o.energies = sp::LoadRegisterFileEnergies(energies, o.energies);
+  return o;
+}
+
+bool Selected(const sim::Kernel& k, const std::string& filter) {
+  return filter.empty() || k.name.find(filter) != std::string::npos;
+}
+
+}  // namespace
+
+CLI::App* AddWorkloadAnalyzeCommand(CLI::App* workload, AnalyzeArgs& a) {
+  CLI::App* cmd = workload->add_subcommand(
+      "analyze", "value usage, strands and ORF allocation of a workload's kernels");
+  cmd->add_option("workload", a.workload,
+                  "Accel-Sim trace folder (kernelslist.g + kernel-N.traceg), kernelslist.g or "
+                  ".traceg file")
+      ->required();
+  cmd->add_option("--config", a.config,
+                  "design .yaml whose hierarchy to allocate for (default: 3 levels, 3 L1 "
+                  "entries, split L0)");
+  cmd->add_option("--energies", a.energies,
+                  "per-access energies JSON (default: Gebhart TOCS 2012 Tables IV/V)");
+  cmd->add_option("--csv", a.csv, "write the value-usage table as CSV to this file ('-' = stdout)");
+  cmd->add_option("--kernel", a.kernel, "only kernels whose name contains this text");
+  return cmd;
+}
+
+CLI::App* AddCompileCommand(CLI::App& app, CompileArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "compile", "print a kernel annotated for a design: strands, ORF levels, release flags");
+  cmd->add_option("kernel", a.workload, "Accel-Sim trace folder, kernelslist.g or .traceg file")
+      ->required();
+  cmd->add_option("--config", a.config,
+                  "design .yaml (hierarchy kind, levels, L1 entries, L0 split)")
+      ->required();
+  cmd->add_option("--energies", a.energies, "per-access energies JSON");
+  cmd->add_option("--kernel", a.kernel, "only kernels whose name contains this text");
+  return cmd;
+}
+
+int RunWorkloadAnalyze(const AnalyzeArgs& a) {
+  const sp::PassOptions opt = OptionsFor(a.config, a.energies, nullptr);
+  const WorkloadKernels w = LoadWorkloadKernels(a.workload);
+  fmt::print("workload {}: {} kernel(s), {:.2f} MB imported in {:.3f} s\n", a.workload,
+             w.kernels.size(), static_cast<double>(w.bytes) / 1e6, w.import_seconds);
+  std::vector<sp::ValueUsage> usage;
+  for (const auto& item : w.kernels) {
+    if (!Selected(*item.kernel, a.kernel))
+      continue;
+    if (item.run)
+      usage.push_back(sp::CharacterizeValueUsage(*item.run));
+  }
+  if (!usage.empty())
+    fmt::print("\nValue usage (Gebhart Figs. 2-3)\n{}", sp::ValueUsageTable(usage));
+  for (const auto& item : w.kernels) {
+    const sim::Kernel& k = *item.kernel;
+    if (!Selected(k, a.kernel))
+      continue;
+    const sp::KernelAnalysis an = sp::AnalyzeKernel(k, opt);
+    const sp::AccessCounts c = sp::CountAccesses(k, an.alloc, opt.energies, item.run);
+    fmt::print("\n{}", sp::AnalysisSummary(k, an, c, opt));
+    if (item.run) {
+      fmt::print("  {} warps, {} warp instructions, {} thread instructions (dynamic counts)\n",
+                 item.run->warps.size(), item.run->WarpInstructions(),
+                 item.run->ThreadInstructions());
+    }
+    // ORF size sweep: energy against the MRF-only baseline.
+    std::string line = "  sweep (energy % of baseline):";
+    for (int levels = 2; levels <= 3; ++levels) {
+      line += levels == 2 ? " 2-level L1=" : " | 3-level split L0, L1=";
+      for (int l1 = 1; l1 <= 6; ++l1) {
+        sp::PassOptions o2 = opt;
+        o2.orf.levels = levels;
+        o2.orf.l1_entries = l1;
+        o2.orf.l0_split = true;
+        if (a.energies.empty())
+          o2.energies = sp::GebhartEnergies(l1, 8);
+        const auto an2 = sp::AnalyzeKernel(k, o2);
+        const auto c2 = sp::CountAccesses(k, an2.alloc, o2.energies, item.run);
+        line += fmt::format("{}{}:{:.1f}", l1 > 1 ? " " : "", l1, 100.0 * c2.Ratio());
+      }
+    }
+    fmt::print("{}\n", line);
+  }
+  if (!a.csv.empty()) {
+    const std::string csv = sp::ValueUsageCsv(usage);
+    if (a.csv == "-") {
+      fmt::print("\n{}", csv);
+    } else {
+      std::ofstream out(a.csv);
+      out << csv;
+      if (!out)
+        throw ToolError("cannot write " + a.csv);
+      fmt::print("\nvalue-usage CSV written to {}\n", a.csv);
+    }
+  }
+  return kExitOk;
+}
+
+int RunCompile(const CompileArgs& a) {
+  std::string note;
+  const sp::PassOptions opt = OptionsFor(a.config, a.energies, &note);
+  const WorkloadKernels w = LoadWorkloadKernels(a.workload);
+  if (!note.empty())
+    fmt::print("note: {}\n", note);
+  fmt::print(
+      "legend: | ends a strand; R2@L1.0 = read from L1 entry 0, @L0.B = L0 bank of slot B, "
+      ">L1.1 = MRF read that also fills L1 entry 1; R3>MRF+L1.2 = result written to the MRF and "
+      "L1 entry 2; * = last use (warp level); ^ = released (Jeon pir); live = FineReg vector\n");
+  for (const auto& item : w.kernels) {
+    const sim::Kernel& k = *item.kernel;
+    if (!Selected(k, a.kernel))
+      continue;
+    const sp::KernelAnalysis an = sp::AnalyzeKernel(k, opt);
+    const sp::AccessCounts c = sp::CountAccesses(k, an.alloc, opt.energies, item.run);
+    fmt::print("\n{}{}", sp::AnalysisSummary(k, an, c, opt), sp::AnnotatedListing(k, an));
+  }
+  return kExitOk;
+}
+
+}  // namespace gpurf

@@ -1,0 +1,52 @@
+// `gpurf workload analyze` and `gpurf compile`: the compiler analyses of sim/passes on the
+// kernels of a workload, as CLI subcommands. Kept apart from main.cc so the workload front ends
+// can grow without touching it: a front end plugs in by returning its kernels from
+// LoadWorkloadKernels (passes_cmd.cc), which today reads Accel-Sim traces.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "sim/kernel/kernel.h"
+
+namespace gpurf {
+
+// The kernels of a workload with, when the front end has one, the run that produced each.
+struct WorkloadKernels {
+  struct Item {
+    const sim::Kernel* kernel = nullptr;
+    const sim::KernelRun* run = nullptr;  // null: static analysis only
+  };
+  std::vector<Item> kernels;
+  std::shared_ptr<void> owner;  // keeps the front end's objects alive
+  double import_seconds = 0;
+  uint64_t bytes = 0;
+};
+
+// An Accel-Sim trace folder, kernelslist.g or .traceg file. Throws InputError otherwise.
+WorkloadKernels LoadWorkloadKernels(const std::string& path);
+
+struct AnalyzeArgs {
+  std::string workload;
+  std::string config;    // design .yaml (hierarchy); default: Gebhart's 3-level split ORF
+  std::string energies;  // characterization JSON
+  std::string csv;       // value-usage CSV output file ("-" = stdout)
+  std::string kernel;    // only kernels whose name contains this
+};
+struct CompileArgs {
+  std::string workload;
+  std::string config;
+  std::string energies;
+  std::string kernel;
+};
+
+// Adds `analyze` under the `workload` subcommand / `compile` under the app.
+CLI::App* AddWorkloadAnalyzeCommand(CLI::App* workload, AnalyzeArgs& args);
+CLI::App* AddCompileCommand(CLI::App& app, CompileArgs& args);
+
+int RunWorkloadAnalyze(const AnalyzeArgs& args);
+int RunCompile(const CompileArgs& args);
+
+}  // namespace gpurf

@@ -1,0 +1,193 @@
+#include "sim/passes/rf_energies.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <vector>
+
+#include "gen/util/diag.h"
+
+namespace gpurf::sim::passes {
+
+const char* RfLevelName(RfLevel l) {
+  switch (l) {
+    case RfLevel::kMrf:
+      return "MRF";
+    case RfLevel::kL1:
+      return "L1";
+    case RfLevel::kL0:
+      return "L0";
+  }
+  return "?";
+}
+
+namespace {
+constexpr double kWordsPerAccess = 4;  // 128 bits = four 32-bit lanes
+
+double Distance(const RegisterFileEnergies& e, RfLevel level, bool shared) {
+  switch (level) {
+    case RfLevel::kMrf:
+      return shared ? e.mrf_shared_mm : e.mrf_private_mm;
+    case RfLevel::kL1:
+      return shared ? e.l1_shared_mm : e.l1_private_mm;
+    case RfLevel::kL0:
+      return e.l0_private_mm;
+  }
+  return 0;
+}
+}  // namespace
+
+double RegisterFileEnergies::Read(RfLevel level, bool shared_unit) const {
+  const double access = level == RfLevel::kMrf  ? mrf_read_pj
+                        : level == RfLevel::kL1 ? l1_read_pj
+                                                : l0_read_pj;
+  return access + kWordsPerAccess * wire_pj_per_mm_32bit * Distance(*this, level, shared_unit);
+}
+
+double RegisterFileEnergies::Write(RfLevel level, bool shared_unit) const {
+  const double access = level == RfLevel::kMrf  ? mrf_write_pj
+                        : level == RfLevel::kL1 ? l1_write_pj
+                                                : l0_write_pj;
+  return access + kWordsPerAccess * wire_pj_per_mm_32bit * Distance(*this, level, shared_unit);
+}
+
+RegisterFileEnergies GebhartEnergies(int l1_entries_per_thread, int active_warps) {
+  // Table IV by total rows (entries per thread x active warps): read / write pJ per 128 bits.
+  struct Point {
+    double rows, read, write;
+  };
+  static constexpr std::array<Point, 6> kTable = {{{16, 1.2, 3.8},
+                                                   {24, 1.2, 4.4},
+                                                   {32, 1.9, 6.1},
+                                                   {36, 1.7, 5.4},
+                                                   {48, 2.2, 6.7},
+                                                   {64, 3.4, 10.9}}};
+  RegisterFileEnergies e;
+  const double rows = static_cast<double>(l1_entries_per_thread) * active_warps;
+  if (rows <= kTable.front().rows) {
+    e.l1_read_pj = kTable.front().read;
+    e.l1_write_pj = kTable.front().write;
+  } else if (rows >= kTable.back().rows) {
+    e.l1_read_pj = kTable.back().read;
+    e.l1_write_pj = kTable.back().write;
+  } else {
+    for (size_t i = 1; i < kTable.size(); ++i) {
+      if (rows <= kTable[i].rows) {
+        const Point& a = kTable[i - 1];
+        const Point& b = kTable[i];
+        const double t = (rows - a.rows) / (b.rows - a.rows);
+        e.l1_read_pj = a.read + t * (b.read - a.read);
+        e.l1_write_pj = a.write + t * (b.write - a.write);
+        break;
+      }
+    }
+  }
+  e.source = fmt::format("Gebhart TOCS 2012 Table V; L1 from Table IV at {} rows ({} x {})", rows,
+                         l1_entries_per_thread, active_warps);
+  return e;
+}
+
+namespace {
+
+SourceLoc LocOfByte(const std::string& text, const std::string& file, size_t byte) {
+  int line = 1, col = 1;
+  for (size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return SourceLoc{file, line, col};
+}
+
+}  // namespace
+
+RegisterFileEnergies ParseRegisterFileEnergies(const std::string& text, const std::string& file,
+                                               const RegisterFileEnergies& base) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    const size_t byte = e.byte > 0 ? e.byte - 1 : 0;
+    throw InputError(LocOfByte(text, file, byte), "json", "", "malformed JSON", "valid JSON");
+  }
+  const SourceLoc loc{file, 0, 0};
+  if (!j.is_object())
+    throw InputError(loc, "(top level)", j.dump(), "expected an object");
+  RegisterFileEnergies e = base;
+  struct Field {
+    const char* name;
+    double* value;
+  };
+  auto section = [&](const char* name, std::vector<Field> fields) {
+    if (!j.contains(name))
+      return;
+    const auto& s = j.at(name);
+    if (!s.is_object())
+      throw InputError(loc, name, s.dump(), "expected an object");
+    for (const auto& [key, val] : s.items()) {
+      Field* f = nullptr;
+      for (auto& c : fields) {
+        if (key == c.name)
+          f = &c;
+      }
+      const std::string path = fmt::format("{}.{}", name, key);
+      if (!f) {
+        std::vector<std::string> names;
+        for (const auto& c : fields)
+          names.emplace_back(c.name);
+        std::string allowed = fmt::format("{}", fmt::join(names, ", "));
+        if (auto s2 = ClosestMatchIn(key, names))
+          allowed = fmt::format("{} (did you mean '{}'?)", allowed, *s2);
+        throw InputError(loc, path, key, "unknown key", allowed);
+      }
+      if (!val.is_number() || val.get<double>() < 0)
+        throw InputError(loc, path, val.dump(), "expected a non-negative number", ">= 0");
+      *f->value = val.get<double>();
+    }
+  };
+  for (const auto& [key, val] : j.items()) {
+    static const std::vector<std::string> kTop = {"source", "mrf", "l1", "l0", "wire"};
+    if (std::find(kTop.begin(), kTop.end(), key) == kTop.end()) {
+      std::string allowed = "source, mrf, l1, l0, wire";
+      if (auto s = ClosestMatchIn(key, kTop))
+        allowed += fmt::format(" (did you mean '{}'?)", *s);
+      throw InputError(loc, key, key, "unknown key", allowed);
+    }
+    if (key == "source") {
+      if (!val.is_string())
+        throw InputError(loc, "source", val.dump(), "expected a string");
+      e.source = val.get<std::string>();
+    }
+  }
+  section("mrf", {{"read_pj", &e.mrf_read_pj}, {"write_pj", &e.mrf_write_pj}});
+  section("l1", {{"read_pj", &e.l1_read_pj}, {"write_pj", &e.l1_write_pj}});
+  section("l0", {{"read_pj", &e.l0_read_pj}, {"write_pj", &e.l0_write_pj}});
+  section("wire", {{"pj_per_mm_32bit", &e.wire_pj_per_mm_32bit},
+                   {"mrf_private_mm", &e.mrf_private_mm},
+                   {"mrf_shared_mm", &e.mrf_shared_mm},
+                   {"l1_private_mm", &e.l1_private_mm},
+                   {"l1_shared_mm", &e.l1_shared_mm},
+                   {"l0_private_mm", &e.l0_private_mm}});
+  if (!j.contains("source"))
+    e.source = file;
+  return e;
+}
+
+RegisterFileEnergies LoadRegisterFileEnergies(const std::string& path,
+                                              const RegisterFileEnergies& base) {
+  std::ifstream in(path);
+  if (!in)
+    throw InputError(SourceLoc{path, 0, 0}, "energies", path, "cannot open the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ParseRegisterFileEnergies(ss.str(), path, base);
+}
+
+}  // namespace gpurf::sim::passes

@@ -1,0 +1,109 @@
+// The real gpurf binary on workloads: `workload analyze` and `compile` on the vectoradd trace
+// (exit 0, the sections they promise), and bad input (missing trace, malformed trace, bad
+// energies file, missing design) with exit code 2 and file:line in the message.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace gpurf {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class CliPasses : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(testing::TempDir()) / ("gpurf-cli-passes-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  Result Run(const std::string& args) const {
+    const fs::path out = dir_ / "out.txt", err = dir_ / "err.txt";
+    const std::string cmd =
+        "'" GPURF_BINARY "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const int st = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out = Slurp(out);
+    r.err = Slurp(err);
+    return r;
+  }
+  fs::path dir_;
+};
+
+const std::string kTrace = GPURF_SOURCE_DIR "/workloads/accelsim/vectoradd";
+const std::string kDesign = GPURF_SOURCE_DIR "/configs/fermi_gebhart.yaml";
+
+TEST_F(CliPasses, AnalyzeTheRealTrace) {
+  const fs::path csv = dir_ / "usage.csv";
+  const Result r = Run("workload analyze " + kTrace + " --csv " + csv.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("Value usage"), std::string::npos);
+  EXPECT_NE(r.out.find("strands: 2"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("register-file energy"), std::string::npos);
+  EXPECT_NE(r.out.find("sweep"), std::string::npos);
+  const std::string c = Slurp(csv);
+  EXPECT_EQ(c.rfind("kernel,values,", 0), 0u) << c;
+  EXPECT_NE(c.find("_Z6vecAddIfEvPT_S1_S1_i,"), std::string::npos);
+}
+
+TEST_F(CliPasses, CompilePrintsTheAnnotatedCode) {
+  const Result r = Run("compile " + kTrace + " --config " + kDesign);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("---- strand 1 (long-latency dependence) ----"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("FADD"), std::string::npos);
+  EXPECT_NE(r.out.find("@L0.A"), std::string::npos);
+  EXPECT_NE(r.out.find("pir "), std::string::npos);
+  // Deterministic output.
+  EXPECT_EQ(Run("compile " + kTrace + " --config " + kDesign).out, r.out);
+}
+
+TEST_F(CliPasses, BadInputExitsTwoWithLocation) {
+  Result r = Run("workload analyze " + (dir_ / "missing").string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("no such file"), std::string::npos) << r.err;
+
+  const fs::path t = dir_ / "kernel-1.traceg";
+  std::ifstream in(kTrace + "/kernel-1.traceg");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string text = ss.str();
+  text.replace(text.find("FADD"), 4, "FZZZ");
+  std::ofstream(t) << text;
+  r = Run("workload analyze " + t.string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find(t.string() + ":44:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("unknown SASS opcode"), std::string::npos) << r.err;
+
+  const fs::path e = dir_ / "e.json";
+  std::ofstream(e) << "{\"mrf\": {\"read\": 1}}";
+  r = Run("compile " + kTrace + " --config " + kDesign + " --energies " + e.string());
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("mrf.read"), std::string::npos) << r.err;
+
+  r = Run("compile " + kTrace);
+  EXPECT_EQ(r.code, 2);  // --config is required
+  r = Run("compile " + kTrace + " --config " + (dir_ / "nope.yaml").string());
+  EXPECT_EQ(r.code, 2);
+}
+
+}  // namespace
+}  // namespace gpurf
