@@ -227,7 +227,7 @@ CLI::App* AddWorkloadCommand(CLI::App& app, WorkloadArgs& a) {
     c->add_option("workload", a.name, "workload name (see workload list)")->required();
     c->add_option("--max-regs", a.max_regs,
                   "architected registers available per thread (spills beyond)")
-        ->check(CLI::Range(24, 255))
+        ->check(CLI::Range(16, 255))
         ->capture_default_str();
   }
   return w;
@@ -315,7 +315,7 @@ int CmdWorkload(const WorkloadArgs& a) {
   }
   fmt::print(
       "{} {}: {} warps, {} warp instructions, {} thread instructions, {} registers per thread "
-      "({} spilled values), {:.3f} s ({:.1f} M thread-instructions/s)\n",
+      "({} spilled values), {:.3f} CPU s ({:.1f} M thread-instructions/s)\n",
       r->passed() ? "PASS" : "FAIL", spec.name, r->run.warps.size(), r->run.WarpInstructions(),
       ti, k.regs_per_thread, r->compiled.stats.spilled_values, r->exec_seconds,
       r->exec_seconds > 0 ? static_cast<double>(ti) / r->exec_seconds / 1e6 : 0.0);

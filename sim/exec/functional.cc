@@ -629,7 +629,70 @@ struct Warp {
 };
 
 // Per-instruction data resolved once per launch.
+// Common 32-bit operations executed by whole-warp lane loops (all lanes computed, inactive
+// lanes keep their value), chosen once per instruction; everything else goes lane by lane.
+enum class Fast : uint8_t {
+  kNone,
+  kMov,
+  kIAdd,
+  kISub,
+  kIMulLo,
+  kIMadLo,
+  kShl,
+  kShrU,
+  kAnd,
+  kOr,
+  kXor,
+  kFAdd,
+  kFSub,
+  kFMul,
+  kFFma,
+};
+
+Fast FastKind(const PtxInst& in) {
+  if (in.n_dst != 1 || in.dst.kind != Operand::kReg || in.dst.width != 1 || in.sat || in.ftz)
+    return Fast::kNone;
+  for (int k = 0; k < in.n_src; ++k) {
+    const Operand& o = in.src[static_cast<size_t>(k)];
+    if (!((o.kind == Operand::kReg && o.width == 1) || o.kind == Operand::kImm))
+      return Fast::kNone;
+  }
+  const int bits = ptx::TypeBits(in.type);
+  const bool f32 = in.type == Type::kF32;
+  const bool i32 = bits == 32 && !f32;
+  const bool rn = in.round == Round::kDefault || in.round == Round::kRn;
+  switch (in.op) {
+    case Op::kMov:
+      return bits == 32 ? Fast::kMov : Fast::kNone;
+    case Op::kAdd:
+      return i32 ? Fast::kIAdd : (f32 && rn) ? Fast::kFAdd : Fast::kNone;
+    case Op::kSub:
+      return i32 ? Fast::kISub : (f32 && rn) ? Fast::kFSub : Fast::kNone;
+    case Op::kMul:
+      return (i32 && in.mul == MulMode::kLo) ? Fast::kIMulLo
+             : (f32 && rn)                   ? Fast::kFMul
+                                             : Fast::kNone;
+    case Op::kMad:
+      return (i32 && in.mul == MulMode::kLo) ? Fast::kIMadLo : Fast::kNone;
+    case Op::kFma:
+      return (f32 && rn) ? Fast::kFFma : Fast::kNone;
+    case Op::kShl:
+      return i32 ? Fast::kShl : Fast::kNone;
+    case Op::kShr:
+      return (i32 && !ptx::IsSigned(in.type)) ? Fast::kShrU : Fast::kNone;
+    case Op::kAnd:
+      return i32 ? Fast::kAnd : Fast::kNone;
+    case Op::kOr:
+      return i32 ? Fast::kOr : Fast::kNone;
+    case Op::kXor:
+      return i32 ? Fast::kXor : Fast::kNone;
+    default:
+      return Fast::kNone;
+  }
+}
+
 struct Resolved {
+  Fast fast = Fast::kNone;
   uint32_t recon = 0;            // reconvergence point of a branch
   std::vector<uint16_t> rec_src;  // registers whose values are recorded, sources
   std::vector<uint16_t> rec_dst;
@@ -653,6 +716,7 @@ class Machine {
       for (const auto& r : ki.dsts)
         for (int j = 0; j < r.count; ++j)
           res_[i].rec_dst.push_back(static_cast<uint16_t>(r.first + j));
+      res_[i].fast = FastKind(code_[i]);
     }
     n_regs_ = static_cast<uint32_t>(std::max(k.regs_per_thread, 1));
     n_preds_ = static_cast<uint32_t>(std::max(k.pred_regs, 1));
@@ -963,13 +1027,99 @@ class Machine {
       }
       Record(w, i, mask, true);
       if (mask != 0)
-        Execute(w, in, mask);
+        Execute(w, in, mask, res_[i].fast);
       Record(w, i, mask, false);
       top.pc = i + 1;
     }
   }
 
-  void Execute(Warp& w, const PtxInst& in, uint32_t mask) {
+  // 32 lane values of a register or an immediate operand.
+  const uint32_t* Lanes(const Warp& w, const Operand& o, std::array<uint32_t, 32>& buf) const {
+    if (o.kind == Operand::kReg)
+      return w.regs.data() + size_t{o.reg} * 32;
+    buf.fill(static_cast<uint32_t>(o.imm));
+    return buf.data();
+  }
+
+  template <typename F>
+  static void LaneLoop(uint32_t* d, uint32_t mask, F&& f) {
+    if (mask == 0xffffffffu) {
+      for (uint32_t l = 0; l < 32; ++l)
+        d[l] = f(l);
+    } else {
+      for (uint32_t l = 0; l < 32; ++l) {
+        const uint32_t v = f(l);
+        d[l] = (mask >> l) & 1 ? v : d[l];
+      }
+    }
+  }
+
+  void ExecuteFast(Warp& w, const PtxInst& in, uint32_t mask, Fast fast) {
+    std::array<uint32_t, 32> ba, bb, bc;
+    const uint32_t* a = Lanes(w, in.src[0], ba);
+    const uint32_t* b = in.n_src > 1 ? Lanes(w, in.src[1], bb) : a;
+    const uint32_t* c = in.n_src > 2 ? Lanes(w, in.src[2], bc) : a;
+    // Sources are read into locals before the destination row is written (it may alias one).
+    std::array<uint32_t, 32> out;
+    uint32_t* d = w.regs.data() + size_t{in.dst.reg} * 32;
+    std::memcpy(out.data(), d, sizeof(out));
+    auto fl = [](uint32_t x) { return std::bit_cast<float>(x); };
+    auto u = [](float x) { return std::bit_cast<uint32_t>(x); };
+    switch (fast) {
+      case Fast::kMov:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return a[l]; });
+        break;
+      case Fast::kIAdd:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return a[l] + b[l]; });
+        break;
+      case Fast::kISub:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return a[l] - b[l]; });
+        break;
+      case Fast::kIMulLo:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return a[l] * b[l]; });
+        break;
+      case Fast::kIMadLo:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return a[l] * b[l] + c[l]; });
+        break;
+      case Fast::kShl:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return b[l] >= 32 ? 0u : a[l] << b[l]; });
+        break;
+      case Fast::kShrU:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return b[l] >= 32 ? 0u : a[l] >> b[l]; });
+        break;
+      case Fast::kAnd:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return a[l] & b[l]; });
+        break;
+      case Fast::kOr:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return a[l] | b[l]; });
+        break;
+      case Fast::kXor:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return a[l] ^ b[l]; });
+        break;
+      case Fast::kFAdd:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return u(fl(a[l]) + fl(b[l])); });
+        break;
+      case Fast::kFSub:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return u(fl(a[l]) - fl(b[l])); });
+        break;
+      case Fast::kFMul:
+        LaneLoop(out.data(), mask, [&](uint32_t l) { return u(fl(a[l]) * fl(b[l])); });
+        break;
+      case Fast::kFFma:
+        LaneLoop(out.data(), mask,
+                 [&](uint32_t l) { return u(std::fma(fl(a[l]), fl(b[l]), fl(c[l]))); });
+        break;
+      case Fast::kNone:
+        break;
+    }
+    std::memcpy(d, out.data(), sizeof(out));
+  }
+
+  void Execute(Warp& w, const PtxInst& in, uint32_t mask, Fast fast) {
+    if (fast != Fast::kNone) {
+      ExecuteFast(w, in, mask, fast);
+      return;
+    }
     switch (in.op) {
       case Op::kMembar:
         return;

@@ -501,9 +501,9 @@ CompiledKernel CompileKernel(const PtxModule& module, const std::string& entry,
                      fmt::format("no .entry of this name in {}", module.file),
                      fmt::format("{}", fmt::join(names, ", ")));
   }
-  if (opt.max_regs < 24 || opt.max_regs > 255)
+  if (opt.max_regs < 16 || opt.max_regs > 255)
     throw InputError({}, "max_regs", std::to_string(opt.max_regs),
-                     "register budget out of range", "24..255");
+                     "register budget out of range", "16..255");
   CompiledKernel ck;
   ck.fn = *src;
   PtxFunction& fn = ck.fn;
@@ -570,8 +570,10 @@ CompiledKernel CompileKernel(const PtxModule& module, const std::string& entry,
     if (!u.spilled)
       continue;
     ++ck.stats.spilled_values;
+    const auto bytes = static_cast<uint32_t>(u.width) * 4;
+    local = (local + bytes - 1) / bytes * bytes;  // naturally aligned slots
     slot[u.members[0]] = static_cast<int>(local);
-    local += static_cast<uint32_t>(u.width) * 4;
+    local += bytes;
   }
   fn.local_bytes = local;
 

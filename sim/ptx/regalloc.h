@@ -29,7 +29,7 @@
 namespace gpurf::sim::ptx {
 
 struct AllocOptions {
-  int max_regs = 63;  // architected 32-bit registers per thread available (24..255)
+  int max_regs = 63;  // architected 32-bit registers per thread available (16..255)
 };
 
 struct AllocStats {

@@ -132,7 +132,7 @@ struct WorkloadRun {
   KernelRun run;
   HostBuffers final_buffers;  // device contents after the run
   std::vector<OutputResult> outputs;
-  double exec_seconds = 0;  // functional execution only
+  double exec_seconds = 0;  // CPU seconds of the functional execution only
   bool passed() const;
 };
 
