@@ -579,6 +579,17 @@ CompiledKernel CompileKernel(const PtxModule& module, const std::string& entry,
 
   int n_pred = 0;
   const std::vector<int> pred_arch = AllocatePreds(fn, iv, n_pred);
+  ck.virt = fn;
+  ck.vreg_arch.assign(fn.vregs.size(), -1);
+  for (size_t v = 0; v < fn.vregs.size(); ++v) {
+    if (fn.vregs[v].pred()) {
+      ck.vreg_arch[v] = pred_arch[v];
+    } else if (unit_of[v] >= 0 && !units[static_cast<size_t>(unit_of[v])].spilled) {
+      const Unit& u = units[static_cast<size_t>(unit_of[v])];
+      const auto pos = std::find(u.members.begin(), u.members.end(), v) - u.members.begin();
+      ck.vreg_arch[v] = u.reg + static_cast<int>(pos) * u.elem_width;
+    }
+  }
 
   // Rewrite operands to architected registers; spilled values go through scratch registers.
   std::vector<std::vector<PtxInst>> before(fn.code.size()), after(fn.code.size());

@@ -46,6 +46,11 @@ struct CompiledKernel {
   PtxFunction fn;
   Kernel kernel;
   AllocStats stats;
+  // The allocation itself, for inspection and the invariant tests: the code in virtual
+  // registers just before allocation (vector groups formed), and per virtual register its first
+  // architected register (data) or predicate register, -1 when unused or spilled.
+  PtxFunction virt;
+  std::vector<int> vreg_arch;
 };
 
 CompiledKernel CompileKernel(const PtxModule& module, const std::string& entry,
