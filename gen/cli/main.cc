@@ -248,9 +248,8 @@ std::string InstText(const sim::Instruction& in) {
     s.push_back(RegText(r));
   for (uint8_t p : in.pred_srcs)
     s.push_back(fmt::format("P{}", p));
-  std::string g = in.guard == sim::kNoPred
-                      ? ""
-                      : fmt::format("@{}P{} ", in.guard_negated ? "!" : "", in.guard);
+  std::string g =
+      in.guard == sim::kNoPred ? "" : fmt::format("@{}P{} ", in.guard_negated ? "!" : "", in.guard);
   std::string t = fmt::format("{}{}", g, in.opcode);
   if (!d.empty() || !s.empty())
     t += fmt::format(" {} <- {}", fmt::join(d, ","), fmt::join(s, ","));
@@ -310,14 +309,14 @@ int CmdWorkload(const WorkloadArgs& a) {
       fmt::print("  output {}: {} elements match the reference (max relative error {:.3g})\n",
                  o.buffer, o.elements, o.max_error);
     else
-      fmt::print("  output {}: {} of {} elements differ from the reference; first {}\n",
-                 o.buffer, o.mismatches, o.elements, o.first_mismatch);
+      fmt::print("  output {}: {} of {} elements differ from the reference; first {}\n", o.buffer,
+                 o.mismatches, o.elements, o.first_mismatch);
   }
   fmt::print(
       "{} {}: {} warps, {} warp instructions, {} thread instructions, {} registers per thread "
       "({} spilled values), {:.3f} CPU s ({:.1f} M thread-instructions/s)\n",
-      r->passed() ? "PASS" : "FAIL", spec.name, r->run.warps.size(), r->run.WarpInstructions(),
-      ti, k.regs_per_thread, r->compiled.stats.spilled_values, r->exec_seconds,
+      r->passed() ? "PASS" : "FAIL", spec.name, r->run.warps.size(), r->run.WarpInstructions(), ti,
+      k.regs_per_thread, r->compiled.stats.spilled_values, r->exec_seconds,
       r->exec_seconds > 0 ? static_cast<double>(ti) / r->exec_seconds / 1e6 : 0.0);
   return r->passed() ? kExitOk : kExitCheckFailed;
 }

@@ -311,10 +311,9 @@ uint64_t IntOp(const PtxInst& in, uint64_t a, uint64_t b, uint64_t c) {
         r = a * b;
       } else if (in.mul == MulMode::kWide) {
         r = sgn ? static_cast<uint64_t>(sa * sb) : a * b;  // 32x32 -> 64 fits
-      } else {  // hi
+      } else {                                             // hi
         if (bits == 64) {
-          r = sgn ? static_cast<uint64_t>(
-                        (static_cast<I128>(sa) * static_cast<I128>(sb)) >> 64)
+          r = sgn ? static_cast<uint64_t>((static_cast<I128>(sa) * static_cast<I128>(sb)) >> 64)
                   : static_cast<uint64_t>((static_cast<U128>(a) * b) >> 64);
         } else {
           r = sgn ? static_cast<uint64_t>((sa * sb) >> bits) : (a * b) >> bits;
@@ -530,11 +529,10 @@ uint64_t Convert(const PtxInst& in, uint64_t v) {
     if (in.sat) {
       const int bits = ptx::TypeBits(d);
       const bool sa = ptx::IsSigned(a), sd = ptx::IsSigned(d);
-      const I128 val = sa ? static_cast<I128>(static_cast<int64_t>(x))
-                              : static_cast<I128>(x);
+      const I128 val = sa ? static_cast<I128>(static_cast<int64_t>(x)) : static_cast<I128>(x);
       const I128 lo = sd ? -(static_cast<I128>(1) << (bits - 1)) : 0;
-      const I128 hi = sd ? (static_cast<I128>(1) << (bits - 1)) - 1
-                             : (static_cast<I128>(1) << bits) - 1;
+      const I128 hi =
+          sd ? (static_cast<I128>(1) << (bits - 1)) - 1 : (static_cast<I128>(1) << bits) - 1;
       return static_cast<uint64_t>(std::clamp(val, lo, hi));
     }
     return Canon(x, d);
@@ -616,7 +614,7 @@ constexpr uint32_t kNoRpc = 0xffffffffu;
 
 struct Warp {
   uint32_t id = 0;
-  uint32_t lanes = 0;  // mask of threads that exist and have not exited
+  uint32_t lanes = 0;           // mask of threads that exist and have not exited
   std::vector<uint32_t> regs;   // [reg * 32 + lane]
   std::vector<uint32_t> preds;  // per predicate register: lane mask
   std::vector<StackEntry> stack;
@@ -693,7 +691,7 @@ Fast FastKind(const PtxInst& in) {
 
 struct Resolved {
   Fast fast = Fast::kNone;
-  uint32_t recon = 0;            // reconvergence point of a branch
+  uint32_t recon = 0;             // reconvergence point of a branch
   std::vector<uint16_t> rec_src;  // registers whose values are recorded, sources
   std::vector<uint16_t> rec_dst;
 };
@@ -702,7 +700,12 @@ class Machine {
  public:
   Machine(const ptx::CompiledKernel& ck, Dim3 grid, Dim3 block, const std::vector<uint8_t>& params,
           DeviceMemory& mem, const ExecOptions& opt)
-      : ck_(ck), code_(ck.fn.code), grid_(grid), block_(block), params_(params), mem_(mem),
+      : ck_(ck),
+        code_(ck.fn.code),
+        grid_(grid),
+        block_(block),
+        params_(params),
+        mem_(mem),
         opt_(opt) {
     const Kernel& k = ck.kernel;
     res_.resize(code_.size());
@@ -866,13 +869,12 @@ class Machine {
   [[noreturn]] void MemError(const PtxInst& in, uint64_t addr, uint32_t bytes,
                              const char* problem) const {
     throw InputError(in.loc, "address", fmt::format("0x{:x}", addr),
-                     fmt::format("{}: {}-byte access by {} in kernel {}", problem, bytes,
-                                 in.opcode, ck_.fn.name));
+                     fmt::format("{}: {}-byte access by {} in kernel {}", problem, bytes, in.opcode,
+                                 ck_.fn.name));
   }
 
   // Host pointer of a `bytes`-wide access at `addr` in `space` by lane `l`.
-  uint8_t* Mem(const PtxInst& in, Warp& w, Space space, uint64_t addr, uint32_t bytes,
-               uint32_t l) {
+  uint8_t* Mem(const PtxInst& in, Warp& w, Space space, uint64_t addr, uint32_t bytes, uint32_t l) {
     if (addr % bytes != 0)
       MemError(in, addr, bytes, "misaligned address");
     if (space == Space::kGeneric) {
@@ -895,9 +897,9 @@ class Machine {
       }
       case Space::kShared:
         if (addr > shared_.size() || bytes > shared_.size() - addr)
-          MemError(in, addr, bytes,
-                   fmt::format("shared address outside the CTA's {} bytes", shared_.size())
-                       .c_str());
+          MemError(
+              in, addr, bytes,
+              fmt::format("shared address outside the CTA's {} bytes", shared_.size()).c_str());
         return shared_.data() + addr;
       case Space::kLocal:
         if (addr > local_bytes_ || bytes > local_bytes_ - addr)
@@ -1243,7 +1245,8 @@ class Machine {
             const uint64_t b = Canon(Read(w, in.src[1], l), t);
             uint64_t c = 0;
             if (in.op == Op::kMad)
-              c = in.mul == MulMode::kWide ? Read(w, in.src[2], l) : Canon(Read(w, in.src[2], l), t);
+              c = in.mul == MulMode::kWide ? Read(w, in.src[2], l)
+                                           : Canon(Read(w, in.src[2], l), t);
             r = IntOp(in, a, b, c);
             break;
           }
@@ -1339,13 +1342,13 @@ class Machine {
             nv = old + b;
           break;
         case AtomOp::kMin:
-          nv = sgn ? static_cast<uint64_t>(std::min(static_cast<int64_t>(old),
-                                                    static_cast<int64_t>(b)))
+          nv = sgn ? static_cast<uint64_t>(
+                         std::min(static_cast<int64_t>(old), static_cast<int64_t>(b)))
                    : std::min(old, b);
           break;
         case AtomOp::kMax:
-          nv = sgn ? static_cast<uint64_t>(std::max(static_cast<int64_t>(old),
-                                                    static_cast<int64_t>(b)))
+          nv = sgn ? static_cast<uint64_t>(
+                         std::max(static_cast<int64_t>(old), static_cast<int64_t>(b)))
                    : std::max(old, b);
           break;
         case AtomOp::kExch:

@@ -170,13 +170,13 @@ struct PtxInst {
   bool ftz = false;
   bool sat = false;
   bool approx = false;
-  bool uni = false;      // bra.uni
-  bool to = false;       // cvta.to (generic -> space) rather than space -> generic
-  bool spill = false;    // inserted by the register allocator
-  uint8_t vec = 1;       // ld/st vector length
-  uint8_t n_dst = 0;     // register destinations (0 or 1; a kVec for vector loads)
+  bool uni = false;    // bra.uni
+  bool to = false;     // cvta.to (generic -> space) rather than space -> generic
+  bool spill = false;  // inserted by the register allocator
+  uint8_t vec = 1;     // ld/st vector length
+  uint8_t n_dst = 0;   // register destinations (0 or 1; a kVec for vector loads)
   uint8_t n_src = 0;
-  uint8_t n_pdst = 0;    // setp destinations
+  uint8_t n_pdst = 0;  // setp destinations
   bool has_guard = false;
   bool has_psrc = false;  // selp selector or setp combiner
   PredOperand guard;

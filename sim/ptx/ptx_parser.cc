@@ -773,7 +773,8 @@ class Parser {
         m.types.push_back(*t);
       } else if (s == "f16" || s == "f16x2" || s == "bf16" || s == "bf16x2" || s == "tf32" ||
                  s == "e4m3" || s == "e5m2") {
-        throw Error(op, "instruction", op.text, "half-precision and packed types are not supported");
+        throw Error(op, "instruction", op.text,
+                    "half-precision and packed types are not supported");
       } else if (s == "global") {
         m.space = Space::kGlobal;
       } else if (s == "shared" || s == "shared::cta") {
@@ -787,9 +788,8 @@ class Parser {
       } else if (s == "rn" || s == "rz" || s == "rm" || s == "rp" || s == "rni" || s == "rzi" ||
                  s == "rmi" || s == "rpi") {
         static const std::map<std::string, Round> r = {
-            {"rn", Round::kRn},   {"rz", Round::kRz},   {"rm", Round::kRm},
-            {"rp", Round::kRp},   {"rni", Round::kRni}, {"rzi", Round::kRzi},
-            {"rmi", Round::kRmi}, {"rpi", Round::kRpi}};
+            {"rn", Round::kRn},   {"rz", Round::kRz},   {"rm", Round::kRm},   {"rp", Round::kRp},
+            {"rni", Round::kRni}, {"rzi", Round::kRzi}, {"rmi", Round::kRmi}, {"rpi", Round::kRpi}};
         m.round = r.at(s);
       } else if (is_mul && (s == "lo" || s == "hi" || s == "wide")) {
         m.mul = s == "lo" ? MulMode::kLo : s == "hi" ? MulMode::kHi : MulMode::kWide;
@@ -810,9 +810,9 @@ class Parser {
                  (s == "add" || s == "min" || s == "max" || s == "exch" || s == "cas" ||
                   s == "and" || s == "or" || s == "xor" || s == "inc" || s == "dec")) {
         static const std::map<std::string, AtomOp> a = {
-            {"add", AtomOp::kAdd}, {"min", AtomOp::kMin}, {"max", AtomOp::kMax},
+            {"add", AtomOp::kAdd},   {"min", AtomOp::kMin}, {"max", AtomOp::kMax},
             {"exch", AtomOp::kExch}, {"cas", AtomOp::kCas}, {"and", AtomOp::kAnd},
-            {"or", AtomOp::kOr},   {"xor", AtomOp::kXor}, {"inc", AtomOp::kInc},
+            {"or", AtomOp::kOr},     {"xor", AtomOp::kXor}, {"inc", AtomOp::kInc},
             {"dec", AtomOp::kDec}};
         m.atom = a.at(s);
       } else if (s == "v2") {
@@ -835,11 +835,11 @@ class Parser {
         m.sync = true;
       } else if (s == "nc" || s == "ca" || s == "cg" || s == "cs" || s == "lu" || s == "cv" ||
                  s == "wb" || s == "wt" || s == "volatile" || s == "weak" || s == "relaxed" ||
-                 s == "acquire" || s == "release" || s == "acq_rel" || s == "sc" ||
-                 s == "cta" || s == "gpu" || s == "sys" || s == "gl" ||
-                 s == "L1::no_allocate" || s == "L1::evict_last" || s == "L1::evict_first" ||
-                 s == "L1::evict_normal" || s == "L1::evict_unchanged" || s == "L2::64B" ||
-                 s == "L2::128B" || s == "L2::256B") {
+                 s == "acquire" || s == "release" || s == "acq_rel" || s == "sc" || s == "cta" ||
+                 s == "gpu" || s == "sys" || s == "gl" || s == "L1::no_allocate" ||
+                 s == "L1::evict_last" || s == "L1::evict_first" || s == "L1::evict_normal" ||
+                 s == "L1::evict_unchanged" || s == "L2::64B" || s == "L2::128B" ||
+                 s == "L2::256B") {
         // caching, memory-order and scope qualifiers: no functional effect when every warp
         // runs to completion in program order
       } else {
@@ -905,11 +905,11 @@ class Parser {
     if (v.pred())
       OperandError(r, r.name, "expected a data register, got a predicate");
     const int vb = TypeBits(v.type);
-    if (vb != bits && !(wider_ok && vb > bits) &&
-        !((bits == 8 || bits == 16) && wider_ok) && !(bits <= 16 && vb <= 16)) {
-      OperandError(r, r.name,
-                   fmt::format("register of {} bits where the instruction needs {} bits", vb,
-                               bits));
+    if (vb != bits && !(wider_ok && vb > bits) && !((bits == 8 || bits == 16) && wider_ok) &&
+        !(bits <= 16 && vb <= 16)) {
+      OperandError(
+          r, r.name,
+          fmt::format("register of {} bits where the instruction needs {} bits", vb, bits));
     }
     Operand o;
     o.kind = Operand::kReg;
@@ -1083,8 +1083,8 @@ class Parser {
     if (r.kind != RawOperand::kVec)
       OperandError(r, RawText(r), fmt::format("expected a vector of {} registers {{...}}", n));
     if (static_cast<int>(r.elems.size()) != n)
-      OperandError(r, RawText(r), fmt::format("expected {} vector elements, got {}", n,
-                                              r.elems.size()));
+      OperandError(r, RawText(r),
+                   fmt::format("expected {} vector elements, got {}", n, r.elems.size()));
     Operand o;
     o.kind = Operand::kVec;
     o.n = static_cast<uint8_t>(n);
@@ -1116,8 +1116,7 @@ class Parser {
     }
   }
 
-  Type OneType(const Token& op, const Mods& m, const char* allowed,
-               bool (*ok)(Type) = nullptr) {
+  Type OneType(const Token& op, const Mods& m, const char* allowed, bool (*ok)(Type) = nullptr) {
     if (m.types.size() != 1)
       throw Error(op, "instruction", op.text, "expected exactly one type modifier", allowed);
     if (ok && !ok(m.types[0]))
@@ -1137,21 +1136,21 @@ class Parser {
     const std::vector<std::string> parts = Split(op.text);
     const std::string& base = parts[0];
     static const std::map<std::string, Op> kOps = {
-        {"mov", Op::kMov},     {"add", Op::kAdd},     {"sub", Op::kSub},
-        {"mul", Op::kMul},     {"mad", Op::kMad},     {"fma", Op::kFma},
-        {"div", Op::kDiv},     {"rem", Op::kRem},     {"min", Op::kMin},
-        {"max", Op::kMax},     {"abs", Op::kAbs},     {"neg", Op::kNeg},
-        {"and", Op::kAnd},     {"or", Op::kOr},       {"xor", Op::kXor},
-        {"not", Op::kNot},     {"shl", Op::kShl},     {"shr", Op::kShr},
-        {"setp", Op::kSetp},   {"selp", Op::kSelp},   {"cvt", Op::kCvt},
-        {"cvta", Op::kCvta},   {"ld", Op::kLd},       {"st", Op::kSt},
-        {"atom", Op::kAtom},   {"red", Op::kAtom},    {"bra", Op::kBra},
-        {"bar", Op::kBar},     {"barrier", Op::kBar}, {"membar", Op::kMembar},
-        {"fence", Op::kMembar}, {"ret", Op::kRet},    {"exit", Op::kRet},
-        {"rcp", Op::kRcp},     {"sqrt", Op::kSqrt},   {"rsqrt", Op::kRsqrt},
-        {"ex2", Op::kEx2},     {"lg2", Op::kLg2},     {"sin", Op::kSin},
-        {"cos", Op::kCos},     {"popc", Op::kPopc},   {"clz", Op::kClz},
-        {"brev", Op::kBrev},   {"bfe", Op::kBfe},     {"bfi", Op::kBfi},
+        {"mov", Op::kMov},      {"add", Op::kAdd},     {"sub", Op::kSub},
+        {"mul", Op::kMul},      {"mad", Op::kMad},     {"fma", Op::kFma},
+        {"div", Op::kDiv},      {"rem", Op::kRem},     {"min", Op::kMin},
+        {"max", Op::kMax},      {"abs", Op::kAbs},     {"neg", Op::kNeg},
+        {"and", Op::kAnd},      {"or", Op::kOr},       {"xor", Op::kXor},
+        {"not", Op::kNot},      {"shl", Op::kShl},     {"shr", Op::kShr},
+        {"setp", Op::kSetp},    {"selp", Op::kSelp},   {"cvt", Op::kCvt},
+        {"cvta", Op::kCvta},    {"ld", Op::kLd},       {"st", Op::kSt},
+        {"atom", Op::kAtom},    {"red", Op::kAtom},    {"bra", Op::kBra},
+        {"bar", Op::kBar},      {"barrier", Op::kBar}, {"membar", Op::kMembar},
+        {"fence", Op::kMembar}, {"ret", Op::kRet},     {"exit", Op::kRet},
+        {"rcp", Op::kRcp},      {"sqrt", Op::kSqrt},   {"rsqrt", Op::kRsqrt},
+        {"ex2", Op::kEx2},      {"lg2", Op::kLg2},     {"sin", Op::kSin},
+        {"cos", Op::kCos},      {"popc", Op::kPopc},   {"clz", Op::kClz},
+        {"brev", Op::kBrev},    {"bfe", Op::kBfe},     {"bfi", Op::kBfi},
         {"prmt", Op::kPrmt}};
     auto it = kOps.find(base);
     if (it == kOps.end()) {
@@ -1173,8 +1172,7 @@ class Parser {
       NeedOps(op, ops, n_src + 1);
       in.type = t;
       if (ok && !ok(t))
-        throw Error(op, "instruction", op.text,
-                    fmt::format("type .{} not supported", TypeName(t)));
+        throw Error(op, "instruction", op.text, fmt::format("type .{} not supported", TypeName(t)));
       in.dst = DstOperand(ops[0], t);
       in.n_dst = 1;
       in.n_src = static_cast<uint8_t>(n_src);
@@ -1197,7 +1195,8 @@ class Parser {
     };
     switch (in.op) {
       case Op::kMov: {
-        const Type t = OneType(op, m, ".pred, .b16/.u16/.s16, .b32/.u32/.s32/.f32, .b64/.u64/.s64/.f64");
+        const Type t =
+            OneType(op, m, ".pred, .b16/.u16/.s16, .b32/.u32/.s32/.f32, .b64/.u64/.s64/.f64");
         NeedOps(op, ops, 2);
         in.type = t;
         if (t == Type::kPred) {
@@ -1258,7 +1257,8 @@ class Parser {
       case Op::kFma: {
         const Type t = OneType(op, m, ".f32, .f64", FloatType);
         if (m.round == Round::kDefault)
-          throw Error(op, "instruction", op.text, "fma needs a rounding modifier", ".rn, .rz, .rm, .rp");
+          throw Error(op, "instruction", op.text, "fma needs a rounding modifier",
+                      ".rn, .rz, .rm, .rp");
         dst_src(3, t, nullptr);
         break;
       }
@@ -1267,15 +1267,16 @@ class Parser {
         const Type t = OneType(op, m, ".s/.u 16..64, div also .f32/.f64",
                                in.op == Op::kDiv ? AnyData : IntType);
         if (IsFloat(t) && !m.approx && !m.full && m.round == Round::kDefault)
-          throw Error(op, "instruction", op.text, "float division needs .approx, .full or a rounding modifier");
+          throw Error(op, "instruction", op.text,
+                      "float division needs .approx, .full or a rounding modifier");
         dst_src(2, t, nullptr);
         break;
       }
       case Op::kAbs:
       case Op::kNeg:
-        dst_src(1, OneType(op, m, ".s16..64, .f32, .f64", [](Type t) {
-                  return IsFloat(t) || (IsSigned(t) && TypeBits(t) >= 16);
-                }),
+        dst_src(1,
+                OneType(op, m, ".s16..64, .f32, .f64",
+                        [](Type t) { return IsFloat(t) || (IsSigned(t) && TypeBits(t) >= 16); }),
                 nullptr);
         break;
       case Op::kAnd:
@@ -1312,9 +1313,11 @@ class Parser {
         if (!IsFloat(t) && in.cmp >= Cmp::kEqu)
           throw Error(op, "instruction", op.text, "unordered comparisons apply to float types");
         if (!IsFloat(t) && !IsSigned(t) &&
-            (in.cmp == Cmp::kLt || in.cmp == Cmp::kLe || in.cmp == Cmp::kGt || in.cmp == Cmp::kGe) &&
+            (in.cmp == Cmp::kLt || in.cmp == Cmp::kLe || in.cmp == Cmp::kGt ||
+             in.cmp == Cmp::kGe) &&
             (t == Type::kB16 || t == Type::kB32 || t == Type::kB64))
-          throw Error(op, "instruction", op.text, "ordered comparisons of .b types are not defined");
+          throw Error(op, "instruction", op.text,
+                      "ordered comparisons of .b types are not defined");
         in.bool_op = m.bool_op;
         NeedOps(op, ops, in.bool_op == BoolOp::kNone ? 3 : 4);
         in.type = t;
@@ -1375,11 +1378,11 @@ class Parser {
         break;
       }
       case Op::kCvta: {
-        const Type t = OneType(op, m, ".u32, .u64", [](Type x) {
-          return x == Type::kU32 || x == Type::kU64;
-        });
+        const Type t =
+            OneType(op, m, ".u32, .u64", [](Type x) { return x == Type::kU32 || x == Type::kU64; });
         if (!m.space || *m.space == Space::kParam)
-          throw Error(op, "instruction", op.text, "cvta needs a state space", ".global, .shared, .local");
+          throw Error(op, "instruction", op.text, "cvta needs a state space",
+                      ".global, .shared, .local");
         in.space = *m.space;
         in.to = m.to;
         NeedOps(op, ops, 2);
@@ -1392,9 +1395,8 @@ class Parser {
       }
       case Op::kLd:
       case Op::kSt: {
-        const Type t = OneType(op, m, ".b/.u/.s 8..64, .f32, .f64", [](Type x) {
-          return x != Type::kPred;
-        });
+        const Type t =
+            OneType(op, m, ".b/.u/.s 8..64, .f32, .f64", [](Type x) { return x != Type::kPred; });
         in.type = t;
         in.vec = static_cast<uint8_t>(m.vec);
         in.space = m.space.value_or(Space::kGeneric);
@@ -1422,9 +1424,8 @@ class Parser {
           throw Error(op, "instruction", op.text, "atomic operation missing",
                       ".add, .min, .max, .exch, .cas, .and, .or, .xor, .inc, .dec");
         in.atom = *m.atom;
-        const Type t = OneType(op, m, ".b32/.u32/.s32/.f32/.b64/.u64/.s64/.f64", [](Type x) {
-          return TypeBits(x) >= 32;
-        });
+        const Type t = OneType(op, m, ".b32/.u32/.s32/.f32/.b64/.u64/.s64/.f64",
+                               [](Type x) { return TypeBits(x) >= 32; });
         in.type = t;
         in.space = m.space.value_or(Space::kGeneric);
         if (in.space == Space::kParam || in.space == Space::kLocal)
@@ -1450,7 +1451,8 @@ class Parser {
           throw Error(op, "instruction", op.text, "bra takes no type");
         NeedOps(op, ops, 1);
         if (ops[0].kind != RawOperand::kIdent)
-          OperandError(ops[0], RawText(ops[0]), "expected a label (indirect branches are not supported)");
+          OperandError(ops[0], RawText(ops[0]),
+                       "expected a label (indirect branches are not supported)");
         fixups_.push_back({ops[0].name, {static_cast<uint32_t>(fn_->code.size()), 0}});
         break;
       }
@@ -1491,9 +1493,8 @@ class Parser {
       case Op::kPopc:
       case Op::kClz:
       case Op::kBrev: {
-        const Type t = OneType(op, m, ".b32, .b64", [](Type x) {
-          return x == Type::kB32 || x == Type::kB64;
-        });
+        const Type t =
+            OneType(op, m, ".b32, .b64", [](Type x) { return x == Type::kB32 || x == Type::kB64; });
         NeedOps(op, ops, 2);
         in.type = t;
         in.dst = DstOperand(ops[0], in.op == Op::kBrev ? t : Type::kU32);
@@ -1517,9 +1518,8 @@ class Parser {
         break;
       }
       case Op::kBfi: {
-        const Type t = OneType(op, m, ".b32, .b64", [](Type x) {
-          return x == Type::kB32 || x == Type::kB64;
-        });
+        const Type t =
+            OneType(op, m, ".b32, .b64", [](Type x) { return x == Type::kB32 || x == Type::kB64; });
         NeedOps(op, ops, 5);
         in.type = t;
         in.dst = DstOperand(ops[0], t);
@@ -1541,8 +1541,7 @@ class Parser {
     // Modifiers that only some instructions accept.
     if (m.vec != 1 && in.op != Op::kLd && in.op != Op::kSt)
       throw Error(op, "instruction", op.text, "vector modifier not allowed here");
-    if (m.space && in.op != Op::kLd && in.op != Op::kSt && in.op != Op::kAtom &&
-        in.op != Op::kCvta)
+    if (m.space && in.op != Op::kLd && in.op != Op::kSt && in.op != Op::kAtom && in.op != Op::kCvta)
       throw Error(op, "instruction", op.text, "state space modifier not allowed here");
     if (m.uni && in.op != Op::kBra && in.op != Op::kRet)
       throw Error(op, "instruction", op.text, ".uni applies to bra and ret");

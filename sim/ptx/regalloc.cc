@@ -502,8 +502,8 @@ CompiledKernel CompileKernel(const PtxModule& module, const std::string& entry,
                      fmt::format("{}", fmt::join(names, ", ")));
   }
   if (opt.max_regs < 16 || opt.max_regs > 255)
-    throw InputError({}, "max_regs", std::to_string(opt.max_regs),
-                     "register budget out of range", "16..255");
+    throw InputError({}, "max_regs", std::to_string(opt.max_regs), "register budget out of range",
+                     "16..255");
   CompiledKernel ck;
   ck.fn = *src;
   PtxFunction& fn = ck.fn;
@@ -599,8 +599,7 @@ CompiledKernel CompileKernel(const PtxModule& module, const std::string& entry,
     std::vector<uint16_t> spilled;
     bool reads_spilled = false;
     ForEachReg(in, [&](const uint16_t& r, bool pred, bool) {
-      if (!pred && slot[r] >= 0 &&
-          std::find(spilled.begin(), spilled.end(), r) == spilled.end())
+      if (!pred && slot[r] >= 0 && std::find(spilled.begin(), spilled.end(), r) == spilled.end())
         spilled.push_back(r);
     });
     std::stable_sort(spilled.begin(), spilled.end(), [&](uint16_t a, uint16_t b) {
@@ -618,8 +617,8 @@ CompiledKernel CompileKernel(const PtxModule& module, const std::string& entry,
     ForEachReg(in, [&](const uint16_t& r, bool pred, bool def) {
       if (pred || slot[r] < 0)
         return;
-      const size_t k = static_cast<size_t>(
-          std::find(spilled.begin(), spilled.end(), r) - spilled.begin());
+      const size_t k =
+          static_cast<size_t>(std::find(spilled.begin(), spilled.end(), r) - spilled.begin());
       if (def) {
         is_written[k] = true;
         if (in.has_guard)
@@ -677,8 +676,8 @@ CompiledKernel CompileKernel(const PtxModule& module, const std::string& entry,
         return;
       }
       const Unit& u = units[static_cast<size_t>(unit_of[r])];
-      const auto pos = static_cast<int>(
-          std::find(u.members.begin(), u.members.end(), r) - u.members.begin());
+      const auto pos =
+          static_cast<int>(std::find(u.members.begin(), u.members.end(), r) - u.members.begin());
       r = static_cast<uint16_t>(u.reg + pos * u.elem_width);
     });
   }

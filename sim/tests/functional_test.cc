@@ -6,6 +6,8 @@
 // and kernel errors (out-of-range addresses, barriers in divergent code) reported at the PTX
 // instruction.
 
+#include "sim/exec/functional.h"
+
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -13,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "sim/exec/functional.h"
 #include "sim/ptx/ptx_parser.h"
 #include "sim/ptx/regalloc.h"
 #include "sim/workload/launch.h"
@@ -27,6 +28,10 @@ struct CorpusCase {
   std::string name;
   int budget;
 };
+
+void PrintTo(const CorpusCase& c, std::ostream* os) {
+  *os << c.name << " with " << c.budget << " registers";
+}
 
 class CorpusRun : public testing::TestWithParam<CorpusCase> {};
 
@@ -72,9 +77,9 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CorpusRun, testing::ValuesIn(Cases()),
 
 TEST(Corpus, HasTheTwelveKernelsOfTheIssue) {
   const std::vector<std::string> names = ListWorkloads(kCorpus);
-  for (const char* n : {"vectorAdd", "matrixMul", "reduction", "scalarProd", "histogram",
-                        "convolutionSeparable", "transpose", "blackScholes", "hotspot", "bfs",
-                        "nbody", "bitonicSort"})
+  for (const char* n :
+       {"vectorAdd", "matrixMul", "reduction", "scalarProd", "histogram", "convolutionSeparable",
+        "transpose", "blackScholes", "hotspot", "bfs", "nbody", "bitonicSort"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
 }
 

@@ -38,7 +38,8 @@ std::string Kernel1(const std::string& body, const std::string& decls = "") {
 	.reg .b32 	%r<8>;
 	.reg .f32 	%f<4>;
 	.reg .b64 	%rd<6>;
-)" + decls + body + "\n}\n";
+)" + decls +
+         body + "\n}\n";
 }
 
 // Expects ParsePtx to fail at line:column with every fragment in the message.
@@ -115,7 +116,8 @@ TEST(PtxParser, UnknownOpcodeNamesInstructionFileLineColumn) {
               {"instruction", "unsupported PTX instruction 'frobnicate'", "frobnicate.b32"});
   ExpectError(Kernel1("\n\tshfl.sync.bfly.b32 %r1, %r2, 1, 31, -1;\n"), 15, 2,
               {"unsupported PTX instruction 'shfl'"});
-  ExpectError(Kernel1("\n\tadd.s23 %r1, %r2, %r3;\n"), 15, 2, {"unknown or unsupported modifier .s23"});
+  ExpectError(Kernel1("\n\tadd.s23 %r1, %r2, %r3;\n"), 15, 2,
+              {"unknown or unsupported modifier .s23"});
   ExpectError(Kernel1("\n\tmul.s32 %r1, %r2, %r3;\n"), 15, 2, {"needs .lo, .hi or .wide"});
 }
 
@@ -141,8 +143,7 @@ TEST(PtxParser, BadOperandsAreRejectedAtTheirColumn) {
 TEST(PtxParser, UnsupportedConstructsAreErrorsNotSkips) {
   ExpectError(std::string(kHeader) + ".func foo()\n{\n}\n", 4, 1, {".func"});
   ExpectError(std::string(kHeader) + ".global .u32 g;\n", 4, 1, {"module-scope"});
-  ExpectError(Kernel1("\n\tret;\n", "\t.shared .align 4 .b8 dyn[];\n"), 14, 23,
-              {"unsized"});
+  ExpectError(Kernel1("\n\tret;\n", "\t.shared .align 4 .b8 dyn[];\n"), 14, 23, {"unsized"});
   ExpectError(Kernel1("\n\tret;\n", "\t.reg .f16 %h<2>;\n"), 14, 7, {"half-precision"});
   ExpectError(std::string(kHeader) + ".visible .entry k()\n{\n\tret;\n", 7, 1, {"missing '}'"});
   EXPECT_THROW(LoadPtx("/nonexistent/x.ptx"), InputError);
@@ -223,8 +224,8 @@ void CheckNoInterference(const CompiledKernel& ck) {
         const auto [a0, a1] = Range(ck, regs[a]);
         const auto [b0, b1] = Range(ck, regs[b]);
         ASSERT_TRUE(a1 <= b0 || b1 <= a0)
-            << ck.kernel.name << " instruction " << i << " (" << f.code[i].opcode << "): "
-            << f.vregs[regs[a]].name << " in R" << a0 << " and " << f.vregs[regs[b]].name
+            << ck.kernel.name << " instruction " << i << " (" << f.code[i].opcode
+            << "): " << f.vregs[regs[a]].name << " in R" << a0 << " and " << f.vregs[regs[b]].name
             << " in R" << b0 << " are both live";
       }
     }
@@ -301,11 +302,9 @@ TEST(RegAlloc, ClassesAndLongLatencyFollowGebhartTableOne) {
   const CompiledKernel ck = CompileKernel(ParsePtx(text, "t.ptx"), "k");
   const auto& c = ck.kernel.code;
   ASSERT_EQ(c.size(), 9u);
-  const std::vector<OpClass> classes = {OpClass::kConstMem, OpClass::kGlobalMem,
-                                        OpClass::kSharedMem, OpClass::kSfu,
-                                        OpClass::kAlu,      OpClass::kGlobalMem,
-                                        OpClass::kGlobalMem, OpClass::kBarrier,
-                                        OpClass::kExit};
+  const std::vector<OpClass> classes = {
+      OpClass::kConstMem,  OpClass::kGlobalMem, OpClass::kSharedMem, OpClass::kSfu, OpClass::kAlu,
+      OpClass::kGlobalMem, OpClass::kGlobalMem, OpClass::kBarrier,   OpClass::kExit};
   const std::vector<bool> ll = {false, true, false, false, false, false, true, false, false};
   for (size_t i = 0; i < c.size(); ++i) {
     EXPECT_EQ(c[i].op_class, classes[i]) << c[i].opcode;

@@ -30,9 +30,9 @@ const std::string kCorpus = GPURF_SOURCE_DIR "/workloads/corpus";
 class WorkloadFiles : public testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gpurf-workload-test-" + std::to_string(::getpid()) + "-" +
-            testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ =
+        fs::temp_directory_path() / ("gpurf-workload-test-" + std::to_string(::getpid()) + "-" +
+                                     testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_ / "corpus");
   }
@@ -73,8 +73,8 @@ class WorkloadFiles : public testing::Test {
   };
   Cli Gpurf(const std::string& args) const {
     const fs::path out = dir_ / "stdout.txt", err = dir_ / "stderr.txt";
-    const std::string cmd = "'" GPURF_BINARY "' " + args + " >'" + out.string() + "' 2>'" +
-                            err.string() + "'";
+    const std::string cmd =
+        "'" GPURF_BINARY "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
     const int status = std::system(cmd.c_str());
     Cli r;
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -138,8 +138,8 @@ TEST_F(WorkloadFiles, MalformedLaunchFilesNameLineAndColumn) {
   ExpectLaunchError("kernal: vectorAdd\n", 1, 1, {"unknown key (did you mean 'kernel'?)"});
   ExpectLaunchError("kernel: vectorAdd\nptx: k.ptx\ngrid: [2]\nblock: [64]\n", 1, 1,
                     {"params", "missing required key"});
-  ExpectLaunchError("kernel: vectorAdd\nptx: nope.ptx\ngrid: [2]\nblock: [64]\nparams: []\n", 2,
-                    6, {"PTX file not found"});
+  ExpectLaunchError("kernel: vectorAdd\nptx: nope.ptx\ngrid: [2]\nblock: [64]\nparams: []\n", 2, 6,
+                    {"PTX file not found"});
   ExpectLaunchError("kernel: k\nptx: k.ptx\ngrid: [0]\nblock: [64]\nparams: []\n", 3, 8,
                     {"grid[0]", "out of range"});
   ExpectLaunchError(
@@ -166,8 +166,7 @@ TEST_F(WorkloadFiles, ParameterMismatchesAreReportedAtTheParameter) {
     RunWorkload(LoadLaunch(Make("w", bad)));
     ADD_FAILURE();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(":9:19: error: params[3]"), std::string::npos)
-        << e.what();
+    EXPECT_NE(std::string(e.what()).find(":9:19: error: params[3]"), std::string::npos) << e.what();
   }
   bad = kGood;
   bad.replace(bad.find("params: [a, b, c, 128]"), 22, "params: [a, b, c]");
@@ -203,8 +202,9 @@ TEST_F(WorkloadFiles, CliRejectsBadInputWithExitTwo) {
 
   const std::string corpus = "--corpus-dir '" + (dir_ / "corpus").string() + "'";
   const std::string launch = "kernel: k\nptx: k.ptx\ngrid: 1\nblock: 32\nparams: []\n";
-  const std::string head = ".version 9.0\n.target sm_80\n.address_size 64\n"
-                           ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n";
+  const std::string head =
+      ".version 9.0\n.target sm_80\n.address_size 64\n"
+      ".visible .entry k()\n{\n\t.reg .b32 %r<4>;\n";
   struct Case {
     std::string name, body, expect;
   };
@@ -240,8 +240,7 @@ TEST_F(WorkloadFiles, CliReportsReferenceMismatchWithExitOne) {
   const Cli r = Gpurf("workload run mismatch --corpus-dir '" + (dir_ / "corpus").string() + "'");
   EXPECT_EQ(r.code, 1) << r.err;
   EXPECT_NE(r.out.find("FAIL mismatch"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("elements differ from the reference; first c["), std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find("elements differ from the reference; first c["), std::string::npos) << r.out;
 }
 
 }  // namespace

@@ -7,8 +7,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <ctime>
+#include <filesystem>
 #include <set>
 
 #include "sim/ptx/ptx_parser.h"
@@ -213,7 +213,8 @@ LaunchSpec LoadLaunch(const std::string& path) {
   const std::string ptx_rel = y.Str(root["ptx"], "ptx");
   s.ptx = (fs::path(path).parent_path() / ptx_rel).string();
   if (!fs::exists(s.ptx))
-    throw InputError(y.Loc(root["ptx"]), "ptx", ptx_rel, "PTX file not found next to the launch file");
+    throw InputError(y.Loc(root["ptx"]), "ptx", ptx_rel,
+                     "PTX file not found next to the launch file");
   s.grid = y.Dims(root["grid"], "grid");
   s.block = y.Dims(root["block"], "block");
   if (s.block.count() > 1024)
@@ -407,8 +408,8 @@ std::vector<uint8_t> BuildParams(const LaunchSpec& spec, const ptx::PtxFunction&
     if (b.is_buffer) {
       if (bits != 64 || p.size != 8 || ptx::IsFloat(p.type))
         throw InputError(b.loc, field, b.text,
-                         fmt::format("parameter {} is .{} and cannot hold a buffer address",
-                                     p.name, ptx::TypeName(p.type)),
+                         fmt::format("parameter {} is .{} and cannot hold a buffer address", p.name,
+                                     ptx::TypeName(p.type)),
                          "a buffer for a .u64/.b64/.s64 parameter");
       v = addr.at(b.buffer);
     } else {
@@ -422,13 +423,13 @@ std::vector<uint8_t> BuildParams(const LaunchSpec& spec, const ptx::PtxFunction&
                            fmt::format("parameter {} is .{}: an integer is needed", p.name,
                                        ptx::TypeName(p.type)));
         const double lo = ptx::IsSigned(p.type) ? -std::ldexp(1.0, bits - 1) : 0;
-        const double hi = ptx::IsSigned(p.type) ? std::ldexp(1.0, bits - 1) - 1
-                                                : std::ldexp(1.0, bits) - 1;
+        const double hi =
+            ptx::IsSigned(p.type) ? std::ldexp(1.0, bits - 1) - 1 : std::ldexp(1.0, bits) - 1;
         if (d < lo || d > hi)
-          throw InputError(b.loc, field, b.text,
-                           fmt::format("out of range for parameter {} (.{})", p.name,
-                                       ptx::TypeName(p.type)),
-                           fmt::format("{}..{}", lo, hi));
+          throw InputError(
+              b.loc, field, b.text,
+              fmt::format("out of range for parameter {} (.{})", p.name, ptx::TypeName(p.type)),
+              fmt::format("{}..{}", lo, hi));
       }
       v = Encode(d, p.type);
     }

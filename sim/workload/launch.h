@@ -115,7 +115,7 @@ struct OutputResult {
   std::string buffer;
   uint64_t elements = 0;
   uint64_t mismatches = 0;
-  double max_error = 0;  // largest |got - expected| / max(1, |expected|)
+  double max_error = 0;        // largest |got - expected| / max(1, |expected|)
   std::string first_mismatch;  // "c[17]: got 1.5, expected 2.5" when mismatches > 0
 };
 

@@ -13,16 +13,16 @@ namespace gpurf::sim {
 int64_t ReferenceContext::Int(size_t index) const {
   const ParamBinding& p = spec.params.at(index);
   if (p.is_buffer)
-    throw std::logic_error(fmt::format("reference {}: params[{}] is a buffer, not a scalar",
-                                       spec.reference, index));
+    throw std::logic_error(
+        fmt::format("reference {}: params[{}] is a buffer, not a scalar", spec.reference, index));
   return std::strtoll(p.text.c_str(), nullptr, 0);
 }
 
 double ReferenceContext::Float(size_t index) const {
   const ParamBinding& p = spec.params.at(index);
   if (p.is_buffer)
-    throw std::logic_error(fmt::format("reference {}: params[{}] is a buffer, not a scalar",
-                                       spec.reference, index));
+    throw std::logic_error(
+        fmt::format("reference {}: params[{}] is a buffer, not a scalar", spec.reference, index));
   return std::strtod(p.text.c_str(), nullptr);
 }
 
@@ -32,8 +32,8 @@ namespace {
 const std::string& Buf(const ReferenceContext& c, size_t index) {
   const ParamBinding& p = c.spec.params.at(index);
   if (!p.is_buffer)
-    throw std::logic_error(fmt::format("reference {}: params[{}] is not a buffer",
-                                       c.spec.reference, index));
+    throw std::logic_error(
+        fmt::format("reference {}: params[{}] is not a buffer", c.spec.reference, index));
   return p.buffer;
 }
 
@@ -148,7 +148,8 @@ double Cnd(double d) {
   const double a1 = 0.31938153, a2 = -0.356563782, a3 = 1.781477937, a4 = -1.821255978,
                a5 = 1.330274429, rsqrt2pi = 0.39894228040143267794;
   const double k = 1.0 / (1.0 + 0.2316419 * std::fabs(d));
-  double cnd = rsqrt2pi * std::exp(-0.5 * d * d) * (k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5)))));
+  double cnd =
+      rsqrt2pi * std::exp(-0.5 * d * d) * (k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5)))));
   if (d > 0)
     cnd = 1.0 - cnd;
   return cnd;
@@ -192,10 +193,10 @@ void Hotspot(ReferenceContext& c) {
   for (int y = 0; y < h; ++y) {
     for (int x = 0; x < w; ++x) {
       const double ct = t(x, y);
-      const double delta = (power[static_cast<size_t>(y * w + x)] +
-                            (t(x + 1, y) + t(x - 1, y) - 2 * ct) * rx +
-                            (t(x, y + 1) + t(x, y - 1) - 2 * ct) * ry + (amb - ct) * rz) /
-                           cap;
+      const double delta =
+          (power[static_cast<size_t>(y * w + x)] + (t(x + 1, y) + t(x - 1, y) - 2 * ct) * rx +
+           (t(x, y + 1) + t(x, y - 1) - 2 * ct) * ry + (amb - ct) * rz) /
+          cap;
       out[static_cast<size_t>(y * w + x)] = static_cast<float>(ct + delta);
     }
   }
@@ -263,18 +264,12 @@ void BitonicSort(ReferenceContext& c) {
 
 const std::map<std::string, ReferenceFn>& Registry() {
   static const std::map<std::string, ReferenceFn> r = {
-      {"vectorAdd", VectorAdd},
-      {"matrixMul", MatrixMul},
-      {"reduction", Reduction},
-      {"scalarProd", ScalarProd},
-      {"histogram", Histogram},
-      {"convolutionSeparable", ConvolutionSeparable},
-      {"transpose", Transpose},
-      {"blackScholes", BlackScholes},
-      {"hotspot", Hotspot},
-      {"bfs", Bfs},
-      {"nbody", Nbody},
-      {"bitonicSort", BitonicSort},
+      {"vectorAdd", VectorAdd}, {"matrixMul", MatrixMul},
+      {"reduction", Reduction}, {"scalarProd", ScalarProd},
+      {"histogram", Histogram}, {"convolutionSeparable", ConvolutionSeparable},
+      {"transpose", Transpose}, {"blackScholes", BlackScholes},
+      {"hotspot", Hotspot},     {"bfs", Bfs},
+      {"nbody", Nbody},         {"bitonicSort", BitonicSort},
   };
   return r;
 }
