@@ -174,6 +174,17 @@ TEST_F(WorkloadFiles, ParameterMismatchesAreReportedAtTheParameter) {
   bad = kGood;
   bad.replace(bad.find("params: [a, b, c, 128]"), 22, "params: [a, b, 5, 128]");
   EXPECT_THROW(RunWorkload(LoadLaunch(Make("w", bad))), InputError);
+  // A reference that cannot read the launch's bindings (histogram reads params[2] as a scalar,
+  // here it is buffer c; and its data as u32, here f32) is bad input at the reference key.
+  bad = kGood;
+  bad.replace(bad.find("reference: vectorAdd"), 20, "reference: histogram");
+  try {
+    RunWorkload(LoadLaunch(Make("w", bad)));
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(":10:12: error: reference"), std::string::npos)
+        << e.what();
+  }
 }
 
 // ----------------------------------------------------------------------------------- CLI

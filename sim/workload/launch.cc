@@ -337,10 +337,11 @@ HostBuffers::Buf& HostBuffers::Get(const std::string& name) {
   return const_cast<Buf&>(std::as_const(*this).Get(name));
 }
 
-void HostBuffers::CheckElement(const std::string& name, ptx::Type t, size_t size) {
-  if (static_cast<size_t>(ptx::TypeBits(t) / 8) != size)
-    throw std::logic_error(fmt::format("buffer '{}' is {} but the reference reads {}-byte elements",
-                                       name, ptx::TypeName(t), size));
+void HostBuffers::CheckElement(const std::string& name, ptx::Type t, size_t size, bool is_float) {
+  if (static_cast<size_t>(ptx::TypeBits(t) / 8) != size || ptx::IsFloat(t) != is_float)
+    throw std::logic_error(
+        fmt::format("buffer '{}' is {} but the reference reads {}-byte {} elements", name,
+                    ptx::TypeName(t), size, is_float ? "float" : "integer"));
 }
 
 std::vector<uint8_t> InitialContents(const BufferSpec& b) {
@@ -481,7 +482,13 @@ std::unique_ptr<WorkloadRun> RunWorkload(const LaunchSpec& spec, const RunOption
 
   HostBuffers expected = initial;
   ReferenceContext ctx{expected, spec};
-  FindReference(spec.reference)(ctx);
+  try {
+    FindReference(spec.reference)(ctx);
+  } catch (const std::logic_error& e) {  // the launch binds what the reference cannot read
+    throw InputError(
+        spec.reference_loc, "reference", spec.reference,
+        fmt::format("the launch's buffers and params do not fit this reference: {}", e.what()));
+  }
   for (const auto& oc : spec.outputs) {
     const BufferSpec& b = *spec.Buffer(oc.buffer);
     const auto& got = wr->final_buffers.Get(oc.buffer).bytes;

@@ -27,6 +27,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "sim/exec/functional.h"
@@ -98,13 +99,13 @@ class HostBuffers {
   template <typename T>
   std::span<T> As(const std::string& name) {
     Buf& b = Get(name);
-    CheckElement(name, b.type, sizeof(T));
+    CheckElement(name, b.type, sizeof(T), std::is_floating_point_v<T>);
     return {reinterpret_cast<T*>(b.bytes.data()), b.bytes.size() / sizeof(T)};
   }
   const std::map<std::string, Buf>& all() const { return bufs_; }
 
  private:
-  static void CheckElement(const std::string& name, ptx::Type t, size_t size);
+  static void CheckElement(const std::string& name, ptx::Type t, size_t size, bool is_float);
   std::map<std::string, Buf> bufs_;
 };
 
