@@ -7,20 +7,37 @@
 
 #include "gen/config/yaml_loader.h"
 #include "gen/util/diag.h"
+#include "gen/util/fs.h"
 #include "sim/accelsim/trace_import.h"
 #include "sim/passes/analysis.h"
 #include "sim/passes/value_usage.h"
+#include "sim/workload/launch.h"
 
 namespace gpurf {
 
 namespace sp = sim::passes;
 
 WorkloadKernels LoadWorkloadKernels(const std::string& path) {
+  // A PTX workload: a launch file, or the name of a corpus workload. It is executed
+  // functionally, so the analyses see its dynamic stream with register values.
+  const bool is_launch = path.ends_with(".yaml") || path.ends_with(".yml");
+  const bool is_corpus_name = !fs::exists(path) && path.find('/') == std::string::npos;
+  if (is_launch || is_corpus_name) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string launch =
+        is_launch ? path : sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), path);
+    auto run = std::shared_ptr<sim::WorkloadRun>(sim::RunWorkload(sim::LoadLaunch(launch)));
+    WorkloadKernels w;
+    w.import_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    w.kernels.push_back({&run->compiled.kernel, &run->run});
+    w.owner = run;
+    return w;
+  }
   if (path.ends_with(".ptx")) {
     throw InputError(SourceLoc{path, 0, 0}, "workload", path,
-                     "PTX kernels are analysed through the PTX front end, which this command "
-                     "does not load yet",
-                     "an Accel-Sim trace folder, kernelslist.g or .traceg file");
+                     "a PTX file alone has no launch configuration to execute",
+                     "its launch.yaml, a corpus workload name (gpurf workload list), or an "
+                     "Accel-Sim trace folder, kernelslist.g or .traceg file");
   }
   const auto t0 = std::chrono::steady_clock::now();
   auto trace = std::make_shared<sim::accelsim::TraceWorkload>(sim::accelsim::ImportTrace(path));

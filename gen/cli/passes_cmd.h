@@ -25,7 +25,8 @@ struct WorkloadKernels {
   uint64_t bytes = 0;
 };
 
-// An Accel-Sim trace folder, kernelslist.g or .traceg file. Throws InputError otherwise.
+// An Accel-Sim trace folder, kernelslist.g or .traceg file, a PTX workload's launch.yaml, or the
+// name of a corpus workload (executed functionally). Throws InputError otherwise.
 WorkloadKernels LoadWorkloadKernels(const std::string& path);
 
 struct AnalyzeArgs {

@@ -76,6 +76,23 @@ TEST_F(CliPasses, CompilePrintsTheAnnotatedCode) {
   EXPECT_EQ(Run("compile " + kTrace + " --config " + kDesign).out, r.out);
 }
 
+TEST_F(CliPasses, AnalyzeAndCompileACorpusPtxKernel) {
+  // By corpus name: the PTX front end runs the kernel, so value usage is measured.
+  Result r = Run("workload analyze matrixMul");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("kernel matrixMul:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Value usage"), std::string::npos);
+  // By launch file, with the design's hierarchy.
+  r = Run("compile " GPURF_SOURCE_DIR "/workloads/corpus/reduction/launch.yaml --config " +
+          kDesign);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("strand"), std::string::npos) << r.out;
+  // A bare PTX file has no launch configuration.
+  r = Run("workload analyze " GPURF_SOURCE_DIR "/workloads/corpus/reduction/reduction.ptx");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("launch"), std::string::npos) << r.err;
+}
+
 TEST_F(CliPasses, BadInputExitsTwoWithLocation) {
   Result r = Run("workload analyze " + (dir_ / "missing").string());
   EXPECT_EQ(r.code, 2);
