@@ -21,27 +21,35 @@ const char* LevelName(Level l) {
 
 namespace {
 
-// Gebhart TOCS 2012 Table IV: 3R1W flip-flop arrays at 40 nm, 128-bit accesses.
-// Rows: entries per thread 4, 6, 8; columns: active warps 4, 6, 8; {read pJ, write pJ}.
-constexpr std::array<int, 3> kTableAxis = {4, 6, 8};
-constexpr double kTableIvRead[3][3] = {{1.2, 1.2, 1.9}, {1.2, 1.7, 2.2}, {1.9, 2.2, 3.4}};
-constexpr double kTableIvWrite[3][3] = {{3.8, 4.4, 6.1}, {4.4, 5.4, 6.7}, {6.1, 6.7, 10.9}};
+// Gebhart TOCS 2012 Table IV: 3R1W flip-flop arrays at 40 nm, 128-bit accesses, by total rows
+// (entries per thread x active warps). The table's figures depend only on that product (4 x 6
+// and 6 x 4 agree, as do 4 x 8 and 8 x 4), so it is a function of rows: {rows, read, write}.
+struct TableIvPoint {
+  double rows, read_pj, write_pj;
+};
+constexpr std::array<TableIvPoint, 6> kTableIv = {{{16, 1.2, 3.8},
+                                                   {24, 1.2, 4.4},
+                                                   {32, 1.9, 6.1},
+                                                   {36, 1.7, 5.4},
+                                                   {48, 2.2, 6.7},
+                                                   {64, 3.4, 10.9}}};
 
-// Position of v on the axis as (index of the lower point, fraction towards the next), clamped.
-std::pair<int, double> AxisPos(double v) {
-  v = std::clamp(v, 4.0, 8.0);
-  const int i = v >= 6.0 ? 1 : 0;
-  return {i, (v - kTableAxis[static_cast<size_t>(i)]) / 2.0};
-}
-
-double Bilinear(const double (&t)[3][3], double entries, double warps) {
-  const auto [r, fr] = AxisPos(entries);
-  const auto [c, fc] = AxisPos(warps);
-  const int r1 = std::min(r + 1, 2);
-  const int c1 = std::min(c + 1, 2);
-  const double top = t[r][c] * (1 - fc) + t[r][c1] * fc;
-  const double bot = t[r1][c] * (1 - fc) + t[r1][c1] * fc;
-  return top * (1 - fr) + bot * fr;
+// Piecewise-linear in rows between the table's points, clamped outside them.
+std::pair<double, double> TableIv(double rows) {
+  if (rows <= kTableIv.front().rows)
+    return {kTableIv.front().read_pj, kTableIv.front().write_pj};
+  if (rows >= kTableIv.back().rows)
+    return {kTableIv.back().read_pj, kTableIv.back().write_pj};
+  for (size_t i = 1; i < kTableIv.size(); ++i) {
+    if (rows <= kTableIv[i].rows) {
+      const TableIvPoint& lo = kTableIv[i - 1];
+      const TableIvPoint& hi = kTableIv[i];
+      const double t = (rows - lo.rows) / (hi.rows - lo.rows);
+      return {lo.read_pj + t * (hi.read_pj - lo.read_pj),
+              lo.write_pj + t * (hi.write_pj - lo.write_pj)};
+    }
+  }
+  return {kTableIv.back().read_pj, kTableIv.back().write_pj};
 }
 
 }  // namespace
@@ -51,14 +59,14 @@ Energies Energies::GebhartDefaults(int l1_entries_per_thread, int active_warps,
   Energies e;
   e.at(Level::kMrf) = {8.0, 11.0, 0.0, "Gebhart TOCS 2012 Table V (40 nm)"};
   e.at(Level::kL0) = {0.7, 2.0, 0.0, "Gebhart TOCS 2012 Table V (40 nm)"};
-  const bool clamped = l1_entries_per_thread < 4 || l1_entries_per_thread > 8 || active_warps < 4 ||
-                       active_warps > 8;
+  const double rows = static_cast<double>(l1_entries_per_thread) * active_warps;
+  const bool clamped = rows < kTableIv.front().rows || rows > kTableIv.back().rows;
+  const auto [l1_read, l1_write] = TableIv(rows);
   e.at(Level::kL1) = {
-      Bilinear(kTableIvRead, l1_entries_per_thread, active_warps),
-      Bilinear(kTableIvWrite, l1_entries_per_thread, active_warps), 0.0,
-      fmt::format("Gebhart TOCS 2012 Table IV (40 nm), {} entries/thread x {} warps{}",
-                  l1_entries_per_thread, active_warps,
-                  clamped ? ", clamped to the table's 4..8 range" : " (bilinear)")};
+      l1_read, l1_write, 0.0,
+      fmt::format("Gebhart TOCS 2012 Table IV (40 nm) at {} rows ({} entries/thread x {} warps){}",
+                  rows, l1_entries_per_thread, active_warps,
+                  clamped ? ", clamped to the table's 16..64 rows" : "")};
   const int tag_bits = rfc_entries_per_slot * (7 + 1);
   e.tag_check_pj = e.at(Level::kL0).read_pj * tag_bits / 128.0;
   e.tag_source = fmt::format(

@@ -50,9 +50,9 @@ struct Energies {
   LevelEnergy& at(Level l) { return level[static_cast<int>(l)]; }
 
   // Gebhart Tables IV and V at 40 nm: MRF 8/11 pJ, L0 0.7/2 pJ, and the L1 of
-  // `l1_entries_per_thread` x `active_warps` interpolated bilinearly in Table IV (clamped to
-  // its 4..8 range, which covers the paper's design points; smaller L1s use the 4-entry or
-  // 4-warp figures and say so in `source`). Tag checks: Gebhart gives no figure; the default is
+  // `l1_entries_per_thread` x `active_warps` rows from Table IV, whose figures depend only on
+  // the row count: piecewise-linear between its points (16, 24, 32, 36, 48, 64 rows), clamped
+  // outside them (and `source` says so). Tag checks: Gebhart gives no figure; the default is
   // the L0 read energy scaled by the tag bits compared per lookup over the 128 data bits of a
   // row (entries x 7 bits of register id + valid), stated in `tag_source`.
   static Energies GebhartDefaults(int l1_entries_per_thread, int active_warps,

@@ -26,15 +26,21 @@ TEST(GebhartDefaults, TablePointsAreTheTableValues) {
   EXPECT_DOUBLE_EQ(e.at(Level::kL0).write_pj, 2.0);
 }
 
-TEST(GebhartDefaults, InterpolatesBetweenAndClampsOutsideTheTable) {
-  auto e = Energies::GebhartDefaults(5, 4);  // halfway between 4 and 6 entries at 4 warps
+TEST(GebhartDefaults, InterpolatesInRowsAndClampsOutsideTheTable) {
+  // Table IV depends only on rows = entries x warps: 4 x 6 and 6 x 4 are both 24 rows.
+  EXPECT_DOUBLE_EQ(Energies::GebhartDefaults(4, 6).at(Level::kL1).write_pj, 4.4);
+  EXPECT_DOUBLE_EQ(Energies::GebhartDefaults(6, 4).at(Level::kL1).write_pj, 4.4);
+  // 5 x 4 = 20 rows: halfway between 16 (3.8 pJ) and 24 (4.4 pJ).
+  auto e = Energies::GebhartDefaults(5, 4);
   EXPECT_DOUBLE_EQ(e.at(Level::kL1).read_pj, 1.2);
-  EXPECT_DOUBLE_EQ(e.at(Level::kL1).write_pj, 4.1);
-  e = Energies::GebhartDefaults(7, 7);  // centre of the 6..8 square
-  EXPECT_NEAR(e.at(Level::kL1).write_pj, (5.4 + 6.7 + 6.7 + 10.9) / 4, 1e-12);
-  e = Energies::GebhartDefaults(3, 8);  // below the table: the 4-entry figures, said so
-  EXPECT_DOUBLE_EQ(e.at(Level::kL1).read_pj, 1.9);
-  EXPECT_DOUBLE_EQ(e.at(Level::kL1).write_pj, 6.1);
+  EXPECT_NEAR(e.at(Level::kL1).write_pj, 4.1, 1e-12);
+  // 7 x 8 = 56 rows: halfway between 48 and 64.
+  e = Energies::GebhartDefaults(7, 8);
+  EXPECT_NEAR(e.at(Level::kL1).read_pj, (2.2 + 3.4) / 2, 1e-12);
+  // 1 x 8 = 8 rows: below the table, the 16-row figures, said so.
+  e = Energies::GebhartDefaults(1, 8);
+  EXPECT_DOUBLE_EQ(e.at(Level::kL1).read_pj, 1.2);
+  EXPECT_DOUBLE_EQ(e.at(Level::kL1).write_pj, 3.8);
   EXPECT_NE(e.at(Level::kL1).source.find("clamped"), std::string::npos);
 }
 

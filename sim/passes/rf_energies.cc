@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "energy/energy_model.h"
 #include "gen/util/diag.h"
 
 namespace gpurf::sim::passes {
@@ -56,38 +57,25 @@ double RegisterFileEnergies::Write(RfLevel level, bool shared_unit) const {
 }
 
 RegisterFileEnergies GebhartEnergies(int l1_entries_per_thread, int active_warps) {
-  // Table IV by total rows (entries per thread x active warps): read / write pJ per 128 bits.
-  struct Point {
-    double rows, read, write;
-  };
-  static constexpr std::array<Point, 6> kTable = {{{16, 1.2, 3.8},
-                                                   {24, 1.2, 4.4},
-                                                   {32, 1.9, 6.1},
-                                                   {36, 1.7, 5.4},
-                                                   {48, 2.2, 6.7},
-                                                   {64, 3.4, 10.9}}};
+  // One source of the published figures: the energy library (Tables IV and V, wire model).
+  const energy::Energies pub =
+      energy::Energies::GebhartDefaults(l1_entries_per_thread, active_warps);
+  const energy::WireModel wire = energy::WireModel::GebhartTableV();
   RegisterFileEnergies e;
-  const double rows = static_cast<double>(l1_entries_per_thread) * active_warps;
-  if (rows <= kTable.front().rows) {
-    e.l1_read_pj = kTable.front().read;
-    e.l1_write_pj = kTable.front().write;
-  } else if (rows >= kTable.back().rows) {
-    e.l1_read_pj = kTable.back().read;
-    e.l1_write_pj = kTable.back().write;
-  } else {
-    for (size_t i = 1; i < kTable.size(); ++i) {
-      if (rows <= kTable[i].rows) {
-        const Point& a = kTable[i - 1];
-        const Point& b = kTable[i];
-        const double t = (rows - a.rows) / (b.rows - a.rows);
-        e.l1_read_pj = a.read + t * (b.read - a.read);
-        e.l1_write_pj = a.write + t * (b.write - a.write);
-        break;
-      }
-    }
-  }
-  e.source = fmt::format("Gebhart TOCS 2012 Table V; L1 from Table IV at {} rows ({} x {})", rows,
-                         l1_entries_per_thread, active_warps);
+  e.mrf_read_pj = pub.at(energy::Level::kMrf).read_pj;
+  e.mrf_write_pj = pub.at(energy::Level::kMrf).write_pj;
+  e.l1_read_pj = pub.at(energy::Level::kL1).read_pj;
+  e.l1_write_pj = pub.at(energy::Level::kL1).write_pj;
+  e.l0_read_pj = pub.at(energy::Level::kL0).read_pj;
+  e.l0_write_pj = pub.at(energy::Level::kL0).write_pj;
+  e.wire_pj_per_mm_32bit = wire.pj_per_mm_word;
+  e.mrf_private_mm = wire.distance(energy::Level::kMrf, energy::Unit::kPrivate);
+  e.mrf_shared_mm = wire.distance(energy::Level::kMrf, energy::Unit::kShared);
+  e.l1_private_mm = wire.distance(energy::Level::kL1, energy::Unit::kPrivate);
+  e.l1_shared_mm = wire.distance(energy::Level::kL1, energy::Unit::kShared);
+  e.l0_private_mm = wire.distance(energy::Level::kL0, energy::Unit::kPrivate);
+  e.source =
+      fmt::format("Gebhart TOCS 2012 Table V; L1 from {}", pub.at(energy::Level::kL1).source);
   return e;
 }
 
