@@ -1,6 +1,10 @@
 #include "verif/models/mrf_model.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace gpurf {
@@ -66,14 +70,14 @@ MrfCore::View MrfCore::Evaluate(const MrfIssue& issue, const MrfWriteBack& wb, b
   bool wb_blocked = false;
   for (const auto& [age, s, k] : waiting) {
     const Location& l = collectors_[k].slots[s].loc;
-    if (bank_taken[l.bank])
+    if (bank_taken[l.bank] && fault_ != Fault::kTwoReadsPerBank)
       continue;  // this bank already serves an older operand: a bank conflict
     const bool row_written = wb.valid && l.bank == wl.bank && l.row == wl.row;
-    if (row_written && write_first)
+    if (row_written && write_first && fault_ != Fault::kReadWriteSameRow)
       continue;  // the write-back has the row this cycle
     bank_taken[l.bank] = true;
     v.grants.emplace_back(k, s);
-    if (row_written)
+    if (row_written && fault_ != Fault::kReadWriteSameRow)
       wb_blocked = true;  // read-priority: the write waits for this read
   }
   v.wb_ready = !wb_blocked;
@@ -83,8 +87,10 @@ MrfCore::View MrfCore::Evaluate(const MrfIssue& issue, const MrfWriteBack& wb, b
     const Collector& c = collectors_[k];
     if (!c.busy)
       continue;
-    const bool complete = std::all_of(c.slots.begin(), c.slots.end(), [](const Slot& s) {
-      return s.state == SlotState::kNone || s.state == SlotState::kHave;
+    const bool early = fault_ == Fault::kDispatchEarly;
+    const bool complete = std::all_of(c.slots.begin(), c.slots.end(), [&](const Slot& s) {
+      return s.state == SlotState::kNone || s.state == SlotState::kHave ||
+             (early && s.state == SlotState::kInflight);
     });
     if (complete && (v.disp_collector < 0 || c.age < collectors_[v.disp_collector].age))
       v.disp_collector = k;
@@ -114,6 +120,8 @@ void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_read
     return;  // banks and their output registers keep their contents
   }
   const View v = Evaluate(issue, wb, false);
+  if (const std::string bad = CheckInvariants(v, wb); !bad.empty())
+    throw std::logic_error("MRF model invariant violated: " + bad);
   const bool wb_fire = wb.valid && v.wb_ready;
   counters_.reads += v.grants.size();
   counters_.conflicts += static_cast<uint64_t>(v.requests) - v.grants.size();
@@ -164,6 +172,30 @@ void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_read
     }
     ++counters_.issued;
   }
+}
+
+std::string MrfCore::CheckInvariants(const View& v, const MrfWriteBack& wb) const {
+  std::vector<bool> bank_read(static_cast<size_t>(spec_.banks), false);
+  const Location wl = Locate(wb.warp, wb.reg);
+  for (const auto& [k, s] : v.grants) {
+    const Slot& slot = collectors_[k].slots[s];
+    if (!collectors_[k].busy || slot.state != SlotState::kNeed)
+      return fmt::format("collector {} slot {} granted a read it did not wait for", k, s);
+    if (bank_read[slot.loc.bank])
+      return fmt::format("bank {} serves two reads in one cycle", slot.loc.bank);
+    bank_read[slot.loc.bank] = true;
+    if (wb.valid && v.wb_ready && slot.loc.bank == wl.bank && slot.loc.row == wl.row)
+      return fmt::format("bank {} row {} read and written in one cycle", wl.bank, wl.row);
+  }
+  if (v.disp.valid) {
+    const Collector& c = collectors_[v.disp_collector];
+    for (int s = 0; s < 3; ++s) {
+      if (c.slots[s].state != SlotState::kNone && c.slots[s].state != SlotState::kHave)
+        return fmt::format("collector {} dispatched before its slot {} operand arrived",
+                           v.disp_collector, s);
+    }
+  }
+  return "";
 }
 
 std::optional<Bits> MrfCore::Register(int warp, int reg) const {

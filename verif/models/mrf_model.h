@@ -88,6 +88,17 @@ class MrfCore {
   // The rising edge ending a cycle with these inputs.
   void Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_ready, bool reset);
 
+  // The model's own invariants over one cycle's view, "" when they hold: each bank serves at
+  // most one read; a granted slot was waiting; no row is read and written in one cycle; a
+  // dispatched instruction has every valid operand buffered. Step() throws std::logic_error
+  // when one fails.
+  std::string CheckInvariants(const View& v, const MrfWriteBack& wb) const;
+
+  // Deliberate bugs, only for the tests that show these checks and the lockstep comparison
+  // catch a broken model.
+  enum class Fault { kNone, kTwoReadsPerBank, kReadWriteSameRow, kDispatchEarly };
+  void InjectFault(Fault f) { fault_ = f; }
+
   const MrfCounters& counters() const { return counters_; }
   // The register's value, if it was ever written.
   std::optional<Bits> Register(int warp, int reg) const;
@@ -122,6 +133,7 @@ class MrfCore {
   std::vector<Collector> collectors_;
   uint64_t next_age_ = 0;
   MrfCounters counters_;
+  Fault fault_ = Fault::kNone;
 };
 
 class MrfModel : public CycleModel {
@@ -161,6 +173,7 @@ class MrfModel : public CycleModel {
   void Clock(const PortValues& in) override;
 
   const MrfCore& core() const { return core_; }
+  MrfCore& core() { return core_; }
 
   // Decoding of the input ports (public for the stimulus and tests).
   static MrfIssue DecodeIssue(const MrfSpec& s, const PortValues& in);
