@@ -4,13 +4,13 @@
 // write-back policies on a same-row collision, read-after-write through the banks, issue
 // stalls, counters and reset. Then the model's own invariant checks firing on deliberately
 // broken variants of the model (one per invariant).
+#include "verif/models/mrf_model.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 #include <set>
 #include <string>
-
-#include "verif/models/mrf_model.h"
 
 namespace gpurf {
 namespace {
@@ -91,8 +91,8 @@ int CyclesToDispatch(MrfCore& core, MrfDispatch* out = nullptr, int limit = 50) 
 
 TEST(MrfModel, InterleavingsAreOneToOneAndFollowTheDocumentedFormula) {
   for (const char* il : {"register", "warp-swizzled"}) {
-    const MrfSpec s = Spec({{"banks", "3"}, {"rows", "20"}, {"warps", "4"}, {"regs", "7"},
-                            {"interleave", il}});
+    const MrfSpec s =
+        Spec({{"banks", "3"}, {"rows", "20"}, {"warps", "4"}, {"regs", "7"}, {"interleave", il}});
     const MrfCore core(s);
     std::set<std::pair<int, int>> seen;
     for (int w = 0; w < s.warps; ++w) {
@@ -110,7 +110,10 @@ TEST(MrfModel, InterleavingsAreOneToOneAndFollowTheDocumentedFormula) {
   const MrfCore reg(Spec({{"banks", "3"}, {"rows", "20"}, {"warps", "4"}, {"regs", "7"}}));
   EXPECT_EQ(reg.Locate(2, 5).bank, 2);  // 5 mod 3
   EXPECT_EQ(reg.Locate(2, 5).row, 7);   // 2*3 + 5 div 3
-  const MrfCore swz(Spec({{"banks", "3"}, {"rows", "20"}, {"warps", "4"}, {"regs", "7"},
+  const MrfCore swz(Spec({{"banks", "3"},
+                          {"rows", "20"},
+                          {"warps", "4"},
+                          {"regs", "7"},
                           {"interleave", "warp-swizzled"}}));
   EXPECT_EQ(swz.Locate(2, 5).bank, 1);  // (2 + 5) mod 3
   EXPECT_EQ(swz.Locate(2, 5).row, 7);

@@ -44,37 +44,87 @@ struct Config {
 
 const Config kConfigs[] = {
     {"b4_r16_w16_k2_reg_wp_macro",
-     {{"banks", "4"}, {"rows", "16"}, {"width", "16"}, {"warps", "4"}, {"regs", "8"},
+     {{"banks", "4"},
+      {"rows", "16"},
+      {"width", "16"},
+      {"warps", "4"},
+      {"regs", "8"},
       {"collectors", "2"}}},
     {"b4_r16_w16_k2_swz_rp_flops",
-     {{"banks", "4"}, {"rows", "16"}, {"width", "16"}, {"warps", "4"}, {"regs", "8"},
-      {"collectors", "2"}, {"interleave", "warp-swizzled"}, {"wb_policy", "read-priority"},
+     {{"banks", "4"},
+      {"rows", "16"},
+      {"width", "16"},
+      {"warps", "4"},
+      {"regs", "8"},
+      {"collectors", "2"},
+      {"interleave", "warp-swizzled"},
+      {"wb_policy", "read-priority"},
       {"bank_impl", "flops"}}},
     {"b1_r8_w8_k1",
-     {{"banks", "1"}, {"rows", "8"}, {"width", "8"}, {"warps", "2"}, {"regs", "4"},
+     {{"banks", "1"},
+      {"rows", "8"},
+      {"width", "8"},
+      {"warps", "2"},
+      {"regs", "4"},
       {"collectors", "1"}}},
     {"b3_r20_w13_k3_swz_rp_flops",
-     {{"banks", "3"}, {"rows", "20"}, {"width", "13"}, {"warps", "3"}, {"regs", "7"},
-      {"collectors", "3"}, {"interleave", "warp-swizzled"}, {"wb_policy", "read-priority"},
+     {{"banks", "3"},
+      {"rows", "20"},
+      {"width", "13"},
+      {"warps", "3"},
+      {"regs", "7"},
+      {"collectors", "3"},
+      {"interleave", "warp-swizzled"},
+      {"wb_policy", "read-priority"},
       {"bank_impl", "flops"}}},
     {"b8_r32_w32_k4_reg_wp",
-     {{"banks", "8"}, {"rows", "32"}, {"width", "32"}, {"warps", "8"}, {"regs", "16"},
+     {{"banks", "8"},
+      {"rows", "32"},
+      {"width", "32"},
+      {"warps", "8"},
+      {"regs", "16"},
       {"collectors", "4"}}},
     {"b5_r24_w1_k8_reg_rp",
-     {{"banks", "5"}, {"rows", "24"}, {"width", "1"}, {"warps", "6"}, {"regs", "9"},
-      {"collectors", "8"}, {"wb_policy", "read-priority"}}},
+     {{"banks", "5"},
+      {"rows", "24"},
+      {"width", "1"},
+      {"warps", "6"},
+      {"regs", "9"},
+      {"collectors", "8"},
+      {"wb_policy", "read-priority"}}},
     {"b16_r64_w64_k4_swz_tag1_cnt8",
-     {{"banks", "16"}, {"rows", "64"}, {"width", "64"}, {"warps", "16"}, {"regs", "32"},
-      {"collectors", "4"}, {"interleave", "warp-swizzled"}, {"tag_width", "1"},
+     {{"banks", "16"},
+      {"rows", "64"},
+      {"width", "64"},
+      {"warps", "16"},
+      {"regs", "32"},
+      {"collectors", "4"},
+      {"interleave", "warp-swizzled"},
+      {"tag_width", "1"},
       {"counter_width", "8"}}},
     {"b2_r64_w128_k2_reg_rp_flops",
-     {{"banks", "2"}, {"rows", "64"}, {"width", "128"}, {"warps", "32"}, {"regs", "4"},
-      {"collectors", "2"}, {"wb_policy", "read-priority"}, {"bank_impl", "flops"}}},
+     {{"banks", "2"},
+      {"rows", "64"},
+      {"width", "128"},
+      {"warps", "32"},
+      {"regs", "4"},
+      {"collectors", "2"},
+      {"wb_policy", "read-priority"},
+      {"bank_impl", "flops"}}},
     {"b64_r4_w8_k2_swz",
-     {{"banks", "64"}, {"rows", "4"}, {"width", "8"}, {"warps", "2"}, {"regs", "64"},
-      {"collectors", "2"}, {"interleave", "warp-swizzled"}}},
+     {{"banks", "64"},
+      {"rows", "4"},
+      {"width", "8"},
+      {"warps", "2"},
+      {"regs", "64"},
+      {"collectors", "2"},
+      {"interleave", "warp-swizzled"}}},
     {"gebhart_cluster_b4_r256_w128_k4",
-     {{"banks", "4"}, {"rows", "256"}, {"width", "128"}, {"warps", "32"}, {"regs", "32"},
+     {{"banks", "4"},
+      {"rows", "256"},
+      {"width", "128"},
+      {"warps", "32"},
+      {"regs", "32"},
       {"collectors", "4"}}},
 };
 
@@ -115,15 +165,14 @@ TEST_P(MrfMatrix, LintsCleanAndMatchesModel) {
   if (spec.banks > 1 || spec.collectors > 1) {
     EXPECT_GT(c.conflicts, 0u);
   }
-  std::printf("%s: %llu cycles; since the last reset %llu issued, %llu dispatched, %llu reads, "
-              "%llu writes, %llu conflicts, %llu issue stalls, %llu write-back stalls\n",
-              kConfigs[index].name, static_cast<unsigned long long>(r.cycles),
-              static_cast<unsigned long long>(c.issued),
-              static_cast<unsigned long long>(c.dispatched),
-              static_cast<unsigned long long>(c.reads), static_cast<unsigned long long>(c.writes),
-              static_cast<unsigned long long>(c.conflicts),
-              static_cast<unsigned long long>(c.issue_stalls),
-              static_cast<unsigned long long>(c.wb_stalls));
+  std::printf(
+      "%s: %llu cycles; since the last reset %llu issued, %llu dispatched, %llu reads, "
+      "%llu writes, %llu conflicts, %llu issue stalls, %llu write-back stalls\n",
+      kConfigs[index].name, static_cast<unsigned long long>(r.cycles),
+      static_cast<unsigned long long>(c.issued), static_cast<unsigned long long>(c.dispatched),
+      static_cast<unsigned long long>(c.reads), static_cast<unsigned long long>(c.writes),
+      static_cast<unsigned long long>(c.conflicts), static_cast<unsigned long long>(c.issue_stalls),
+      static_cast<unsigned long long>(c.wb_stalls));
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, MrfMatrix, ::testing::Range<size_t>(0, std::size(kConfigs)),
@@ -133,8 +182,8 @@ INSTANTIATE_TEST_SUITE_P(Configs, MrfMatrix, ::testing::Range<size_t>(0, std::si
 
 // ------------------------------------------------------------------------------- mutations
 
-const Values kSmallWp = {{"banks", "4"}, {"rows", "16"}, {"width", "16"}, {"warps", "4"},
-                         {"regs", "8"}, {"collectors", "3"}};
+const Values kSmallWp = {{"banks", "4"}, {"rows", "16"}, {"width", "16"},
+                         {"warps", "4"}, {"regs", "8"},  {"collectors", "3"}};
 const Values kSmallRpSwzFlops = {{"banks", "4"},
                                  {"rows", "16"},
                                  {"width", "16"},
@@ -267,8 +316,12 @@ class MisuseStimulus : public Stimulus {
 
 void ExpectAssertionAt(MisuseStimulus::Kind kind) {
   // 3 warps and 7 registers: the out-of-range values 3 and 7 fit in the port fields.
-  const MrfSpec spec = Spec({{"banks", "3"}, {"rows", "20"}, {"width", "16"}, {"warps", "3"},
-                             {"regs", "7"}, {"collectors", "3"}});
+  const MrfSpec spec = Spec({{"banks", "3"},
+                             {"rows", "20"},
+                             {"width", "16"},
+                             {"warps", "3"},
+                             {"regs", "7"},
+                             {"collectors", "3"}});
   const GeneratedStructure rtl = EmitMrf(spec);
   BuildOptions bo;
   bo.jobs = 1;
