@@ -123,11 +123,17 @@ void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_read
   if (const std::string bad = CheckInvariants(v, wb); !bad.empty())
     throw std::logic_error("MRF model invariant violated: " + bad);
   const bool wb_fire = wb.valid && v.wb_ready;
-  counters_.reads += v.grants.size();
-  counters_.conflicts += static_cast<uint64_t>(v.requests) - v.grants.size();
-  counters_.writes += wb_fire ? 1 : 0;
-  counters_.issue_stalls += issue.valid && !v.issue_ready ? 1 : 0;
-  counters_.wb_stalls += wb.valid && !v.wb_ready ? 1 : 0;
+  const bool dispatch = v.disp.valid && disp_ready;
+  const bool accept = issue.valid && v.issue_ready;
+  for (MrfCounters* c : {&counters_, &totals_}) {
+    c->reads += v.grants.size();
+    c->conflicts += static_cast<uint64_t>(v.requests) - v.grants.size();
+    c->writes += wb_fire ? 1 : 0;
+    c->issue_stalls += issue.valid && !v.issue_ready ? 1 : 0;
+    c->wb_stalls += wb.valid && !v.wb_ready ? 1 : 0;
+    c->dispatched += dispatch ? 1 : 0;
+    c->issued += accept ? 1 : 0;
+  }
 
   // Last cycle's reads arrive from the bank outputs.
   for (auto& c : collectors_) {
@@ -152,14 +158,13 @@ void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_read
     if (InRange(l))
       banks_[l.bank][l.row] = Cell{wb.data, true};
   }
-  if (v.disp.valid && disp_ready) {
+  if (dispatch) {
     Collector& c = collectors_[v.disp_collector];
     c.busy = false;
     for (auto& s : c.slots)
       s.state = SlotState::kNone;
-    ++counters_.dispatched;
   }
-  if (issue.valid && v.issue_ready) {
+  if (accept) {
     Collector& c = collectors_[v.alloc];
     c.busy = true;
     c.age = next_age_++;
@@ -170,7 +175,6 @@ void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_read
       c.slots[s].loc = Locate(issue.warp, issue.src_reg[s]);
       c.slots[s].defined = false;
     }
-    ++counters_.issued;
   }
 }
 

@@ -99,7 +99,9 @@ class MrfCore {
   enum class Fault { kNone, kTwoReadsPerBank, kReadWriteSameRow, kDispatchEarly };
   void InjectFault(Fault f) { fault_ = f; }
 
+  // Event counts since the last reset (what the RTL counters show), and over the whole run.
   const MrfCounters& counters() const { return counters_; }
+  const MrfCounters& totals() const { return totals_; }
   // The register's value, if it was ever written.
   std::optional<Bits> Register(int warp, int reg) const;
   int BusyCollectors() const;
@@ -133,6 +135,7 @@ class MrfCore {
   std::vector<Collector> collectors_;
   uint64_t next_age_ = 0;
   MrfCounters counters_;
+  MrfCounters totals_;
   Fault fault_ = Fault::kNone;
 };
 
