@@ -248,6 +248,32 @@ TimingResult ParseStaReport(const std::string& log, double period_ns) {
 
 namespace {
 
+// A cell the library does not define that the generator declared as a black-boxed SRAM macro
+// (manifest derived.sram_macros: module, depth, width, count); its figures come from the SRAM
+// model. Throws when Yosys counted another number of them than the generator declared.
+std::optional<MacroUse> MacroFor(const GeneratedStructure& g, const std::string& type, int count,
+                                 const SynthOptions& opt) {
+  if (!g.derived.is_object() || !g.derived.contains("sram_macros"))
+    return std::nullopt;
+  for (const auto& m : g.derived["sram_macros"]) {
+    if (m.value("module", "") != type)
+      continue;
+    if (m.value("count", -1) != count) {
+      throw ToolError(
+          fmt::format("{}: Yosys kept {} cells of SRAM macro {}, the generator "
+                      "declared {}",
+                      g.top, count, type, m.value("count", -1)));
+    }
+    MacroUse u;
+    u.module = type;
+    u.count = count;
+    u.figures = EstimateSram({m.value("depth", 0), m.value("width", 0)}, SramBasis::kGebhart,
+                             opt.sram_node);
+    return u;
+  }
+  return std::nullopt;
+}
+
 // Builds the result from the files of a (cached) work folder.
 ModuleSynthResult Collect(const GeneratedStructure& g, const LibertyLibrary& lib,
                           const SynthOptions& opt, const fs::path& dir) {
@@ -280,6 +306,16 @@ ModuleSynthResult Collect(const GeneratedStructure& g, const LibertyLibrary& lib
   for (const auto& [type, n] : by_type.items()) {
     const LibertyCell* c = lib.Find(type);
     if (c == nullptr) {
+      if (auto m = MacroFor(g, type, n.get<int>(), opt)) {
+        r.macros.push_back(*m);
+        r.macro_area += m->area();
+        r.notes.push_back(fmt::format(
+            "{} x{}: black-boxed {}x{} SRAM macro, area {:.0f} {} each from the SRAM model ({} "
+            "basis, {}), not from {}; not included in the library-cell total",
+            type, m->count, m->figures.shape.depth, m->figures.shape.width, m->figures.area_um2,
+            r.area_unit, SramBasisName(m->figures.basis), m->figures.node.name, lib.name));
+        continue;
+      }
       unknown.push_back(fmt::format("{} x{}", type, n.get<int>()));
       continue;
     }
@@ -460,6 +496,13 @@ nlohmann::ordered_json ModuleSynthResult::Json() const {
   j["combinational_area"] = combinational_area;
   j["yosys_chip_area"] = yosys_chip_area ? nlohmann::ordered_json(*yosys_chip_area) : nullptr;
   j["cell_count"] = cell_count();
+  j["macro_area"] = macro_area;
+  auto& mj = j["macros"] = nlohmann::ordered_json::array();
+  for (const auto& m : macros)
+    mj.push_back({{"module", m.module},
+                  {"count", m.count},
+                  {"area", m.area()},
+                  {"per_macro", m.figures.Json()}});
   auto& cj = j["cells"] = nlohmann::ordered_json::array();
   for (const auto& c : cells) {
     cj.push_back({{"cell", c.cell},
@@ -502,6 +545,8 @@ std::string CellsText(const ModuleSynthResult& r) {
   std::vector<std::string> parts;
   for (const auto& c : r.cells)
     parts.push_back(fmt::format("{}:{}{}", c.cell, c.count, c.estimated ? "*" : ""));
+  for (const auto& m : r.macros)
+    parts.push_back(fmt::format("{}:{}(macro)", m.module, m.count));
   return fmt::format("{}", fmt::join(parts, " "));
 }
 std::string Fmt2(double v) {

@@ -12,11 +12,13 @@
 #include "gen/output/artifact.h"
 #include "gen/util/fs.h"
 #include "synth/liberty.h"
+#include "synth/sram_model.h"
 
 namespace gpurf {
 
 struct SynthOptions {
   fs::path cache_dir;             // empty: DefaultCacheDir()
+  NodeScaling sram_node;          // node of the SRAM-model area of black-boxed macros
   int jobs = 2;                   // modules synthesized in parallel
   double clock_period_ns = 10.0;  // STA reference clock on clk_i
 };
@@ -28,6 +30,15 @@ struct CellUse {
   bool sequential = false;
   bool estimated = false;  // the library declares no/zero area: area_each is an estimate
   double area() const { return count * area_each; }
+};
+
+// A black-boxed SRAM macro (the manifest's derived.sram_macros) kept as one cell by Yosys; its
+// area comes from the SRAM model, not from the Liberty library.
+struct MacroUse {
+  std::string module;
+  int count = 0;
+  SramFigures figures;  // per macro
+  double area() const { return count * figures.area_um2; }
 };
 
 struct TimingResult {
@@ -53,7 +64,11 @@ struct ModuleSynthResult {
   double combinational_area = 0;
   std::optional<double> yosys_chip_area;  // Yosys `stat -liberty` figure (zero-area cells as 0)
   std::vector<CellUse> cells;             // sorted by cell name
-  std::vector<std::string> notes;         // estimates, tool remarks
+  // Black-boxed SRAM macros: not in total_area (library cells only, possibly another node);
+  // macro_area is their SRAM-model area at the model's node (macros[].figures.node).
+  std::vector<MacroUse> macros;
+  double macro_area = 0;
+  std::vector<std::string> notes;  // estimates, tool remarks
   TimingResult timing;
   double clock_period_ns = 0;
   fs::path work_dir;  // cache folder: netlist.v, yosys.log, sta.log

@@ -154,8 +154,11 @@ void WriteSynthesis(const fs::path& dir, const std::vector<ModuleSynthResult>& r
   WriteSynthesisOutputs(stage.path(), results);
   stage.Commit();
   for (const auto& r : results) {
-    fmt::print("SYNTH {}: {:.2f} {} ({} cells), {}{}\n", r.top, r.total_area, r.area_unit,
+    fmt::print("SYNTH {}: {:.2f} {} ({} cells{}), {}{}\n", r.top, r.total_area, r.area_unit,
                r.cell_count(),
+               r.macro_area > 0 ? fmt::format("; SRAM macros {:.0f} {} from the SRAM model",
+                                              r.macro_area, r.area_unit)
+                                : "",
                r.timing.available ? fmt::format("critical path {:.3f} ns, fmax {:.1f} MHz",
                                                 r.timing.critical_path_ns, r.timing.fmax_mhz)
                                   : "timing unavailable",

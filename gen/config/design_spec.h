@@ -44,6 +44,7 @@ struct MrfConfig {
   // Derived.
   long long capacity_bytes = 0;
   int registers_per_thread = 0;
+  int banks_per_cluster = 0;  // banks of one lane cluster (banks / clusters): one MRF structure
 };
 
 struct HierarchyConfig {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -41,7 +42,14 @@ const std::vector<Section>& Sections() {
        {IntParam("banks", 1, 64, 32, "SRAM banks"),
         IntParam("entries", 16, 4096, 256, "rows per bank"),
         IntParam("width", 32, 1024, 128, "bits per row, must be lane_cluster x 32"),
-        IntParam("capacity_kb", 1, 4096, 128, "optional cross-check of banks x entries x width")}},
+        IntParam("capacity_kb", 1, 4096, 128, "optional cross-check of banks x entries x width"),
+        IntParam("collectors", 1, 8, 4, "operand collectors per lane cluster"),
+        EnumParam("interleave", {"register", "warp-swizzled"}, "register",
+                  "register -> bank mapping: reg mod banks (paper), or (warp + reg) mod banks"),
+        EnumParam("wb_policy", {"write-priority", "read-priority"}, "write-priority",
+                  "who waits when a write-back and a read hit one bank row in one cycle"),
+        EnumParam("bank_impl", {"macro", "flops"}, "macro",
+                  "SRAM banks as hard macros (black boxes in synthesis) or flip-flop arrays")}},
       {"hierarchy",
        "register-file hierarchy in front of the MRF",
        {EnumParam(
@@ -211,6 +219,38 @@ DesignStructure FlopArrayFor(const std::string& name, const std::string& role, i
   return s;
 }
 
+// The MRF of one lane cluster (Gebhart Figure 1(c): each cluster of lane_cluster lanes owns
+// banks / clusters of the banks; the clusters run in lockstep, so one collector unit per
+// cluster sees every bank conflict): its parameters traced to the YAML fields that decided them.
+DesignStructure MrfFor(const DesignSpec& d, const ParamSet& mrf, const ParamSet& sm,
+                       const SourceLoc& loc) {
+  ParamSet p(MrfSpec::ParamDescs());
+  auto from = [&](const std::string& key, const std::string& text, const ParamValue& v) {
+    p.Set(key, text, v.loc, v.field + " (-> mrf." + key + ")");
+  };
+  from("banks", std::to_string(d.mrf.banks_per_cluster), mrf.Get("banks"));
+  from("rows", std::to_string(d.mrf.entries), mrf.Get("entries"));
+  from("width", std::to_string(d.mrf.width), mrf.Get("width"));
+  from("warps", std::to_string(d.sm.warps), sm.Get("warps"));
+  from("regs", std::to_string(d.mrf.registers_per_thread), mrf.Get("entries"));
+  for (const char* k : {"collectors", "interleave", "wb_policy", "bank_impl"}) {
+    const ParamValue& v = mrf.Get(k);
+    p.Set(k, v.s, v.loc, v.field.empty() ? std::string("mrf.") + k : v.field);
+  }
+  DesignStructure s;
+  s.name = "mrf";
+  s.kind = "mrf";
+  s.count = d.sm.clusters;
+  s.role = fmt::format(
+      "MRF of one lane cluster: {} banks x {} rows x {} bits, {} operand collectors, {} warps x "
+      "{} registers",
+      d.mrf.banks_per_cluster, d.mrf.entries, d.mrf.width, mrf.IntAsInt("collectors"), d.sm.warps,
+      d.mrf.registers_per_thread);
+  s.loc = loc;
+  s.spec = MrfSpec::FromParams(p);
+  return s;
+}
+
 DesignStructure Planned(const std::string& name, const std::string& kind, int count,
                         const std::string& role, const SourceLoc& loc) {
   DesignStructure s;
@@ -254,6 +294,7 @@ nlohmann::ordered_json DesignSpec::ToJson() const {
              {"active_warps", sm.active_warps},
              {"clusters", sm.clusters}};
   j["mrf"] = {{"banks", mrf.banks},
+              {"banks_per_cluster", mrf.banks_per_cluster},
               {"entries", mrf.entries},
               {"width", mrf.width},
               {"capacity_bytes", mrf.capacity_bytes},
@@ -384,6 +425,23 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
             thread_regs, d.sm.warps, d.sm.lanes),
         "banks x entries x lane_cluster >= warps x lanes");
   }
+  if (d.mrf.banks % d.sm.clusters != 0) {
+    mrf.Reject(
+        "banks",
+        fmt::format("each of the {} lane clusters owns an equal share of the banks", d.sm.clusters),
+        fmt::format("a multiple of {} (sm.lanes / sm.lane_cluster)", d.sm.clusters));
+  }
+  d.mrf.banks_per_cluster = d.mrf.banks / d.sm.clusters;
+  // Every warp owns ceil(regs / banks) rows of each bank of its cluster: keep the registers
+  // per thread to what that layout holds (equal to the capacity share when warps divide entries).
+  if (d.mrf.entries < d.sm.warps) {
+    mrf.Reject("entries",
+               fmt::format("every warp owns at least one row of each bank, and there are {} warps",
+                           d.sm.warps),
+               fmt::format("entries >= {} (sm.warps)", d.sm.warps));
+  }
+  d.mrf.registers_per_thread =
+      std::min(d.mrf.registers_per_thread, d.mrf.banks_per_cluster * (d.mrf.entries / d.sm.warps));
 
   // --- Hierarchy.
   d.hierarchy.kind = hier.Enum("kind");
@@ -409,10 +467,7 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   // --- Structures of the design point.
   const SourceLoc mrf_loc = ld.section_loc.at("mrf");
   const SourceLoc hier_loc = ld.section_loc.at("hierarchy");
-  d.structures.push_back(Planned("mrf", "mrf", 1,
-                                 fmt::format("{} banks x {} rows x {} bits with operand collectors",
-                                             d.mrf.banks, d.mrf.entries, d.mrf.width),
-                                 mrf_loc));
+  d.structures.push_back(MrfFor(d, mrf, sm, mrf_loc));
   const int aw = d.sm.active_warps;
   if (d.hierarchy.kind == "sw-orf") {
     const int l1 = d.hierarchy.l1_entries_per_thread;

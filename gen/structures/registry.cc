@@ -7,6 +7,8 @@ const std::vector<StructureKind>& StructureKinds() {
       {"flop-array", "multi-ported flip-flop register array (storage of ORF/RFC/RSP levels)",
        FlopArraySpec::ParamDescs(),
        [](const ParamSet& p) -> StructureSpec { return FlopArraySpec::FromParams(p); }},
+      {"mrf", "banked main register file with operand collectors (Gebhart)", MrfSpec::ParamDescs(),
+       [](const ParamSet& p) -> StructureSpec { return MrfSpec::FromParams(p); }},
   };
   return kinds;
 }
@@ -21,7 +23,6 @@ const StructureKind* FindStructureKind(const std::string& name) {
 
 const std::vector<PlannedKind>& PlannedStructureKinds() {
   static const std::vector<PlannedKind> kinds = {
-      {"mrf", "banked main register file with operand collectors (Gebhart)"},
       {"rfc", "hardware register file cache with tags (Gebhart)"},
       {"warp-scheduler", "two-level warp scheduler (Gebhart)"},
       {"renaming-table", "register renaming table (Jeon)"},

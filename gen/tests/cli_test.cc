@@ -146,9 +146,9 @@ TEST_F(CliTest, UnknownAndPlannedStructures) {
   ExpectBadInput("gen flop-aray -o OUT",
                  {"TARGET: unknown structure kind", "did you mean 'flop-array'?",
                   "(got 'flop-aray')", "allowed: flop-array"});
-  ExpectBadInput(
-      "gen mrf -o OUT",
-      {"TARGET: this structure kind is not implemented yet (got 'mrf')", "allowed: flop-array"});
+  ExpectBadInput("gen pcrf -o OUT",
+                 {"TARGET: this structure kind is not implemented yet (got 'pcrf')",
+                  "allowed: flop-array, mrf"});
   ExpectBadInput("gen -o OUT", {"missing structure kind or design file"});
 }
 
@@ -183,14 +183,14 @@ TEST_F(CliTest, GenFermiDesign) {
   const std::string cfg = GPURF_SOURCE_DIR "/configs/fermi_gebhart.yaml";
   const RunResult r = Gpurf("gen '" + cfg + "' -o OUT");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("skipping 'mrf'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("skipping 'mrf'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("skipping 'warp_scheduler'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("not implemented yet"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("design 'fermi-gebhart'"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("2 structures generated, 2 skipped"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 structures generated, 1 skipped"), std::string::npos) << r.out;
   EXPECT_EQ(WorkEntries(), std::set<std::string>{"OUT"});
-  for (const char* f :
-       {"manifest.json", "filelist.f", "orf_l1/manifest.json", "orf_l0/filelist.f"}) {
+  for (const char* f : {"manifest.json", "filelist.f", "mrf/manifest.json", "orf_l1/manifest.json",
+                        "orf_l0/filelist.f"}) {
     EXPECT_TRUE(fs::exists(work_ / "OUT" / f)) << f;
   }
   for (const auto& f : Lines(ReadFile(work_ / "OUT" / "filelist.f"))) {

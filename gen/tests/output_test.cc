@@ -146,7 +146,7 @@ TEST_F(OutputTest, ReplacesAnEmptyFolder) {
 TEST_F(OutputTest, DesignWriterOnFermi) {
   const DesignSpec spec = LoadDesign(GPURF_SOURCE_DIR "/configs/fermi_gebhart.yaml");
   const GeneratedDesign g = GenerateDesign(spec);
-  ASSERT_EQ(g.structures.size(), 2U);
+  ASSERT_EQ(g.structures.size(), 3U);
   const fs::path dest = tmp_ / "fermi";
   {
     StagingDir stage(dest);
@@ -154,7 +154,7 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
     stage.Commit();
   }
   EXPECT_EQ(Entries(dest),
-            (std::set<std::string>{"manifest.json", "filelist.f", "orf_l1", "orf_l0"}));
+            (std::set<std::string>{"manifest.json", "filelist.f", "mrf", "orf_l1", "orf_l0"}));
 
   const auto m = nlohmann::json::parse(ReadFile(dest / "manifest.json"));
   EXPECT_EQ(m["generator"]["name"], "gpurf");
@@ -185,19 +185,22 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
       EXPECT_TRUE(fs::exists(dest / name / (e["top"].get<std::string>() + ".sv")));
     }
   }
-  EXPECT_EQ(skipped, (std::set<std::string>{"mrf", "warp_scheduler"}));
-  EXPECT_EQ(generated, (std::set<std::string>{"orf_l1", "orf_l0"}));
+  EXPECT_EQ(skipped, (std::set<std::string>{"warp_scheduler"}));
+  EXPECT_EQ(generated, (std::set<std::string>{"mrf", "orf_l1", "orf_l0"}));
+  EXPECT_EQ(m["structures"][0]["count"], 8);  // one MRF per lane cluster
   EXPECT_EQ(m["structures"][1]["count"], 8);
   EXPECT_EQ(m["structures"][2]["count"], 24);
   EXPECT_EQ(m["spec"]["mrf"]["capacity_bytes"], 131072);
 
   // filelist.f: every file once, primitives first, all present.
   const auto files = Lines(ReadFile(dest / "filelist.f"));
-  const std::string l1_top = g.structures[0].second.top;
-  const std::string l0_top = g.structures[1].second.top;
+  const std::string mrf_top = g.structures[0].second.top;
+  const std::string l1_top = g.structures[1].second.top;
+  const std::string l0_top = g.structures[2].second.top;
   EXPECT_EQ(files,
-            (std::vector<std::string>{"orf_l1/gpurf_clock_gate.sv", "orf_l1/" + l1_top + ".sv",
-                                      "orf_l0/" + l0_top + ".sv"}));
+            (std::vector<std::string>{"mrf/gpurf_sram_1r1w_macro.sv", "mrf/gpurf_sram_1r1w.sv",
+                                      "mrf/" + mrf_top + ".sv", "orf_l1/gpurf_clock_gate.sv",
+                                      "orf_l1/" + l1_top + ".sv", "orf_l0/" + l0_top + ".sv"}));
   for (const auto& f : files)
     EXPECT_TRUE(fs::is_regular_file(dest / f)) << f;
 }
@@ -214,20 +217,22 @@ TEST_F(OutputTest, DesignFilelistListsIdenticalModulesOnce) {
       "  - {name: c, kind: flop-array, entries: 12, width: 33, clock_gate: false}\n",
       "t.yaml");
   const GeneratedDesign g = GenerateDesign(spec);
-  ASSERT_EQ(g.structures.size(), 3U);
-  const std::string same = g.structures[0].second.top;
-  EXPECT_EQ(g.structures[1].second.top, same);
-  const std::string other = g.structures[2].second.top;
+  ASSERT_EQ(g.structures.size(), 4U);  // mrf, a, b, c
+  const std::string mrf = g.structures[0].second.top;
+  const std::string same = g.structures[1].second.top;
+  EXPECT_EQ(g.structures[2].second.top, same);
+  const std::string other = g.structures[3].second.top;
   EXPECT_NE(other, same);
-  EXPECT_EQ(g.Filelist(), "a/gpurf_clock_gate.sv\na/" + same + ".sv\nc/" + other + ".sv\n");
+  EXPECT_EQ(g.Filelist(), "mrf/gpurf_sram_1r1w_macro.sv\nmrf/gpurf_sram_1r1w.sv\nmrf/" + mrf +
+                              ".sv\na/gpurf_clock_gate.sv\na/" + same + ".sv\nc/" + other +
+                              ".sv\n");
   // Both instances still get their own complete folder.
   WriteDesign(tmp_, g);
   EXPECT_TRUE(fs::exists(tmp_ / "b" / (same + ".sv")));
   EXPECT_TRUE(fs::exists(tmp_ / "b" / "gpurf_clock_gate.sv"));
   EXPECT_FALSE(fs::exists(tmp_ / "c" / "gpurf_clock_gate.sv"));
   const auto m = nlohmann::json::parse(ReadFile(tmp_ / "manifest.json"));
-  EXPECT_EQ(m["structures"][0]["skipped"].get<std::string>().find("'mrf'") != std::string::npos,
-            true);
+  EXPECT_EQ(m["structures"][0]["folder"], "mrf");
   EXPECT_EQ(m["structures"][2]["folder"], "b");
 }
 

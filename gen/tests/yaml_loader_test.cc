@@ -134,10 +134,26 @@ TEST(YamlLoader, FermiGebhartConfig) {
   EXPECT_EQ(f0.width, 128);
   EXPECT_EQ(f0.read_ports, 1);
 
-  ASSERT_EQ(d.Implemented().size(), 2U);
-  ASSERT_EQ(d.Skipped().size(), 2U);
-  EXPECT_EQ(d.Skipped()[0]->name, "mrf");
-  EXPECT_EQ(d.Skipped()[1]->name, "warp_scheduler");
+  // The MRF: one structure per lane cluster, each with the cluster's 32 / 8 = 4 banks.
+  const DesignStructure* mrf = Find(d, "mrf");
+  ASSERT_NE(mrf, nullptr);
+  ASSERT_TRUE(mrf->implemented());
+  EXPECT_EQ(mrf->count, 8);
+  EXPECT_EQ(d.mrf.banks_per_cluster, 4);
+  const MrfSpec& m = std::get<MrfSpec>(*mrf->spec);
+  EXPECT_EQ(m.banks, 4);
+  EXPECT_EQ(m.rows, 256);
+  EXPECT_EQ(m.width, 128);
+  EXPECT_EQ(m.warps, 32);
+  EXPECT_EQ(m.regs, 32);
+  EXPECT_EQ(m.collectors, 4);
+  EXPECT_EQ(m.interleave, MrfSpec::Interleave::kRegister);
+  EXPECT_EQ(m.bank_impl, MrfSpec::BankImpl::kMacro);
+  EXPECT_EQ(m.warps * m.rows_per_warp, m.rows);  // the cluster's banks are exactly full
+
+  ASSERT_EQ(d.Implemented().size(), 3U);
+  ASSERT_EQ(d.Skipped().size(), 1U);
+  EXPECT_EQ(d.Skipped()[0]->name, "warp_scheduler");
   for (const DesignStructure* s : d.Skipped()) {
     EXPECT_FALSE(s->implemented());
     EXPECT_NE(s->skip_reason.find("'" + s->kind + "' is not implemented yet"), std::string::npos)
@@ -147,7 +163,8 @@ TEST(YamlLoader, FermiGebhartConfig) {
   }
   // The JSON view carries skipped entries with their reason and generated ones with a module.
   const auto j = d.ToJson();
-  EXPECT_EQ(j["structures"][0]["skipped"], d.Skipped()[0]->skip_reason);
+  EXPECT_EQ(j["structures"][3]["skipped"], d.Skipped()[0]->skip_reason);
+  EXPECT_EQ(j["structures"][0]["module"], m.module_name);
   EXPECT_EQ(j["structures"][1]["module"], f1.module_name);
 }
 
@@ -156,8 +173,8 @@ TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
       "hierarchy: {kind: sw-orf, levels: 2, l1_entries_per_thread: 5}\n"
       "storage: {read_mode: reg, bypass: true, clock_gate: false}\n",
       "t.yaml");
-  ASSERT_EQ(two.Implemented().size(), 1U);
-  const FlopArraySpec& f = Flop(*two.Implemented()[0]);
+  ASSERT_EQ(two.Implemented().size(), 2U);  // mrf, orf_l1
+  const FlopArraySpec& f = Flop(*two.Implemented()[1]);
   EXPECT_EQ(f.entries, 40);
   EXPECT_TRUE(f.registered());
   EXPECT_TRUE(f.bypass);
@@ -172,7 +189,7 @@ TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
   const DesignSpec base = LoadDesignFromString(
       "hierarchy: {kind: mrf-only}\nscheduler: {kind: single-level}\n", "t.yaml");
   EXPECT_EQ(base.hierarchy.levels, 1);
-  EXPECT_TRUE(base.Implemented().empty());
+  ASSERT_EQ(base.Implemented().size(), 1U);
   ASSERT_EQ(base.structures.size(), 1U);
   EXPECT_EQ(base.structures[0].name, "mrf");
 
@@ -213,19 +230,49 @@ TEST(YamlLoader, StandaloneStructures) {
 TEST(YamlLoader, PlannedKindInStructuresIsAcceptedAndSkipped) {
   const DesignSpec d = LoadDesignFromString(
       "structures:\n"
-      "  - name: big_mrf\n"
-      "    kind: mrf\n"
+      "  - name: chains\n"
+      "    kind: pcrf\n"
       "    count: 2\n",
       "t.yaml");
-  const DesignStructure* s = Find(d, "big_mrf");
+  const DesignStructure* s = Find(d, "chains");
   ASSERT_NE(s, nullptr);
   EXPECT_FALSE(s->implemented());
-  EXPECT_EQ(s->kind, "mrf");
+  EXPECT_EQ(s->kind, "pcrf");
   EXPECT_EQ(s->count, 2);
   EXPECT_EQ(s->loc.str(), "t.yaml:2:5");
-  EXPECT_NE(s->skip_reason.find("structure kind 'mrf' is not implemented yet"), std::string::npos);
-  ASSERT_EQ(d.Skipped().size(), 3U);
+  EXPECT_NE(s->skip_reason.find("structure kind 'pcrf' is not implemented yet"), std::string::npos);
   EXPECT_EQ(d.Skipped().back(), s);
+}
+
+TEST(YamlLoader, MrfFollowsTheMrfAndSmSections) {
+  const DesignSpec d = LoadDesignFromString(
+      "sm: {lanes: 8, lane_cluster: 4, warps: 4, active_warps: 4}\n"
+      "mrf: {banks: 4, entries: 64, collectors: 2, interleave: warp-swizzled,\n"
+      "      wb_policy: read-priority, bank_impl: flops}\n"
+      "structures:\n"
+      "  - name: big_mrf\n"
+      "    kind: mrf\n"
+      "    banks: 8\n"
+      "    count: 2\n",
+      "t.yaml");
+  const DesignStructure* s = Find(d, "mrf");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->count, 2);  // 8 lanes in clusters of 4
+  const MrfSpec& m = std::get<MrfSpec>(*s->spec);
+  EXPECT_EQ(m.banks, 2);
+  EXPECT_EQ(m.rows, 64);
+  EXPECT_EQ(m.warps, 4);
+  EXPECT_EQ(m.regs, 32);  // 4 banks x 64 rows x 4 lanes / (4 warps x 8 lanes)
+  EXPECT_EQ(m.collectors, 2);
+  EXPECT_EQ(m.interleave, MrfSpec::Interleave::kWarpSwizzled);
+  EXPECT_EQ(m.wb_policy, MrfSpec::WbPolicy::kReadPriority);
+  EXPECT_EQ(m.bank_impl, MrfSpec::BankImpl::kFlops);
+  // A standalone MRF is generated too.
+  const DesignStructure* big = Find(d, "big_mrf");
+  ASSERT_NE(big, nullptr);
+  ASSERT_TRUE(big->implemented());
+  EXPECT_EQ(std::get<MrfSpec>(*big->spec).banks, 8);
+  EXPECT_EQ(big->count, 2);
 }
 
 TEST(YamlLoader, ConfigHashIsStableAndSensitive) {
@@ -417,6 +464,14 @@ TEST(YamlLoaderReject, LevelsMustMatchHierarchyKind) {
 }
 
 TEST(YamlLoaderReject, MrfTooSmallForTheThreads) {
+  ExpectRejected("mrf:\n  banks: 12\n  entries: 256\n",
+                 {2, 10, "mrf.banks", "12", "each of the 8 lane clusters owns an equal share",
+                  "a multiple of 8"});
+  ExpectRejected("sm: {warps: 64}\nmrf:\n  banks: 64\n  entries: 32\n",
+                 {4, 12, "mrf.entries", "32", "every warp owns at least one row of each bank",
+                  "entries >= 64"});
+  ExpectRejected("mrf:\n  collectors: 9\n",
+                 {2, 15, "mrf.collectors", "9", "out of range", "integer 1..8"});
   ExpectRejected("mrf:\n  banks: 1\n  entries: 16\n",
                  {3, 12, "mrf.entries", "16", "fewer than one per thread of 32 warps x 32 lanes",
                   "banks x entries x lane_cluster >= warps x lanes"});
