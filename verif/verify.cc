@@ -4,22 +4,43 @@
 #include <spdlog/spdlog.h>
 
 #include "verif/models/flop_array_model.h"
+#include "verif/models/rfc_model.h"
 #include "verif/stimulus/flop_array_stimulus.h"
+#include "verif/stimulus/rfc_stimulus.h"
 
 namespace gpurf {
 
+namespace {
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+}  // namespace
+
 std::unique_ptr<CycleModel> MakeModel(const StructureSpec& spec) {
   return std::visit(
-      [](const FlopArraySpec& s) -> std::unique_ptr<CycleModel> {
-        return std::make_unique<FlopArrayModel>(s);
+      Overloaded{
+          [](const FlopArraySpec& s) -> std::unique_ptr<CycleModel> {
+            return std::make_unique<FlopArrayModel>(s);
+          },
+          [](const RfcSpec& s) -> std::unique_ptr<CycleModel> {
+            return std::make_unique<RfcCycleModel>(s);
+          },
       },
       spec);
 }
 
 std::unique_ptr<Stimulus> MakeStimulus(const StructureSpec& spec, uint64_t seed) {
   return std::visit(
-      [seed](const FlopArraySpec& s) -> std::unique_ptr<Stimulus> {
-        return std::make_unique<FlopArrayStimulus>(s, seed);
+      Overloaded{
+          [seed](const FlopArraySpec& s) -> std::unique_ptr<Stimulus> {
+            return std::make_unique<FlopArrayStimulus>(s, seed);
+          },
+          [seed](const RfcSpec& s) -> std::unique_ptr<Stimulus> {
+            return std::make_unique<RfcStimulus>(s, seed);
+          },
       },
       spec);
 }

@@ -7,6 +7,9 @@ const std::vector<StructureKind>& StructureKinds() {
       {"flop-array", "multi-ported flip-flop register array (storage of ORF/RFC/RSP levels)",
        FlopArraySpec::ParamDescs(),
        [](const ParamSet& p) -> StructureSpec { return FlopArraySpec::FromParams(p); }},
+      {"rfc", "hardware register file cache, 1 or 2 levels, FIFO/LRU, liveness hints (Gebhart)",
+       RfcSpec::ParamDescs(),
+       [](const ParamSet& p) -> StructureSpec { return RfcSpec::FromParams(p); }},
   };
   return kinds;
 }
@@ -22,7 +25,6 @@ const StructureKind* FindStructureKind(const std::string& name) {
 const std::vector<PlannedKind>& PlannedStructureKinds() {
   static const std::vector<PlannedKind> kinds = {
       {"mrf", "banked main register file with operand collectors (Gebhart)"},
-      {"rfc", "hardware register file cache with tags (Gebhart)"},
       {"warp-scheduler", "two-level warp scheduler (Gebhart)"},
       {"renaming-table", "register renaming table (Jeon)"},
       {"pcrf", "pending-CTA register file chains (FineReg)"},
