@@ -20,29 +20,27 @@ Overloaded(Ts...) -> Overloaded<Ts...>;
 }  // namespace
 
 std::unique_ptr<CycleModel> MakeModel(const StructureSpec& spec) {
-  return std::visit(
-      Overloaded{
-          [](const FlopArraySpec& s) -> std::unique_ptr<CycleModel> {
-            return std::make_unique<FlopArrayModel>(s);
-          },
-          [](const RfcSpec& s) -> std::unique_ptr<CycleModel> {
-            return std::make_unique<RfcCycleModel>(s);
-          },
-      },
-      spec);
+  return std::visit(Overloaded{
+                        [](const FlopArraySpec& s) -> std::unique_ptr<CycleModel> {
+                          return std::make_unique<FlopArrayModel>(s);
+                        },
+                        [](const RfcSpec& s) -> std::unique_ptr<CycleModel> {
+                          return std::make_unique<RfcCycleModel>(s);
+                        },
+                    },
+                    spec);
 }
 
 std::unique_ptr<Stimulus> MakeStimulus(const StructureSpec& spec, uint64_t seed) {
-  return std::visit(
-      Overloaded{
-          [seed](const FlopArraySpec& s) -> std::unique_ptr<Stimulus> {
-            return std::make_unique<FlopArrayStimulus>(s, seed);
-          },
-          [seed](const RfcSpec& s) -> std::unique_ptr<Stimulus> {
-            return std::make_unique<RfcStimulus>(s, seed);
-          },
-      },
-      spec);
+  return std::visit(Overloaded{
+                        [seed](const FlopArraySpec& s) -> std::unique_ptr<Stimulus> {
+                          return std::make_unique<FlopArrayStimulus>(s, seed);
+                        },
+                        [seed](const RfcSpec& s) -> std::unique_ptr<Stimulus> {
+                          return std::make_unique<RfcStimulus>(s, seed);
+                        },
+                    },
+                    spec);
 }
 
 std::string VerifyResult::Summary() const {

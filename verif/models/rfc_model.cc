@@ -27,8 +27,8 @@ RfcCache::RfcCache(const RfcConfig& c) : c_(c) {
 void RfcCache::Reset() {
   const int per_level[2] = {c_.levels == 2 ? c_.l0_entries : 0, c_.l1_entries};
   for (int l = 0; l < 2; ++l) {
-    entries_[l].assign(static_cast<size_t>(c_.slots),
-                       Slot(static_cast<size_t>(per_level[l]), Entry{false, 0, Bits(c_.width), 0, 0}));
+    entries_[l].assign(static_cast<size_t>(c_.slots), Slot(static_cast<size_t>(per_level[l]),
+                                                           Entry{false, 0, Bits(c_.width), 0, 0}));
   }
 }
 
@@ -318,8 +318,8 @@ void RfcScoreboard::Observe(uint64_t cycle, const Cycle& c) {
   if (c.fl_done) {
     for (const Item& it : owed_) {
       if (it.slot == flushing_slot_) {
-        Fail(cycle, fmt::format("flush of slot {} finished but r{} was never written back",
-                                it.slot, it.reg));
+        Fail(cycle, fmt::format("flush of slot {} finished but r{} was never written back", it.slot,
+                                it.reg));
         return;
       }
     }

@@ -61,15 +61,15 @@ struct RfcCounters {
     uint64_t evictions = 0;   // live values pushed out to the next level
   };
   std::array<Level, 2> level;
-  uint64_t lookups = 0;           // valid operand lookups
-  uint64_t lookup_misses = 0;     // served by the MRF
-  uint64_t result_writes = 0;     // accepted result writes
-  uint64_t mrf_evictions = 0;     // write-backs of L1 victims
-  uint64_t mrf_flushes = 0;       // write-backs by flushes
-  uint64_t mrf_bypasses = 0;      // long-latency (or flushed-slot) results sent to the MRF
-  uint64_t dead_kills = 0;        // entries invalidated by liveness hints
-  uint64_t superseded = 0;        // copies invalidated by a newer value elsewhere
-  uint64_t flushes = 0;           // flush (deschedule) operations started
+  uint64_t lookups = 0;        // valid operand lookups
+  uint64_t lookup_misses = 0;  // served by the MRF
+  uint64_t result_writes = 0;  // accepted result writes
+  uint64_t mrf_evictions = 0;  // write-backs of L1 victims
+  uint64_t mrf_flushes = 0;    // write-backs by flushes
+  uint64_t mrf_bypasses = 0;   // long-latency (or flushed-slot) results sent to the MRF
+  uint64_t dead_kills = 0;     // entries invalidated by liveness hints
+  uint64_t superseded = 0;     // copies invalidated by a newer value elsewhere
+  uint64_t flushes = 0;        // flush (deschedule) operations started
 
   uint64_t mrf_writes() const { return mrf_evictions + mrf_flushes + mrf_bypasses; }
 };

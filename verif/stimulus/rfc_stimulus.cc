@@ -90,10 +90,10 @@ RfcStimulus::Write RfcStimulus::MakeWrite() {
 
 void RfcStimulus::PickPhase() {
   static const PhaseKind kPhases[] = {
-      PhaseKind::kRandom,      PhaseKind::kEvictionChains, PhaseKind::kFlushDirty,
-      PhaseKind::kDeadHints,   PhaseKind::kLongLatency,    PhaseKind::kNotForL0,
-      PhaseKind::kSameRegister, PhaseKind::kAllSlots,      PhaseKind::kBackpressure,
-      PhaseKind::kRandom,      PhaseKind::kFlushDirty,     PhaseKind::kResetPulse};
+      PhaseKind::kRandom,       PhaseKind::kEvictionChains, PhaseKind::kFlushDirty,
+      PhaseKind::kDeadHints,    PhaseKind::kLongLatency,    PhaseKind::kNotForL0,
+      PhaseKind::kSameRegister, PhaseKind::kAllSlots,       PhaseKind::kBackpressure,
+      PhaseKind::kRandom,       PhaseKind::kFlushDirty,     PhaseKind::kResetPulse};
   phase_ = kPhases[std::uniform_int_distribution<size_t>(0, std::size(kPhases) - 1)(rng_)];
   if (phase_ == PhaseKind::kNotForL0 && !spec_.two_levels())
     phase_ = PhaseKind::kRandom;
@@ -103,8 +103,9 @@ void RfcStimulus::PickPhase() {
   focus_slot_ = std::uniform_int_distribution<int>(0, spec_.active_warps - 1)(rng_);
   next_reg_ = std::uniform_int_distribution<int>(0, spec_.registers() - 1)(rng_);
   // A small working set of registers, as a compiled kernel has.
-  const int n = phase_ == PhaseKind::kSameRegister ? std::uniform_int_distribution<int>(2, 3)(rng_)
-                                                   : std::uniform_int_distribution<int>(4, 14)(rng_);
+  const int n = phase_ == PhaseKind::kSameRegister
+                    ? std::uniform_int_distribution<int>(2, 3)(rng_)
+                    : std::uniform_int_distribution<int>(4, 14)(rng_);
   hot_regs_.clear();
   for (int i = 0; i < n; ++i)
     hot_regs_.push_back(std::uniform_int_distribution<int>(0, spec_.registers() - 1)(rng_));
@@ -160,8 +161,7 @@ void RfcStimulus::Next(uint64_t cycle, PortValues& in) {
     const int slot = Slot();
     in[p_.lu_valid].set_bit(k, true);
     in[p_.lu_slot].set(k * spec_.slot_bits, spec_.slot_bits, static_cast<uint64_t>(slot));
-    in[p_.lu_reg].set(k * spec_.reg_bits, spec_.reg_bits,
-                      static_cast<uint64_t>(RecentReg(slot)));
+    in[p_.lu_reg].set(k * spec_.reg_bits, spec_.reg_bits, static_cast<uint64_t>(RecentReg(slot)));
     in[p_.lu_last].set_bit(k, Chance(last_num, last_den));
   }
   // Occasionally a junk hint on an idle operand (must be ignored).

@@ -70,7 +70,7 @@ class RfcStimulus : public Stimulus {
   PhaseKind phase_ = PhaseKind::kReset;
   uint64_t phase_left_ = 3;
   int focus_slot_ = 0;
-  int next_reg_ = 0;   // eviction chains: registers in sequence
+  int next_reg_ = 0;  // eviction chains: registers in sequence
   int sweep_slot_ = 0;
   std::vector<int> hot_regs_;
   std::vector<std::deque<int>> recent_;  // per slot, registers written lately

@@ -2,10 +2,11 @@
 // victims, liveness hints, long-latency bypass, not-for-L0 results, the L0 -> L1 -> MRF chain,
 // flush order, counters), a long model-only run under the full stimulus with its checkers, and
 // evidence that each model-side invariant check fires on a deliberately broken model.
+#include "verif/models/rfc_model.h"
+
 #include <gtest/gtest.h>
 
 #include "gen/structures/rfc/rfc_gen.h"
-#include "verif/models/rfc_model.h"
 #include "verif/stimulus/rfc_stimulus.h"
 #include "verif/tests/rfc_test_util.h"
 
@@ -137,8 +138,8 @@ TEST(RfcCache, NotForL0AndBypassInvalidateStaleCopies) {
 
 TEST(RfcCache, FlushWritesBackL0FirstThenL1InEntryOrder) {
   RfcCache c(Cfg(2, 3, 1, false));
-  c.Write(0, 10, V(10), false, true);  // L1 entry 0
-  c.Write(0, 11, V(11), false, true);  // L1 entry 1
+  c.Write(0, 10, V(10), false, true);   // L1 entry 0
+  c.Write(0, 11, V(11), false, true);   // L1 entry 1
   c.Write(0, 12, V(12), false, false);  // L0
   c.Write(1, 13, V(13), false, false);  // other slot, untouched
   const auto f = c.Flush(0);
@@ -177,8 +178,8 @@ std::string RunModelOnly(const RfcSpec& spec, RfcCycleModel& m, uint64_t cycles,
 }
 
 TEST(RfcCycleModel, LongRunKeepsEveryInvariantAndCoversTheBehaviour) {
-  for (const RfcShape& shape : {RfcShape{8, 1, 6, 0, 128, 6, false, true},
-                                RfcShape{5, 2, 3, 2, 64, 5, true, true}}) {
+  for (const RfcShape& shape :
+       {RfcShape{8, 1, 6, 0, 128, 6, false, true}, RfcShape{5, 2, 3, 2, 64, 5, true, true}}) {
     SCOPED_TRACE(shape.Name());
     const RfcSpec spec = MakeRfcSpec(shape);
     RfcCycleModel m(spec);
@@ -213,8 +214,8 @@ class RfcModelFault : public ::testing::TestWithParam<FaultCase> {};
 
 TEST_P(RfcModelFault, InvariantCheckFires) {
   const FaultCase& fc = GetParam();
-  for (const RfcShape& shape : {RfcShape{4, 1, 3, 0, 32, 6, false, true},
-                                RfcShape{4, 2, 2, 1, 32, 6, true, true}}) {
+  for (const RfcShape& shape :
+       {RfcShape{4, 1, 3, 0, 32, 6, false, true}, RfcShape{4, 2, 2, 1, 32, 6, true, true}}) {
     SCOPED_TRACE(shape.Name());
     const RfcSpec spec = MakeRfcSpec(shape);
     RfcCycleModel m(spec);

@@ -17,8 +17,8 @@ struct Mutation {
   test::RfcShape shape;
   const char* from;
   const char* to;
-  bool assertion;           // caught by an RTL assertion (else by a mismatch)
-  const char* message;      // substring of the failure report
+  bool assertion;       // caught by an RTL assertion (else by a mismatch)
+  const char* message;  // substring of the failure report
 };
 
 const Mutation kMutations[] = {
@@ -46,8 +46,8 @@ const Mutation kMutations[] = {
     // Replacement: the youngest entry is evicted instead of the oldest.
     {"VictimIsYoungest",
      {4, 1, 3, 0, 16, 5, false, true},
-     "(l1_wr_age[e*L1IdxBits +: L1IdxBits] == L1IdxBits'(L1Entries - 1))",
-     "(l1_wr_age[e*L1IdxBits +: L1IdxBits] == '0)",
+     "l1_wr_age[e*L1IdxBits +: L1IdxBits] == L1IdxBits'(L1Entries - 1);",
+     "l1_wr_age[e*L1IdxBits +: L1IdxBits] == '0;",
      false,
      "signal "},
     // Liveness hints ignored: dead values stay cached (and are written back later).

@@ -15,11 +15,11 @@ struct RfcShape {
   bool lru, clock_gate;
 
   std::string Name() const {
-    return levels == 2 ? fmt::format("a{}_l0x{}_l1x{}_w{}_r{}_{}{}", active_warps, l0_entries,
-                                     l1_entries, width, reg_bits, lru ? "lru" : "fifo",
-                                     clock_gate ? "" : "_nocg")
-                       : fmt::format("a{}_l1x{}_w{}_r{}_{}{}", active_warps, l1_entries, width,
-                                     reg_bits, lru ? "lru" : "fifo", clock_gate ? "" : "_nocg");
+    return levels == 2
+               ? fmt::format("a{}_l0x{}_l1x{}_w{}_r{}_{}{}", active_warps, l0_entries, l1_entries,
+                             width, reg_bits, lru ? "lru" : "fifo", clock_gate ? "" : "_nocg")
+               : fmt::format("a{}_l1x{}_w{}_r{}_{}{}", active_warps, l1_entries, width, reg_bits,
+                             lru ? "lru" : "fifo", clock_gate ? "" : "_nocg");
   }
 };
 

@@ -53,8 +53,7 @@ std::vector<std::string> ModuleDoc(const RfcSpec& s) {
                         s.active_warps, s.l0_entries, s.l1_entries, s.width)
           : fmt::format("{} active-warp slots, {} entries per slot, {}-bit data,", s.active_warps,
                         s.l1_entries, s.width),
-      fmt::format("{}-bit register tags, {} replacement.", s.reg_bits,
-                  s.lru() ? "LRU" : "FIFO"),
+      fmt::format("{}-bit register tags, {} replacement.", s.reg_bits, s.lru() ? "LRU" : "FIFO"),
       "",
       "Ports (operand p of a packed vector at [p*SlotBits +: SlotBits], [p*RegBits +: RegBits],",
       "[p*Width +: Width]):",
@@ -96,8 +95,7 @@ std::string LowestSet(const Level& L, const std::string& v) {
 
 // One-hot to index over a level's entries.
 Stmt Encode(const Level& L, const std::string& oh, const std::string& idx) {
-  return ForLoop("e", L.N(),
-                 {IfThen(Index(oh, "e"), {Blocking(idx, Cast(L.Ib(), "e"))})});
+  return ForLoop("e", L.N(), {IfThen(Index(oh, "e"), {Blocking(idx, Cast(L.Ib(), "e"))})});
 }
 
 // Age update for one touched entry of one slot (`bit_e`: its one-hot bit for entry e): entries
@@ -128,19 +126,21 @@ void AddLevelDecls(Module& m, const Level& L) {
                        "rank among the slot's entries", ""}));
     m.Add(MakeItem(Net{L.s("age_d"), L.Rows() + "*" + L.Ib() + "-1", "", "", ""}));
   }
-  m.Comment(fmt::format("{} data array ports: read ports 0..2 serve the operands, read port 3 the\n"
-                        "write-back (eviction or flush) read.",
-                        L.X));
+  m.Comment(
+      fmt::format("{} data array ports: read ports 0..2 serve the operands, read port 3 the\n"
+                  "write-back (eviction or flush) read.",
+                  L.X));
   m.Add(MakeItem(Net{L.s("we"), "", "", "", ""}));
   m.Add(MakeItem(Net{L.s("waddr"), Msb(L.Aw()), "", "", ""}));
   m.Add(MakeItem(Net{L.s("wdata"), Msb("Width"), "", "", ""}));
   m.Add(MakeItem(Net{L.s("raddr"), "(NumOperands+1)*" + L.Aw() + "-1", "", "", ""}));
   m.Add(MakeItem(Net{L.s("rdata"), "(NumOperands+1)*Width-1", "", "", ""}));
-  m.Add(MakeItem(Net{L.s("wb_rdata"), Msb("Width"), "", "read port 3: the entry written back", ""}));
+  m.Add(
+      MakeItem(Net{L.s("wb_rdata"), Msb("Width"), "", "read port 3: the entry written back", ""}));
   m.Comment(fmt::format("{} lookups.", L.X));
-  m.Add(MakeItem(Net{L.s("lu_oh"), "NumOperands*" + N + "-1", "",
-                     "operand p: one-hot hit entry of its slot at [p*" + N + " +: " + N + "]",
-                     ""}));
+  m.Add(
+      MakeItem(Net{L.s("lu_oh"), "NumOperands*" + N + "-1", "",
+                   "operand p: one-hot hit entry of its slot at [p*" + N + " +: " + N + "]", ""}));
   m.Add(MakeItem(Net{L.s("lu_hit"), "NumOperands-1", "", "", ""}));
   m.Comment(fmt::format("{} entries of the write's slot.", L.X));
   m.Add(MakeItem(Net{L.s("wr_tags"), N + "*RegBits-1", "", "", ""}));
@@ -186,21 +186,21 @@ GenerateFor LookupBlock(const Level& L) {
   g.items.push_back(MakeItem(BlankLine{}));
   g.items.push_back(MakeItem(ContinuousAssign{"op_valid", "lu_valid_i[p]"}));
   g.items.push_back(MakeItem(ContinuousAssign{"op_reg", "lu_reg[p]"}));
+  g.items.push_back(MakeItem(
+      ContinuousAssign{"row_valid", PartSelect(L.s("valid_q"), Slot("lu_slot[p]", N), N)}));
   g.items.push_back(MakeItem(ContinuousAssign{
-      "row_valid", PartSelect(L.s("valid_q"), Slot("lu_slot[p]", N), N)}));
-  g.items.push_back(MakeItem(ContinuousAssign{
-      "row_tags", PartSelect(L.s("tag_q"), Slot("lu_slot[p]", N) + " * RegBits", N + " * RegBits")}));
+      "row_tags",
+      PartSelect(L.s("tag_q"), Slot("lu_slot[p]", N) + " * RegBits", N + " * RegBits")}));
   Always a{AlwaysKind::kComb, "", "", {}};
-  a.body.push_back(ForLoop(
-      "e", N,
-      {Blocking(Index("oh", "e"),
-                And({"op_valid", "row_valid[e]",
-                     Eq(PartSelect("row_tags", "e*RegBits", "RegBits"), "op_reg")}))}));
+  a.body.push_back(
+      ForLoop("e", N,
+              {Blocking(Index("oh", "e"),
+                        And({"op_valid", "row_valid[e]",
+                             Eq(PartSelect("row_tags", "e*RegBits", "RegBits"), "op_reg")}))}));
   a.body.push_back(Blocking("idx", "'0"));
   a.body.push_back(Encode(L, "oh", "idx"));
   g.items.push_back(MakeItem(std::move(a)));
-  g.items.push_back(
-      MakeItem(ContinuousAssign{PartSelect(L.s("lu_oh"), "p*" + N, N), "oh"}));
+  g.items.push_back(MakeItem(ContinuousAssign{PartSelect(L.s("lu_oh"), "p*" + N, N), "oh"}));
   g.items.push_back(MakeItem(ContinuousAssign{Index(L.s("lu_hit"), "p"), "|oh"}));
   g.items.push_back(MakeItem(ContinuousAssign{PartSelect(L.s("raddr"), "p*" + L.Aw(), L.Aw()),
                                               RowAddr(L, "lu_slot[p]", "idx")}));
@@ -210,9 +210,10 @@ GenerateFor LookupBlock(const Level& L) {
 // The write's and the flush's views of a level, its allocation decision and its array ports.
 void AddLevelControl(Module& m, const Level& L, const RfcSpec& s) {
   const std::string N = L.N(), x = L.x;
-  m.Comment(fmt::format("{}: entries killed by dead operand reads, in the write's and the flush's "
-                        "slot.",
-                        L.X));
+  m.Comment(
+      fmt::format("{}: entries killed by dead operand reads, in the write's and the flush's "
+                  "slot.",
+                  L.X));
   Always k{AlwaysKind::kComb, "", "", {}};
   k.body = {
       Blocking(L.s("wr_kill"), "'0"),
@@ -230,23 +231,25 @@ void AddLevelControl(Module& m, const Level& L, const RfcSpec& s) {
 
   m.Comment(fmt::format("{}: allocation in the write's slot.", L.X));
   m.Add(MakeItem(ContinuousAssign{
-      L.s("wr_tags"), PartSelect(L.s("tag_q"), Slot("wr_slot_i", N) + " * RegBits", N + " * RegBits")}));
+      L.s("wr_tags"),
+      PartSelect(L.s("tag_q"), Slot("wr_slot_i", N) + " * RegBits", N + " * RegBits")}));
   if (L.aged()) {
     m.Add(MakeItem(ContinuousAssign{
         L.s("wr_age"),
         PartSelect(L.s("age_q"), Slot("wr_slot_i", N) + " * " + L.Ib(), N + " * " + L.Ib())}));
   }
   m.Add(MakeItem(ContinuousAssign{
-      L.s("wr_live"), PartSelect(L.s("valid_q"), Slot("wr_slot_i", N), N) + " & ~" + L.s("wr_kill")}));
+      L.s("wr_live"),
+      PartSelect(L.s("valid_q"), Slot("wr_slot_i", N), N) + " & ~" + L.s("wr_kill")}));
   GenerateFor ge{"gen_" + L.s("wr_entries"), "e", N, {}};
-  ge.items.push_back(MakeItem(ContinuousAssign{
-      Index(L.s("wr_match"), "e"),
-      And({Index(L.s("wr_live"), "e"),
-           Eq(PartSelect(L.s("wr_tags"), "e*RegBits", "RegBits"), "wr_reg_i")})}));
+  ge.items.push_back(MakeItem(
+      ContinuousAssign{Index(L.s("wr_match"), "e"),
+                       And({Index(L.s("wr_live"), "e"),
+                            Eq(PartSelect(L.s("wr_tags"), "e*RegBits", "RegBits"), "wr_reg_i")})}));
   if (L.aged()) {
     ge.items.push_back(MakeItem(ContinuousAssign{
-        Index(L.s("oldest"), "e"), Eq(PartSelect(L.s("wr_age"), "e*" + L.Ib(), L.Ib()),
-                                      Cast(L.Ib(), N + " - 1"))}));
+        Index(L.s("oldest"), "e"),
+        Eq(PartSelect(L.s("wr_age"), "e*" + L.Ib(), L.Ib()), Cast(L.Ib(), N + " - 1"))}));
   }
   m.Add(MakeItem(std::move(ge)));
   if (!L.aged())
@@ -273,8 +276,8 @@ void AddLevelControl(Module& m, const Level& L, const RfcSpec& s) {
     ins_data = "wr_to_l1 ? wr_data_i : l0_wb_rdata";
     ins_hit_cond = "wr_to_l1";
   }
-  m.Add(MakeItem(ContinuousAssign{L.s("sup"), fmt::format("({}) ? {} : '0", sup_cond,
-                                                          L.s("wr_match"))}));
+  m.Add(MakeItem(
+      ContinuousAssign{L.s("sup"), fmt::format("({}) ? {} : '0", sup_cond, L.s("wr_match"))}));
   m.Add(MakeItem(ContinuousAssign{L.s("avail"), L.s("wr_live") + " & ~" + L.s("sup")}));
   m.Add(MakeItem(ContinuousAssign{L.s("free"), "~" + L.s("avail")}));
   m.Add(MakeItem(ContinuousAssign{L.s("first_free"), LowestSet(L, L.s("free"))}));
@@ -282,30 +285,32 @@ void AddLevelControl(Module& m, const Level& L, const RfcSpec& s) {
   m.Add(MakeItem(ContinuousAssign{L.s("ins"), ins}));
   m.Add(MakeItem(ContinuousAssign{L.s("ins_reg"), ins_reg}));
   m.Add(MakeItem(ContinuousAssign{L.s("ins_data"), ins_data}));
-  m.Add(MakeItem(ContinuousAssign{L.s("ins_hit"), fmt::format("({}) ? {} : '0", ins_hit_cond,
-                                                              L.s("wr_match"))}));
+  m.Add(MakeItem(ContinuousAssign{L.s("ins_hit"),
+                                  fmt::format("({}) ? {} : '0", ins_hit_cond, L.s("wr_match"))}));
   m.Add(MakeItem(ContinuousAssign{
       L.s("alloc"), fmt::format("(|{}) ? {} : ({} ? {} : {})", L.s("ins_hit"), L.s("ins_hit"),
                                 L.s("full"), L.s("oldest"), L.s("first_free"))}));
+  m.Add(MakeItem(ContinuousAssign{L.s("evict"),
+                                  And({L.s("ins"), "!(|" + L.s("ins_hit") + ")", L.s("full")})}));
   m.Add(MakeItem(ContinuousAssign{
-      L.s("evict"), And({L.s("ins"), "!(|" + L.s("ins_hit") + ")", L.s("full")})}));
-  m.Add(MakeItem(ContinuousAssign{
-      L.s("victim_tag"), PartSelect(L.s("wr_tags"), "32'(" + L.s("alloc_idx") + ") * RegBits",
-                                    "RegBits")}));
+      L.s("victim_tag"),
+      PartSelect(L.s("wr_tags"), "32'(" + L.s("alloc_idx") + ") * RegBits", "RegBits")}));
   m.Blank();
 
   m.Comment(fmt::format("{}: the flushed slot's next live entry.", L.X));
   m.Add(MakeItem(ContinuousAssign{
-      L.s("fl_live"), PartSelect(L.s("valid_q"), Slot("fl_slot_q", N), N) + " & ~" + L.s("fl_kill")}));
+      L.s("fl_live"),
+      PartSelect(L.s("valid_q"), Slot("fl_slot_q", N), N) + " & ~" + L.s("fl_kill")}));
   m.Add(MakeItem(ContinuousAssign{L.s("fl_first"), LowestSet(L, L.s("fl_live"))}));
   m.Add(MakeItem(ContinuousAssign{L.s("fl_any"), "|" + L.s("fl_live")}));
   m.Add(MakeItem(ContinuousAssign{
-      L.s("fl_tag"), PartSelect(L.s("tag_q"),
-                                fmt::format("(32'(fl_slot_q) * {} + 32'({})) * RegBits", N,
-                                            L.s("fl_idx")),
-                                "RegBits")}));
+      L.s("fl_tag"),
+      PartSelect(L.s("tag_q"),
+                 fmt::format("(32'(fl_slot_q) * {} + 32'({})) * RegBits", N, L.s("fl_idx")),
+                 "RegBits")}));
   m.Add(MakeItem(ContinuousAssign{
-      L.s("fl_clear"), !s.two_levels() ? "fl_go" : (L.top ? "fl_go && l0_fl_any" : "fl_go && !l0_fl_any")}));
+      L.s("fl_clear"),
+      !s.two_levels() ? "fl_go" : (L.top ? "fl_go && l0_fl_any" : "fl_go && !l0_fl_any")}));
   m.Blank();
 
   Always enc{AlwaysKind::kComb, "", "", {}};
@@ -315,17 +320,18 @@ void AddLevelControl(Module& m, const Level& L, const RfcSpec& s) {
   m.Add(MakeItem(std::move(enc)));
   m.Blank();
 
-  m.Comment(fmt::format("{} data array: the insertion writes the alloc entry; read port 3 reads the\n"
-                        "victim on an eviction, else the flush entry.",
-                        L.X));
+  m.Comment(
+      fmt::format("{} data array: the insertion writes the alloc entry; read port 3 reads the\n"
+                  "victim on an eviction, else the flush entry.",
+                  L.X));
   m.Add(MakeItem(ContinuousAssign{L.s("we"), L.s("ins")}));
   m.Add(MakeItem(ContinuousAssign{L.s("waddr"), RowAddr(L, "wr_slot_i", L.s("alloc_idx"))}));
   m.Add(MakeItem(ContinuousAssign{L.s("wdata"), L.s("ins_data")}));
-  m.Add(MakeItem(ContinuousAssign{
-      PartSelect(L.s("raddr"), "NumOperands*" + L.Aw(), L.Aw()),
-      fmt::format("{} ? {} : {}", L.s("evict"), L.s("waddr"), RowAddr(L, "fl_slot_q", L.s("fl_idx")))}));
-  m.Add(MakeItem(ContinuousAssign{L.s("wb_rdata"),
-                                  PartSelect(L.s("rdata"), "NumOperands*Width", "Width")}));
+  m.Add(MakeItem(ContinuousAssign{PartSelect(L.s("raddr"), "NumOperands*" + L.Aw(), L.Aw()),
+                                  fmt::format("{} ? {} : {}", L.s("evict"), L.s("waddr"),
+                                              RowAddr(L, "fl_slot_q", L.s("fl_idx")))}));
+  m.Add(MakeItem(
+      ContinuousAssign{L.s("wb_rdata"), PartSelect(L.s("rdata"), "NumOperands*Width", "Width")}));
   m.Blank();
   m.Add(MakeItem(Instance{L.storage->module_name,
                           "u_" + x + "_data",
@@ -386,7 +392,8 @@ GenerateFor SlotBlock(const Level& L, const RfcSpec& s) {
                               {IfThen(Index(L.s("alloc"), "e"),
                                       {Blocking(PartSelect("tag_d", "e*RegBits", "RegBits"),
                                                 L.s("ins_reg"))})})})}),
-      IfThen(And({"fl_here", L.s("fl_clear")}), {Blocking("valid_d", "valid_d & ~" + L.s("fl_first"))}),
+      IfThen(And({"fl_here", L.s("fl_clear")}),
+             {Blocking("valid_d", "valid_d & ~" + L.s("fl_first"))}),
   };
   g.items.push_back(MakeItem(std::move(a)));
   if (L.aged()) {
@@ -395,11 +402,12 @@ GenerateFor SlotBlock(const Level& L, const RfcSpec& s) {
     r.body.push_back(Blocking("age_d", "age_q"));
     r.body.push_back(Blocking("age_cur", "'0"));
     if (s.lru()) {
-      r.body.push_back(Note("LRU: read hits, operands in order, make their entry the most recent."));
-      r.body.push_back(ForLoop(
-          "p", "NumOperands",
-          {IfThen(And({Index(L.s("lu_hit"), "p"), Eq("lu_slot[p]", Cast("SlotBits", "s"))}),
-                  Touch(L, Index(L.s("lu_oh"), "p*" + N + " + e")))}));
+      r.body.push_back(
+          Note("LRU: read hits, operands in order, make their entry the most recent."));
+      r.body.push_back(
+          ForLoop("p", "NumOperands",
+                  {IfThen(And({Index(L.s("lu_hit"), "p"), Eq("lu_slot[p]", Cast("SlotBits", "s"))}),
+                          Touch(L, Index(L.s("lu_oh"), "p*" + N + " + e")))}));
     }
     r.body.push_back(Note("The written entry becomes the most recent."));
     r.body.push_back(IfThen(And({"wr_here", L.s("ins")}), Touch(L, Index(L.s("alloc"), "e"))));
@@ -418,23 +426,29 @@ GenerateFor SlotBlock(const Level& L, const RfcSpec& s) {
   // it is dead, superseded or overwritten by a newer value of its register, or written back.
   Ifdef d{"GPURF_ASSERTIONS", {}};
   d.items.push_back(MakeItem(Net{"gone", Msb(N), "", "the value held at the edge leaves", ""}));
-  d.items.push_back(MakeItem(Net{"accounted", Msb(N), "", "...for one of the allowed reasons", ""}));
-  d.items.push_back(MakeItem(ContinuousAssign{
-      "gone", fmt::format("valid_q & ~(valid_d & ~((wr_here && {}) ? {} : '0))", L.s("ins"),
-                          L.s("alloc"))}));
+  d.items.push_back(
+      MakeItem(Net{"accounted", Msb(N), "", "...for one of the allowed reasons", ""}));
+  d.items.push_back(MakeItem(
+      ContinuousAssign{"gone", fmt::format("valid_q & ~(valid_d & ~((wr_here && {}) ? {} : '0))",
+                                           L.s("ins"), L.s("alloc"))}));
+  // Where the value may go, restated from the contract rather than taken from the control
+  // signals above: an eviction into the next level's write port or the write-back register, a
+  // flush write-back of this level's next entry through the write-back register.
   const std::string sink = L.bottom ? "wb_load" : "l1_we";
+  const std::string flush_src = !s.two_levels() ? "fl_go"
+                                : L.top         ? "fl_go && l0_fl_any"
+                                                : "fl_go && !l0_fl_any";
   d.items.push_back(MakeItem(ContinuousAssign{
       "accounted",
       fmt::format("kill | (wr_here ? ({} | {} | (({} && {}) ? {} : '0)) : '0) | "
-                  "((fl_here && {} && wb_load) ? {} : '0)",
-                  L.s("sup"), L.s("ins_hit"), L.s("evict"), sink, L.s("alloc"), L.s("fl_clear"),
+                  "((fl_here && {} && wb_load && !wr_uses_wb) ? {} : '0)",
+                  L.s("sup"), L.s("ins_hit"), L.s("evict"), sink, L.s("alloc"), flush_src,
                   L.s("fl_first"))}));
   Always chk{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_live_values_kept", {}};
-  chk.body.push_back(IfThen(
-      And({"rst_ni", "|(gone & ~accounted)"}),
-      {SysCall("$error", {Quote("%m: a live value of slot %0d left " + L.X +
-                                " entries %b without a write-back"),
-                          "s", "gone & ~accounted"})}));
+  chk.body.push_back(IfThen(And({"rst_ni", "|(gone & ~accounted)"}),
+                            {SysCall("$error", {Quote("%m: a live value of slot %0d left " + L.X +
+                                                      " entries %b without a write-back"),
+                                                "s", "gone & ~accounted"})}));
   d.items.push_back(MakeItem(std::move(chk)));
   g.items.push_back(MakeItem(BlankLine{}));
   g.items.push_back(MakeItem(std::move(d)));
@@ -442,9 +456,10 @@ GenerateFor SlotBlock(const Level& L, const RfcSpec& s) {
 }
 
 void AddLevelState(Module& m, const Level& L) {
-  m.Comment(fmt::format("{} state registers. Tags need no reset (valid bits guard them); ages reset\n"
-                        "to a permutation.",
-                        L.X));
+  m.Comment(
+      fmt::format("{} state registers. Tags need no reset (valid bits guard them); ages reset\n"
+                  "to a permutation.",
+                  L.X));
   Always ff{AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "p_" + L.s("state"), {}};
   Body rst = {NonBlocking(L.s("valid_q"), "'0")};
   Body run = {NonBlocking(L.s("valid_q"), L.s("valid_d"))};
@@ -483,15 +498,14 @@ Ifdef Assertions(const RfcSpec& s, const std::vector<Level>& levels) {
   Always chk{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_checks", {}};
   Body body;
   if ((1 << s.slot_bits) != s.active_warps) {
-    body.push_back(ForLoop(
-        "p", "NumOperands",
-        {IfThen(And({"lu_valid_i[p]", BinOp("32'(lu_slot[p])", ">=", "NumSlots")}),
-                {SysCall("$error",
-                         {Quote("%m: operand %0d looks up slot %0d >= NumSlots"), "p",
-                          "lu_slot[p]"})})}));
-    body.push_back(IfThen(And({"wr_valid_i", BinOp("32'(wr_slot_i)", ">=", "NumSlots")}),
-                          {SysCall("$error", {Quote("%m: write to slot %0d >= NumSlots"),
-                                              "wr_slot_i"})}));
+    body.push_back(
+        ForLoop("p", "NumOperands",
+                {IfThen(And({"lu_valid_i[p]", BinOp("32'(lu_slot[p])", ">=", "NumSlots")}),
+                        {SysCall("$error", {Quote("%m: operand %0d looks up slot %0d >= NumSlots"),
+                                            "p", "lu_slot[p]"})})}));
+    body.push_back(
+        IfThen(And({"wr_valid_i", BinOp("32'(wr_slot_i)", ">=", "NumSlots")}),
+               {SysCall("$error", {Quote("%m: write to slot %0d >= NumSlots"), "wr_slot_i"})}));
     body.push_back(
         IfThen(And({"fl_valid_i", "!fl_busy_q", BinOp("32'(fl_slot_i)", ">=", "NumSlots")}),
                {SysCall("$error", {Quote("%m: flush of slot %0d >= NumSlots"), "fl_slot_i"})}));
@@ -507,11 +521,11 @@ Ifdef Assertions(const RfcSpec& s, const std::vector<Level>& levels) {
                    PartSelect(b.s("tag_d"), "(" + rb + ")*RegBits", "RegBits"))});
   };
   auto dup_error = [&](const Level& a, const Level& b) {
-    return SysCall("$error",
-                   {Quote("%m: slot %0d holds register %0d twice (" + a.X + " entry %0d, " + b.X +
-                          " entry %0d)"),
-                    "s", PartSelect(a.s("tag_d"), "(s*" + a.N() + " + i)*RegBits", "RegBits"), "i",
-                    "j"});
+    return SysCall(
+        "$error",
+        {Quote("%m: slot %0d holds register %0d twice (" + a.X + " entry %0d, " + b.X +
+               " entry %0d)"),
+         "s", PartSelect(a.s("tag_d"), "(s*" + a.N() + " + i)*RegBits", "RegBits"), "i", "j"});
   };
   Body per_slot;
   for (size_t li = 0; li < levels.size(); ++li) {
@@ -547,8 +561,8 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
   g.derived = {{"slot_bits", s.slot_bits},
                {"entries_per_slot", s.l1_entries + s.l0_entries},
                {"tag_and_valid_bits", tag_bits},
-               {"data_bits", static_cast<long long>(s.active_warps) *
-                                 (s.l1_entries + s.l0_entries) * s.width},
+               {"data_bits",
+                static_cast<long long>(s.active_warps) * (s.l1_entries + s.l0_entries) * s.width},
                {"l1_storage", s.l1_storage.module_name},
                {"lookup_latency", 0},
                {"writeback_latency", 1}};
@@ -575,7 +589,8 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
   m.params.push_back(
       {"SlotBits", "(NumSlots > 1) ? $clog2(NumSlots) : 1", "bits of a slot number", true});
   for (const Level& L : levels) {
-    m.params.push_back({L.Rows(), "NumSlots * " + L.N(), "rows of the " + L.X + " data array", true});
+    m.params.push_back(
+        {L.Rows(), "NumSlots * " + L.N(), "rows of the " + L.X + " data array", true});
     m.params.push_back({L.Ib(), fmt::format("({0} > 1) ? $clog2({0}) : 1", L.N()),
                         "bits of an entry number within a slot", true});
     m.params.push_back({L.Aw(), fmt::format("({0} > 1) ? $clog2({0}) : 1", L.Rows()),
@@ -671,8 +686,8 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
     m.Add(MakeItem(std::move(d)));
   } else {
     m.Add(MakeItem(ContinuousAssign{"lu_hit_o", "l1_lu_hit"}));
-    m.Add(MakeItem(
-        ContinuousAssign{"lu_data_o", PartSelect("l1_rdata", "0", "NumOperands*Width")}));
+    m.Add(
+        MakeItem(ContinuousAssign{"lu_data_o", PartSelect("l1_rdata", "0", "NumOperands*Width")}));
   }
   m.Blank();
 
@@ -724,9 +739,9 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
   Always wbm{AlwaysKind::kComb, "", "", {}};
   Body from_flush;
   if (s.two_levels()) {
-    from_flush = {IfThen("l0_fl_any",
-                         {Blocking("wb_reg_d", "l0_fl_tag"), Blocking("wb_data_d", "l0_wb_rdata")},
-                         {Blocking("wb_reg_d", "l1_fl_tag"), Blocking("wb_data_d", "l1_wb_rdata")})};
+    from_flush = {IfThen(
+        "l0_fl_any", {Blocking("wb_reg_d", "l0_fl_tag"), Blocking("wb_data_d", "l0_wb_rdata")},
+        {Blocking("wb_reg_d", "l1_fl_tag"), Blocking("wb_data_d", "l1_wb_rdata")})};
   } else {
     from_flush = {Blocking("wb_reg_d", "l1_fl_tag"), Blocking("wb_data_d", "l1_wb_rdata")};
   }
@@ -739,13 +754,13 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
       from_flush)};
   m.Add(MakeItem(std::move(wbm)));
   m.Blank();
-  m.Add(MakeItem(Always{
-      AlwaysKind::kFF,
-      "posedge clk_i or negedge rst_ni",
-      "p_wb_valid",
-      {IfThen("!rst_ni", {NonBlocking("wb_valid_q", "1'b0")},
-              {IfThen("wb_load", {NonBlocking("wb_valid_q", "1'b1")},
-                      {IfThen("wb_ready_i", {NonBlocking("wb_valid_q", "1'b0")})})})}}));
+  m.Add(MakeItem(
+      Always{AlwaysKind::kFF,
+             "posedge clk_i or negedge rst_ni",
+             "p_wb_valid",
+             {IfThen("!rst_ni", {NonBlocking("wb_valid_q", "1'b0")},
+                     {IfThen("wb_load", {NonBlocking("wb_valid_q", "1'b1")},
+                             {IfThen("wb_ready_i", {NonBlocking("wb_valid_q", "1'b0")})})})}}));
   m.Add(MakeItem(Always{AlwaysKind::kFF,
                         "posedge clk_i",
                         "p_wb_payload",

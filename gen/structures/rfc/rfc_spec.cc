@@ -81,12 +81,10 @@ RfcSpec RfcSpec::FromParams(const ParamSet& p) {
     s.l0_storage = StorageFor(s.active_warps * s.l0_entries, s.width, s.clock_gate);
   s.kind = "rfc";
   s.config_hash = HashHex(s.kind + ":" + p.Canonical(), 6);
-  s.module_name =
-      s.two_levels()
-          ? fmt::format("rf_rfc_a{}_l0x{}_l1x{}_{}_{}", s.active_warps, s.l0_entries, s.l1_entries,
-                        s.width, s.config_hash)
-          : fmt::format("rf_rfc_a{}_l1x{}_{}_{}", s.active_warps, s.l1_entries, s.width,
-                        s.config_hash);
+  s.module_name = s.two_levels() ? fmt::format("rf_rfc_a{}_l0x{}_l1x{}_{}_{}", s.active_warps,
+                                               s.l0_entries, s.l1_entries, s.width, s.config_hash)
+                                 : fmt::format("rf_rfc_a{}_l1x{}_{}_{}", s.active_warps,
+                                               s.l1_entries, s.width, s.config_hash);
   return s;
 }
 

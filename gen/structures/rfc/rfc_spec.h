@@ -49,8 +49,8 @@
 //       other level is invalidated (superseded). In the target level, an entry already holding R
 //       is overwritten in place; else the lowest-numbered free entry of S is used; else the
 //       victim (the oldest entry of S in that level by the replacement ages at the start of the
-//       cycle: this cycle's read hits do not save an entry) is replaced: an L0 victim moves into L1 by
-//       the same rules (its own insertion, in the same cycle; L1 may in turn evict), an L1
+//       cycle: this cycle's read hits do not save an entry) is replaced: an L0 victim moves into L1
+//       by the same rules (its own insertion, in the same cycle; L1 may in turn evict), an L1
 //       victim is loaded into the write-back register. The written entry becomes the most recent
 //       of its level (FIFO and LRU alike). "Free" counts entries invalidated in step 1 and by
 //       this write's own invalidation.
@@ -59,7 +59,10 @@
 //     (two levels) step 2 does not read an L0 victim while the flush entry is in L0, the entry is
 //     loaded into the write-back register and invalidated. When F holds no entry and the
 //     write-back register is free (empty or transferring), fl_done_o pulses and the flush ends.
-//     A new request is taken when fl_busy_o is low (fl_busy_o rises the next cycle).
+//     Both decisions look at F after step 1 and before step 2: a write into F is a bypass that
+//     takes the write-back register (the engine waits that cycle) and whose invalidation of a
+//     stale copy in F counts from the next cycle. A new request is taken when fl_busy_o is low
+//     (fl_busy_o rises the next cycle).
 //  4. Write-back register: cleared by a transfer, loaded by step 2 or 3 (never while a value
 //     waits untransferred).
 // Replacement ages: FIFO orders entries by their last write, LRU by their last write or read
