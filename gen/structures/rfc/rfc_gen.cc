@@ -115,7 +115,7 @@ Body Touch(const Level& L, const std::string& bit_e) {
 
 void AddLevelDecls(Module& m, const Level& L) {
   const std::string N = L.N();
-  m.Comment(fmt::format("{} state: valid bits, tags{} (slot s, entry e at row s*{} + e).", L.X,
+  m.Comment(fmt::format("{} state: valid bits, tags{}.\nSlot s, entry e is row s*{} + e.", L.X,
                         L.aged() ? " and replacement ages (0 = most recent)" : "", N));
   m.Add(MakeItem(Net{L.s("valid_q"), Msb(L.Rows()), "", "entry holds a live value", ""}));
   m.Add(MakeItem(Net{L.s("valid_d"), Msb(L.Rows()), "", "", ""}));
@@ -138,9 +138,8 @@ void AddLevelDecls(Module& m, const Level& L) {
   m.Add(
       MakeItem(Net{L.s("wb_rdata"), Msb("Width"), "", "read port 3: the entry written back", ""}));
   m.Comment(fmt::format("{} lookups.", L.X));
-  m.Add(
-      MakeItem(Net{L.s("lu_oh"), "NumOperands*" + N + "-1", "",
-                   "operand p: one-hot hit entry of its slot at [p*" + N + " +: " + N + "]", ""}));
+  m.Add(MakeItem(Net{L.s("lu_oh"), "NumOperands*" + N + "-1", "",
+                     "operand p's hit entry in its slot, one-hot", ""}));
   m.Add(MakeItem(Net{L.s("lu_hit"), "NumOperands-1", "", "", ""}));
   m.Comment(fmt::format("{} entries of the write's slot.", L.X));
   m.Add(MakeItem(Net{L.s("wr_tags"), N + "*RegBits-1", "", "", ""}));
@@ -439,11 +438,10 @@ GenerateFor SlotBlock(const Level& L, const RfcSpec& s) {
                                 : L.top         ? "fl_go && l0_fl_any"
                                                 : "fl_go && !l0_fl_any";
   d.items.push_back(MakeItem(ContinuousAssign{
-      "accounted",
-      fmt::format("kill | (wr_here ? ({} | {} | (({} && {}) ? {} : '0)) : '0) | "
-                  "((fl_here && {} && wb_load && !wr_uses_wb) ? {} : '0)",
-                  L.s("sup"), L.s("ins_hit"), L.s("evict"), sink, L.s("alloc"), flush_src,
-                  L.s("fl_first"))}));
+      "accounted", fmt::format("kill | (wr_here ? ({} | {} | (({} && {}) ? {} : '0)) : '0) | "
+                               "((fl_here && {} && wb_load && !wr_uses_wb) ? {} : '0)",
+                               L.s("sup"), L.s("ins_hit"), L.s("evict"), sink, L.s("alloc"),
+                               flush_src, L.s("fl_first"))}));
   Always chk{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_live_values_kept", {}};
   chk.body.push_back(IfThen(And({"rst_ni", "|(gone & ~accounted)"}),
                             {SysCall("$error", {Quote("%m: a live value of slot %0d left " + L.X +
