@@ -5,10 +5,21 @@
 
 #include "verif/models/flop_array_model.h"
 #include "verif/models/mrf_model.h"
+#include "verif/models/rfc_model.h"
 #include "verif/stimulus/flop_array_stimulus.h"
 #include "verif/stimulus/mrf_stimulus.h"
+#include "verif/stimulus/rfc_stimulus.h"
 
 namespace gpurf {
+
+namespace {
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+}  // namespace
 
 std::unique_ptr<CycleModel> MakeModel(const StructureSpec& spec) {
   struct Maker {
@@ -17,6 +28,9 @@ std::unique_ptr<CycleModel> MakeModel(const StructureSpec& spec) {
     }
     std::unique_ptr<CycleModel> operator()(const MrfSpec& s) const {
       return std::make_unique<MrfModel>(s);
+    }
+    std::unique_ptr<CycleModel> operator()(const RfcSpec& s) const {
+      return std::make_unique<RfcCycleModel>(s);
     }
   };
   return std::visit(Maker{}, spec);
@@ -30,6 +44,9 @@ std::unique_ptr<Stimulus> MakeStimulus(const StructureSpec& spec, uint64_t seed)
     }
     std::unique_ptr<Stimulus> operator()(const MrfSpec& s) const {
       return std::make_unique<MrfStimulus>(s, seed);
+    }
+    std::unique_ptr<Stimulus> operator()(const RfcSpec& s) const {
+      return std::make_unique<RfcStimulus>(s, seed);
     }
   };
   return std::visit(Maker{seed}, spec);

@@ -251,6 +251,56 @@ DesignStructure MrfFor(const DesignSpec& d, const ParamSet& mrf, const ParamSet&
   return s;
 }
 
+// The hardware RFC of a hw-rfc hierarchy: levels - 1 cache levels (L1, and L0 with 3 levels),
+// one copy per lane cluster holding that cluster's 128-bit rows (each copy carries the tags).
+DesignStructure RfcFor(const DesignSpec& d, const ParamSet& hier, const ParamSet& sm,
+                       const ParamSet& mrf, const ParamSet& storage, const SourceLoc& loc) {
+  // Tag check and data read share one cycle, so the RFC reads its arrays combinationally.
+  if (storage.Enum("read_mode") != "comb") {
+    storage.Reject("read_mode",
+                   "a hw-rfc hierarchy checks tags and reads data in one cycle (Gebhart 4.1)",
+                   "comb (or leave it out)");
+  }
+  if (storage.Bool("bypass")) {
+    storage.Reject("bypass",
+                   "a hw-rfc lookup sees the state at the start of the cycle; write-to-read bypass "
+                   "would return data its tags do not describe",
+                   "false (or leave it out)");
+  }
+  ParamSet p(RfcSpec::ParamDescs());
+  auto set = [&](const std::string& key, const std::string& text, const ParamValue& from) {
+    p.Set(key, text, from.loc, from.field + " (-> rfc." + key + ")");
+  };
+  const int levels = d.hierarchy.levels - 1;
+  set("active_warps", std::to_string(d.sm.active_warps), sm.Get("active_warps"));
+  set("levels", std::to_string(levels), hier.Get("levels"));
+  set("l1_entries", std::to_string(d.hierarchy.l1_entries_per_thread),
+      hier.Get("l1_entries_per_thread"));
+  if (levels == 2) {
+    set("l0_entries", std::to_string(d.hierarchy.l0_entries_per_thread),
+        hier.Get("l0_entries_per_thread"));
+  }
+  set("width", std::to_string(d.mrf.width), mrf.Get("width"));
+  set("replacement", d.hierarchy.replacement, hier.Get("replacement"));
+  set("clock_gate", storage.Get("clock_gate").s, storage.Get("clock_gate"));
+  DesignStructure s;
+  s.name = "rfc";
+  s.kind = "rfc";
+  s.count = d.sm.clusters;
+  s.role = levels == 2
+               ? fmt::format("2-level hardware register file cache of one lane cluster: L0 {} and "
+                             "L1 {} entries/thread x {} active warps, {} replacement",
+                             d.hierarchy.l0_entries_per_thread, d.hierarchy.l1_entries_per_thread,
+                             d.sm.active_warps, d.hierarchy.replacement)
+               : fmt::format("hardware register file cache of one lane cluster: {} entries/thread x "
+                             "{} active warps, {} replacement",
+                             d.hierarchy.l1_entries_per_thread, d.sm.active_warps,
+                             d.hierarchy.replacement);
+  s.loc = loc;
+  s.spec = RfcSpec::FromParams(p);
+  return s;
+}
+
 DesignStructure Planned(const std::string& name, const std::string& kind, int count,
                         const std::string& role, const SourceLoc& loc) {
   DesignStructure s;
@@ -495,12 +545,7 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
       }
     }
   } else if (d.hierarchy.kind == "hw-rfc") {
-    d.structures.push_back(Planned(
-        "rfc", "rfc", d.sm.clusters,
-        fmt::format("{}-level hardware register file cache, {} entries/thread, {} replacement",
-                    d.hierarchy.levels - 1, d.hierarchy.l1_entries_per_thread,
-                    d.hierarchy.replacement),
-        hier_loc));
+    d.structures.push_back(RfcFor(d, hier, sm, mrf, storage, hier_loc));
   }
   if (d.scheduler == "two-level") {
     d.structures.push_back(

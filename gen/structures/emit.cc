@@ -2,13 +2,24 @@
 
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "gen/structures/mrf/mrf_gen.h"
+#include "gen/structures/rfc/rfc_gen.h"
 
 namespace gpurf {
+
+namespace {
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+}  // namespace
 
 GeneratedStructure Emit(const StructureSpec& spec) {
   struct Emitter {
     GeneratedStructure operator()(const FlopArraySpec& s) const { return EmitFlopArray(s); }
     GeneratedStructure operator()(const MrfSpec& s) const { return EmitMrf(s); }
+    GeneratedStructure operator()(const RfcSpec& s) const { return EmitRfc(s); }
   };
   return std::visit(Emitter{}, spec);
 }

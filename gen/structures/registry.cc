@@ -9,6 +9,9 @@ const std::vector<StructureKind>& StructureKinds() {
        [](const ParamSet& p) -> StructureSpec { return FlopArraySpec::FromParams(p); }},
       {"mrf", "banked main register file with operand collectors (Gebhart)", MrfSpec::ParamDescs(),
        [](const ParamSet& p) -> StructureSpec { return MrfSpec::FromParams(p); }},
+      {"rfc", "hardware register file cache, 1 or 2 levels, FIFO/LRU, liveness hints (Gebhart)",
+       RfcSpec::ParamDescs(),
+       [](const ParamSet& p) -> StructureSpec { return RfcSpec::FromParams(p); }},
   };
   return kinds;
 }
@@ -23,7 +26,6 @@ const StructureKind* FindStructureKind(const std::string& name) {
 
 const std::vector<PlannedKind>& PlannedStructureKinds() {
   static const std::vector<PlannedKind> kinds = {
-      {"rfc", "hardware register file cache with tags (Gebhart)"},
       {"warp-scheduler", "two-level warp scheduler (Gebhart)"},
       {"renaming-table", "register renaming table (Jeon)"},
       {"pcrf", "pending-CTA register file chains (FineReg)"},

@@ -11,11 +11,12 @@
 #include "gen/params/param.h"
 #include "gen/structures/flop_array/flop_array_spec.h"
 #include "gen/structures/mrf/mrf_spec.h"
+#include "gen/structures/rfc/rfc_spec.h"
 
 namespace gpurf {
 
 // One alternative per implemented structure kind.
-using StructureSpec = std::variant<FlopArraySpec, MrfSpec>;
+using StructureSpec = std::variant<FlopArraySpec, MrfSpec, RfcSpec>;
 
 struct StructureKind {
   std::string name;     // CLI / YAML name: "flop-array"

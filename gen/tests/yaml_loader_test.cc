@@ -193,9 +193,31 @@ TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
   ASSERT_EQ(base.structures.size(), 1U);
   EXPECT_EQ(base.structures[0].name, "mrf");
 
-  const DesignSpec rfc = LoadDesignFromString("hierarchy: {kind: hw-rfc, levels: 2}\n", "t.yaml");
+  const DesignSpec rfc = LoadDesignFromString(
+      "hierarchy: {kind: hw-rfc, levels: 2, l1_entries_per_thread: 6, replacement: fifo}\n",
+      "t.yaml");
   ASSERT_NE(Find(rfc, "rfc"), nullptr);
-  EXPECT_FALSE(Find(rfc, "rfc")->implemented());
+  ASSERT_TRUE(Find(rfc, "rfc")->implemented());
+  const RfcSpec& r1 = std::get<RfcSpec>(*Find(rfc, "rfc")->spec);
+  EXPECT_EQ(Find(rfc, "rfc")->count, 8);
+  EXPECT_EQ(r1.levels, 1);
+  EXPECT_EQ(r1.l1_entries, 6);
+  EXPECT_EQ(r1.active_warps, 8);
+  EXPECT_EQ(r1.width, 128);
+  EXPECT_FALSE(r1.lru());
+
+  // Gebhart's HW 3-level hierarchy: RFC L0 (1 entry) + RFC L1 + MRF.
+  const DesignSpec rfc3 = LoadDesignFromString(
+      "sm: {active_warps: 6}\nhierarchy: {kind: hw-rfc, levels: 3, l1_entries_per_thread: 4}\n"
+      "storage: {clock_gate: false}\n",
+      "t.yaml");
+  const RfcSpec& r2 = std::get<RfcSpec>(*Find(rfc3, "rfc")->spec);
+  EXPECT_EQ(r2.levels, 2);
+  EXPECT_EQ(r2.l0_entries, 1);
+  EXPECT_EQ(r2.l1_entries, 4);
+  EXPECT_EQ(r2.active_warps, 6);
+  EXPECT_TRUE(r2.lru());
+  EXPECT_FALSE(r2.clock_gate);
 }
 
 TEST(YamlLoader, StandaloneStructures) {
@@ -511,10 +533,22 @@ TEST(YamlLoaderReject, StructureMissingNameOrKind) {
                   "one of: flop-array, mrf, rfc, warp-scheduler"});
 }
 
+TEST(YamlLoaderReject, HwRfcNeedsCombinationalUnbypassedStorage) {
+  ExpectRejected("hierarchy: {kind: hw-rfc}\nstorage:\n  read_mode: reg\n",
+                 {3, 14, "storage.read_mode", "reg", "tags and reads data in one cycle", "comb"});
+  ExpectRejected("hierarchy: {kind: hw-rfc}\nstorage:\n  bypass: true\n",
+                 {3, 11, "storage.bypass", "true", "state at the start of the cycle", "false"});
+}
+
+TEST(YamlLoaderReject, StandaloneRfcL0EntriesWithOneLevel) {
+  ExpectRejected("structures:\n  - name: c\n    kind: rfc\n    l0_entries: 2\n",
+                 {4, 17, "structures[0].l0_entries", "2", "a 1-level RFC has no L0", "levels"});
+}
+
 TEST(YamlLoaderReject, StructureKindTypo) {
   ExpectRejected("structures:\n  - name: a\n    kind: flop-aray\n",
                  {3, 11, "structures[0].kind", "flop-aray", "did you mean 'flop-array'?",
-                  "one of: flop-array, mrf"});
+                  "one of: flop-array, mrf, rfc"});
 }
 
 TEST(YamlLoaderReject, StructureBadName) {

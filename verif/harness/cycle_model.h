@@ -25,6 +25,9 @@ class CycleModel {
   virtual ~CycleModel() = default;
   virtual void Outputs(const PortValues& in, PortValues& out, PortValues& defined) = 0;
   virtual void Clock(const PortValues& in) = 0;
+  // A violated model-side invariant (checked by the model on its own state and outputs), or ""
+  // when all hold. The loop checks it after every Clock and stops at the first violation.
+  virtual std::string Failure() const { return {}; }
 };
 
 class Stimulus {

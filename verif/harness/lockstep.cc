@@ -126,6 +126,15 @@ LockstepResult RunLockstep(DutModel& dut, const GeneratedStructure& g, CycleMode
     model.Clock(in);
     if (tracing)
       dut.DumpTrace(10 * c + 5);
+    if (std::string f = model.Failure(); !f.empty()) {
+      r.passed = false;
+      r.fail_cycle = c;
+      r.failure = fmt::format(
+          "golden model invariant violated at the rising edge of cycle {} (seed {}, stimulus "
+          "phase '{}'): {}\n  inputs:{}",
+          c, opt.seed, stim.Phase(), f, inputs_text());
+      break;
+    }
     if (dut.GotError()) {
       r.passed = false;
       r.assertion = true;
