@@ -31,10 +31,10 @@ std::vector<std::string> ModuleDoc(const MrfSpec& s) {
       fmt::format("collectors, {} warps x {} registers (Gebhart et al., TOCS 2012, section 2.1).",
                   s.warps, s.regs),
       "",
-      fmt::format("Banks: gpurf_sram_1r1w, one read and one write port each, {}.",
-                  s.bank_impl == MrfSpec::BankImpl::kMacro
-                      ? "hard macro (BankImpl = 1: black box for synthesis)"
-                      : "flip-flop arrays (BankImpl = 0)"),
+      "Banks: gpurf_sram_1r1w, one read and one write port each,",
+      s.bank_impl == MrfSpec::BankImpl::kMacro
+          ? "as hard macros (BankImpl = 1: black boxes for synthesis)."
+          : "as flip-flop arrays (BankImpl = 0).",
       fmt::format("Interleaving ({}): {}.", s.InterleaveName(), s.MappingText()),
       "A row holds one register of one warp for the lanes of a lane cluster.",
       "",
@@ -109,12 +109,12 @@ std::string RowExpr(const std::string& warp, const std::string& reg) {
   return fmt::format("RowAddrWidth'(32'({}) * RowsPerWarp + 32'({}) / NumBanks)", warp, reg);
 }
 
-// Slot j of instruction-order priority over slot i: its collector is older, or it is an
-// earlier slot of the same collector.
+// Slot j comes before slot i in instruction order: its collector is older, or it is an earlier
+// slot of the same collector (a slot never precedes itself).
 const char* kSlotBeats = "(j / 3 == i / 3) ? (j < i) : older_q[(j / 3) * NumCollectors + i / 3]";
 
 void AddMapping(Module& m, const MrfSpec& s) {
-  m.Comment(fmt::format("Register -> (bank, row), {} interleaving: {}.", s.InterleaveName(),
+  m.Comment(fmt::format("Register -> (bank, row), {} interleaving:\n{}.", s.InterleaveName(),
                         s.MappingText()));
   m.Add(Decl("issue_bank", Msb("BankWidth"), "bank of each source slot", "3"));
   m.Add(Decl("issue_row", Msb("RowAddrWidth"), "row of each source slot", "3"));
@@ -161,6 +161,7 @@ void AddDeclarations(Module& m) {
   m.Add(Decl("alloc_sel", Msb("NumCollectors"), "lowest free collector, one-hot"));
   m.Add(Decl("issue_fire", "", "an instruction is accepted"));
   m.Add(Decl("read_elig", Msb("NumSlots"), "slots that may be granted a read this cycle"));
+  m.Add(Decl("precede", "NumSlots*NumSlots-1", "bit j*NumSlots+i: slot j precedes slot i"));
   m.Add(Decl("grant", Msb("NumSlots"), "slots granted a bank read this cycle"));
   m.Add(Decl("wb_fire", "", "a write-back is accepted"));
   m.Add(Decl("done", Msb("NumCollectors"), "collector has every valid operand"));
@@ -198,16 +199,22 @@ void AddArbiter(Module& m, const MrfSpec& s) {
   }
   m.Blank();
   m.Comment(
-      "Bank arbitration: a slot is granted when no eligible slot of the same bank comes before it\n"
-      "in instruction order (older collector, then lower slot). The order is total, so each bank\n"
-      "grants at most one read.");
+      "Instruction order of the slots: slot j precedes slot i when its collector is older, or it\n"
+      "is an earlier slot (A, B, C) of the same collector.");
+  m.Add(Comb(
+      "p_slot_order",
+      {ForLoop("i", "NumSlots",
+               {ForLoop("j", "NumSlots", {Blocking("precede[j * NumSlots + i]", kSlotBeats)})})}));
+  m.Blank();
+  m.Comment(
+      "Bank arbitration: a slot is granted when no eligible slot of the same bank precedes it.\n"
+      "The order is total, so each bank grants at most one read.");
   m.Add(Comb("p_read_arbiter",
              {ForLoop("i", "NumSlots",
                       {Blocking(Index("grant", "i"), Index("read_elig", "i")),
                        ForLoop("j", "NumSlots",
-                               {IfThen(fmt::format("read_elig[j] && (j != i) && (slot_bank_q[j] == "
-                                                   "slot_bank_q[i]) && ({})",
-                                                   kSlotBeats),
+                               {IfThen("read_elig[j] && precede[j * NumSlots + i] && "
+                                       "(slot_bank_q[j] == slot_bank_q[i])",
                                        {Blocking(Index("grant", "i"), "1'b0")})})})}));
   m.Blank();
   if (WritePriority(s)) {
