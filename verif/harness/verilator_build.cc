@@ -91,7 +91,7 @@ fs::path DefaultCacheDir() {
   return fs::temp_directory_path() / "gpurf-cache";
 }
 
-std::string AdaptorSource(const GeneratedStructure& g) {
+std::string AdaptorSource(const GeneratedStructure& g, bool trace) {
   const std::string cls = "V" + g.top;
   std::string set_cases, get_cases, names, widths;
   for (size_t i = 0; i < g.ports.size(); ++i) {
@@ -127,8 +127,7 @@ std::string AdaptorSource(const GeneratedStructure& g) {
 #include "{cls}.h"
 #include "dut_abi.h"
 #include "verilated.h"
-#include "verilated_vcd_c.h"
-
+{trace_include}
 namespace {{
 
 constexpr int kNumPorts = {nports};
@@ -170,27 +169,10 @@ class Adaptor final : public gpurf::DutModel {{
     ctx_.gotFinish(false);
   }}
 
-  bool OpenTrace(const char* path) override {{
-    CloseTrace();
-    trace_ = std::make_unique<VerilatedVcdC>();
-    top_->trace(trace_.get(), 99);
-    trace_->open(path);
-    return trace_->isOpen();
-  }}
-  void DumpTrace(uint64_t time) override {{
-    if (trace_) trace_->dump(time);
-  }}
-  void CloseTrace() override {{
-    if (trace_) {{
-      trace_->close();
-      trace_.reset();
-    }}
-  }}
-
+{trace_methods}
  private:
   VerilatedContext ctx_;
-  std::unique_ptr<{cls}> top_;
-  std::unique_ptr<VerilatedVcdC> trace_;
+  std::unique_ptr<{cls}> top_;{trace_member}
 }};
 
 }}  // namespace
@@ -203,16 +185,41 @@ extern "C" gpurf::DutModel* gpurf_dut_create(int abi_version) {{
                      fmt::arg("version", GeneratorVersion()), fmt::arg("top", g.top),
                      fmt::arg("cls", cls), fmt::arg("nports", g.ports.size()),
                      fmt::arg("names", names), fmt::arg("widths", widths),
-                     fmt::arg("set_cases", set_cases), fmt::arg("get_cases", get_cases));
+                     fmt::arg("set_cases", set_cases), fmt::arg("get_cases", get_cases),
+                     fmt::arg("trace_include", trace ? "#include \"verilated_vcd_c.h\"\n" : ""),
+                     fmt::arg("trace_methods", trace ? R"(  bool OpenTrace(const char* path) override {
+    CloseTrace();
+    trace_ = std::make_unique<VerilatedVcdC>();
+    top_->trace(trace_.get(), 99);
+    trace_->open(path);
+    return trace_->isOpen();
+  }
+  void DumpTrace(uint64_t time) override {
+    if (trace_) trace_->dump(time);
+  }
+  void CloseTrace() override {
+    if (trace_) {
+      trace_->close();
+      trace_.reset();
+    }
+  }
+)"
+                                                     : R"(  // Built without --trace.
+  bool OpenTrace(const char*) override { return false; }
+  void DumpTrace(uint64_t) override {}
+  void CloseTrace() override {}
+)"),
+                     fmt::arg("trace_member",
+                              trace ? "\n  std::unique_ptr<VerilatedVcdC> trace_;" : ""));
 }
 
 BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt) {
   const fs::path cache = opt.cache_dir.empty() ? DefaultCacheDir() : opt.cache_dir;
-  const std::string adaptor = AdaptorSource(g);
+  const std::string adaptor = AdaptorSource(g, opt.trace);
   const std::string flags = fmt::format(
-      "--cc --exe --build --trace --assert -Wno-fatal -DGPURF_ASSERTIONS --x-assign unique "
+      "--cc --exe --build {}--assert -Wno-fatal -DGPURF_ASSERTIONS --x-assign unique "
       "--x-initial unique -CFLAGS '-fPIC {}' -LDFLAGS '-shared -Wl,-Bsymbolic' -o libdut.so",
-      opt.opt);
+      opt.trace ? "--trace " : "", opt.opt);
   std::string key_text =
       VerilatorVersion() + "\n" + flags + "\n" + adaptor + "\n" + std::string(kDutAbiSource);
   for (const auto& f : g.files)
