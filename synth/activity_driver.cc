@@ -159,8 +159,8 @@ int EntriesParameter(const GeneratedStructure& g) {
     if (e.is_string())
       return std::stoi(e.get<std::string>());
   }
-  throw ToolError(fmt::format("{} ({}): no 'entries' parameter to draw addresses from", g.top,
-                              g.kind));
+  throw ToolError(
+      fmt::format("{} ({}): no 'entries' parameter to draw addresses from", g.top, g.kind));
 }
 
 std::map<std::string, ActivityDriverFactory>& Registry() {
@@ -202,9 +202,10 @@ std::unique_ptr<ActivityDriver> MakeActivityDriver(const GeneratedStructure& g) 
     const std::lock_guard<std::mutex> lock(RegistryMutex());
     const auto it = Registry().find(g.kind);
     if (it == Registry().end())
-      throw ToolError(fmt::format("{}: no activity driver for structure kind '{}' (register one "
-                                  "in synth/activity_driver.cc)",
-                                  g.top, g.kind));
+      throw ToolError(
+          fmt::format("{}: no activity driver for structure kind '{}' (register one "
+                      "in synth/activity_driver.cc)",
+                      g.top, g.kind));
     f = it->second;
   }
   return f(g);

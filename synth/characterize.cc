@@ -139,8 +139,8 @@ void ApplyScaling(ModuleCharacterization& r, const LibertyLibrary& lib,
                   const CharacterizeOptions& opt) {
   if (!opt.scale)
     return;
-  const std::optional<int> node = opt.library_node_nm ? opt.library_node_nm
-                                                      : GuessLibraryNodeNm(lib);
+  const std::optional<int> node =
+      opt.library_node_nm ? opt.library_node_nm : GuessLibraryNodeNm(lib);
   if (!node)
     throw InputError({}, "--library-node", lib.name,
                      "cannot tell the library's technology node from its name",
@@ -233,8 +233,7 @@ nlohmann::ordered_json ModuleCharacterization::Json() const {
 }
 
 ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
-                                          const ModuleSynthResult& synth,
-                                          const LibertyLibrary& lib,
+                                          const ModuleSynthResult& synth, const LibertyLibrary& lib,
                                           const CharacterizeOptions& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   ModuleCharacterization r;
@@ -311,8 +310,7 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
     std::vector<std::array<double, 3>> rows;
     for (size_t i = 1; i < r.sets.size(); ++i) {
       const auto& s = r.sets[i];
-      rows.push_back({static_cast<double>(s.accesses.reads),
-                      static_cast<double>(s.accesses.writes),
+      rows.push_back({static_cast<double>(s.accesses.reads), static_cast<double>(s.accesses.writes),
                       s.energy.dynamic_pj() - idle * static_cast<double>(s.cycles)});
     }
     const AccessFit fit = FitAccessEnergies(rows);
@@ -325,9 +323,9 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
       if (!r.sta.available)
         r.notes.push_back("OpenSTA power check unavailable: " + r.sta.reason);
       else if (std::abs(r.sta.dynamic_diff) > opt.sta_tolerance)
-        r.notes.push_back(fmt::format(
-            "dynamic power differs from OpenSTA's by {:+.1f}% (tolerance {:.0f}%)",
-            100 * r.sta.dynamic_diff, 100 * opt.sta_tolerance));
+        r.notes.push_back(
+            fmt::format("dynamic power differs from OpenSTA's by {:+.1f}% (tolerance {:.0f}%)",
+                        100 * r.sta.dynamic_diff, 100 * opt.sta_tolerance));
     } else {
       r.sta.reason = "disabled";
     }
@@ -359,8 +357,8 @@ std::vector<ModuleCharacterization> CharacterizeAll(
   // Fail early, before any tool runs, on a kind without a driver or an unknown node.
   for (const auto* g : gs)
     if (!HasActivityDriver(g->kind))
-      throw ToolError(fmt::format("{}: no activity driver for structure kind '{}'", g->top,
-                                  g->kind));
+      throw ToolError(
+          fmt::format("{}: no activity driver for structure kind '{}'", g->top, g->kind));
   if (opt.scale && !opt.library_node_nm && !GuessLibraryNodeNm(lib))
     throw InputError({}, "--library-node", lib.name,
                      "cannot tell the library's technology node from its name",
@@ -419,12 +417,10 @@ std::string CharacterizationCsv(const std::vector<ModuleCharacterization>& rs) {
     s += fmt::format(
         "{},{},\"{}\",{:.2f},{},{:.5f},{:.5f},{:.5f},{:.5f},{},{},{},{},{},{},{}\n", r.top(),
         r.synth.instance, ShapeText(r), r.synth.total_area,
-        r.synth.timing.available ? Fmt(r.synth.timing.fmax_mhz, 2) : "", r.e_read_pj,
-        r.e_write_pj, r.idle_pj_per_cycle, r.leakage_w * 1e6,
-        r.scaling ? std::to_string(r.scaling->from_nm) : "",
-        r.scaling ? std::to_string(r.scaling->to_nm) : "",
-        r.scaling ? Fmt(r.scaled_area, 2) : "", r.scaling ? Fmt(r.scaled_e_read_pj, 5) : "",
-        r.scaling ? Fmt(r.scaled_e_write_pj, 5) : "",
+        r.synth.timing.available ? Fmt(r.synth.timing.fmax_mhz, 2) : "", r.e_read_pj, r.e_write_pj,
+        r.idle_pj_per_cycle, r.leakage_w * 1e6, r.scaling ? std::to_string(r.scaling->from_nm) : "",
+        r.scaling ? std::to_string(r.scaling->to_nm) : "", r.scaling ? Fmt(r.scaled_area, 2) : "",
+        r.scaling ? Fmt(r.scaled_e_read_pj, 5) : "", r.scaling ? Fmt(r.scaled_e_write_pj, 5) : "",
         r.scaling ? Fmt(r.scaled_idle_pj_per_cycle, 5) : "",
         r.sta.available ? Fmt(r.sta.dynamic_diff, 4) : "");
   }
@@ -490,9 +486,9 @@ void WriteCharacterizationOutputs(const fs::path& dir,
 const std::vector<GebhartCell>& GebhartTableIv() {
   // Gebhart et al. Table IV (DESIGN.md): rows entries/thread, columns 4, 6, 8 active warps.
   static const std::vector<GebhartCell> t = {
-      {4, 4, 5100, 1.2, 3.8},  {4, 6, 7400, 1.2, 4.4},  {4, 8, 9600, 1.9, 6.1},
-      {6, 4, 7400, 1.2, 4.4},  {6, 6, 10800, 1.7, 5.4}, {6, 8, 14300, 2.2, 6.7},
-      {8, 4, 9600, 1.9, 6.1},  {8, 6, 14300, 2.2, 6.7}, {8, 8, 18800, 3.4, 10.9},
+      {4, 4, 5100, 1.2, 3.8}, {4, 6, 7400, 1.2, 4.4},  {4, 8, 9600, 1.9, 6.1},
+      {6, 4, 7400, 1.2, 4.4}, {6, 6, 10800, 1.7, 5.4}, {6, 8, 14300, 2.2, 6.7},
+      {8, 4, 9600, 1.9, 6.1}, {8, 6, 14300, 2.2, 6.7}, {8, 8, 18800, 3.4, 10.9},
   };
   return t;
 }
@@ -520,8 +516,8 @@ GebhartComparison CompareWithGebhart(
     const auto rd = value(g.entries_per_thread, g.warps, 1);
     const auto wr = value(g.entries_per_thread, g.warps, 2);
     if (!a) {
-      c.violations.push_back(fmt::format("no characterization for {} rows",
-                                         g.entries_per_thread * g.warps));
+      c.violations.push_back(
+          fmt::format("no characterization for {} rows", g.entries_per_thread * g.warps));
       continue;
     }
     s += fmt::format(
@@ -539,9 +535,10 @@ GebhartComparison CompareWithGebhart(
         const auto check = [&](int e0, int w0, int e1, int w1) {
           const auto v0 = value(e0, w0, what), v1 = value(e1, w1, what);
           if (v0 && v1 && !(*v1 > *v0))
-            c.violations.push_back(fmt::format("{} does not grow from {}x{} to {}x{} ({:.4g} -> "
-                                               "{:.4g})",
-                                               names[what], e0, w0, e1, w1, *v0, *v1));
+            c.violations.push_back(
+                fmt::format("{} does not grow from {}x{} to {}x{} ({:.4g} -> "
+                            "{:.4g})",
+                            names[what], e0, w0, e1, w1, *v0, *v1));
         };
         check(a, fixed, b, fixed);  // more entries per thread
         check(fixed, a, fixed, b);  // more warps

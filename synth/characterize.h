@@ -78,8 +78,7 @@ struct ModuleCharacterization {
 
 // Characterizes (or finds in the cache) one synthesized module.
 ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
-                                          const ModuleSynthResult& synth,
-                                          const LibertyLibrary& lib,
+                                          const ModuleSynthResult& synth, const LibertyLibrary& lib,
                                           const CharacterizeOptions& opt);
 
 // Synthesizes and characterizes every module (opt.synth.jobs at a time); input order.

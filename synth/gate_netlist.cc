@@ -29,8 +29,8 @@ GateNetlist ReadYosysJsonNetlist(const fs::path& json, const std::string& top,
   try {
     j = nlohmann::json::parse(ReadFile(json));
   } catch (const std::exception& e) {
-    throw ToolError(fmt::format("cannot read the Yosys JSON netlist {}: {}", json.string(),
-                                e.what()));
+    throw ToolError(
+        fmt::format("cannot read the Yosys JSON netlist {}: {}", json.string(), e.what()));
   }
   if (!j.contains("modules") || !j["modules"].contains(top))
     throw ToolError(fmt::format("{} has no module {}", json.string(), top));
@@ -86,9 +86,10 @@ GateNetlist ReadYosysJsonNetlist(const fs::path& json, const std::string& top,
     for (const auto& [pin, bits] : c["connections"].items()) {
       const LibertyPin* lp = cell.lib->FindPin(pin);
       if (lp == nullptr || bits.size() != 1)
-        throw ToolError(fmt::format("{}: cell {} ({}) connects pin {} that the library cell does "
-                                    "not have as a single-bit pin",
-                                    top, name, cell.type, pin));
+        throw ToolError(
+            fmt::format("{}: cell {} ({}) connects pin {} that the library cell does "
+                        "not have as a single-bit pin",
+                        top, name, cell.type, pin));
       const int n = bit(bits[0]);
       if (lp->direction == "output") {
         if (n < 0)
@@ -104,9 +105,10 @@ GateNetlist ReadYosysJsonNetlist(const fs::path& json, const std::string& top,
         if (n >= 0)
           nl.nets[static_cast<size_t>(n)].loads.push_back({ci, pin});
       } else {
-        throw ToolError(fmt::format("{}: cell {} pin {} has direction '{}'; gate-level "
-                                    "characterization supports input and output pins",
-                                    top, cell.type, pin, lp->direction));
+        throw ToolError(
+            fmt::format("{}: cell {} pin {} has direction '{}'; gate-level "
+                        "characterization supports input and output pins",
+                        top, cell.type, pin, lp->direction));
       }
     }
     nl.cells.push_back(std::move(cell));

@@ -33,9 +33,9 @@ struct GateLoad {
 };
 
 struct GateNet {
-  std::string name;         // a readable name (Yosys net name and bit)
-  int driver_cell = -1;     // cell index driving it, or -1
-  std::string driver_pin;   // that cell's output pin
+  std::string name;        // a readable name (Yosys net name and bit)
+  int driver_cell = -1;    // cell index driving it, or -1
+  std::string driver_pin;  // that cell's output pin
   bool primary_input = false;
   std::vector<GateLoad> loads;  // cell input pins it drives
   int output_ports = 0;         // module output bits it drives

@@ -34,9 +34,10 @@ std::string CellVerilog(const GateNetlist& nl, size_t ci) {
     if (lc.state_vars.size() > 1 && name == lc.state_vars[1])
       return "~" + state;
     if (lc.FindPin(name) == nullptr)
-      throw ToolError(fmt::format("{}: the function of cell {} reads '{}', which is neither a pin "
-                                  "nor a state variable",
-                                  nl.top, lc.name, name));
+      throw ToolError(
+          fmt::format("{}: the function of cell {} reads '{}', which is neither a pin "
+                      "nor a state variable",
+                      nl.top, lc.name, name));
     return Operand(c.InputNet(name));
   };
   const auto expr = [&](const std::string& text, const std::string& attr) {
@@ -59,28 +60,28 @@ std::string CellVerilog(const GateNetlist& nl, size_t ci) {
     }
     if (lc.is_ff) {
       if (lc.ff_clocked_on.empty() || lc.ff_next_state.empty())
-        throw ToolError(fmt::format("{}: flip-flop cell {} lacks clocked_on/next_state", nl.top,
-                                    lc.name));
+        throw ToolError(
+            fmt::format("{}: flip-flop cell {} lacks clocked_on/next_state", nl.top, lc.name));
       v += fmt::format("  wire {}_clk = {};\n", state, expr(lc.ff_clocked_on, "clocked_on"));
-      v += fmt::format("  always_ff @(posedge {0}_clk{1})\n    {2}{0} <= {3};\n", state, sens,
-                       body, expr(lc.ff_next_state, "next_state"));
+      v += fmt::format("  always_ff @(posedge {0}_clk{1})\n    {2}{0} <= {3};\n", state, sens, body,
+                       expr(lc.ff_next_state, "next_state"));
     } else {
       if (lc.latch_enable.empty() || lc.latch_data_in.empty())
         throw ToolError(fmt::format("{}: latch cell {} lacks enable/data_in", nl.top, lc.name));
       v += fmt::format("  always_latch\n    {0}if ({1}) {2} <= {3};\n", body,
-                       expr(lc.latch_enable, "enable"), state,
-                       expr(lc.latch_data_in, "data_in"));
+                       expr(lc.latch_enable, "enable"), state, expr(lc.latch_data_in, "data_in"));
     }
   }
   for (const auto& [pin, net] : c.outputs) {
     const LibertyPin* p = lc.FindPin(pin);
     if (!p->three_state.empty())
-      throw ToolError(fmt::format("{}: cell {} ({}) has a tristate output; gate-level "
-                                  "characterization supports two-state logic only",
-                                  nl.top, c.name, lc.name));
+      throw ToolError(
+          fmt::format("{}: cell {} ({}) has a tristate output; gate-level "
+                      "characterization supports two-state logic only",
+                      nl.top, c.name, lc.name));
     if (p->function.empty())
-      throw ToolError(fmt::format("{}: output {} of cell {} has no function", nl.top, pin,
-                                  lc.name));
+      throw ToolError(
+          fmt::format("{}: output {} of cell {} has no function", nl.top, pin, lc.name));
     v += fmt::format("  assign {} = {};\n", Operand(net), expr(p->function, "pin " + pin));
   }
   return v;

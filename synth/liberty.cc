@@ -377,8 +377,7 @@ LibertyCell ReadCell(const Group& g, const Templates& templates, const std::stri
     }
   }
   for (const auto& c : g.children) {
-    if (c->type == "ff" || c->type == "ff_bank" || c->type == "latch" ||
-        c->type == "latch_bank") {
+    if (c->type == "ff" || c->type == "ff_bank" || c->type == "latch" || c->type == "latch_bank") {
       cell.clear = c->Attr("clear").value_or("");
       cell.preset = c->Attr("preset").value_or("");
       cell.clear_preset_var1 = c->Attr("clear_preset_var1").value_or("");
@@ -499,12 +498,12 @@ LibertyLibrary ParseLiberty(const std::string& text, const std::string& origin) 
   lib.voltage_unit = top->Attr("voltage_unit").value_or("");
   lib.leakage_power_unit = top->Attr("leakage_power_unit").value_or("");
   lib.capacitive_load_unit = top->Attr("capacitive_load_unit").value_or("");
-  lib.time_unit_ns = UnitScale(lib.time_unit, {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3},
-                                               {"ns", 1}, {"ps", 1e-3}, {"fs", 1e-6}});
+  lib.time_unit_ns = UnitScale(
+      lib.time_unit, {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"ps", 1e-3}, {"fs", 1e-6}});
   lib.voltage_unit_v = UnitScale(lib.voltage_unit, {{"v", 1}, {"mv", 1e-3}});
-  lib.leakage_power_unit_w = UnitScale(
-      lib.leakage_power_unit,
-      {{"w", 1}, {"mw", 1e-3}, {"uw", 1e-6}, {"nw", 1e-9}, {"pw", 1e-12}, {"fw", 1e-15}});
+  lib.leakage_power_unit_w =
+      UnitScale(lib.leakage_power_unit,
+                {{"w", 1}, {"mw", 1e-3}, {"uw", 1e-6}, {"nw", 1e-9}, {"pw", 1e-12}, {"fw", 1e-15}});
   if (!lib.capacitive_load_unit.empty()) {
     // "1,pf": a multiplier and a unit.
     const size_t comma = lib.capacitive_load_unit.find(',');

@@ -39,8 +39,8 @@ struct LibertyInternalPower {
 
 struct LibertyPin {
   std::string name;
-  std::string direction;  // input, output, inout, internal ("" if not declared)
-  std::string function;   // Boolean function of an output pin ("" if none)
+  std::string direction;    // input, output, inout, internal ("" if not declared)
+  std::string function;     // Boolean function of an output pin ("" if none)
   std::string three_state;  // three_state condition of a tristate output ("" if none)
   double capacitance = 0;   // input pin capacitance, library capacitance units
   std::vector<LibertyInternalPower> internal_power;
@@ -78,12 +78,12 @@ struct LibertyLibrary {
   // Units as declared, and in SI-based multiples; nullopt when the library does not declare
   // them (energy characterization then refuses to guess).
   std::string voltage_unit, leakage_power_unit, capacitive_load_unit;
-  std::optional<double> time_unit_ns;           // 1 for "1ns"
-  std::optional<double> voltage_unit_v;         // 1 for "1V"
-  std::optional<double> capacitive_unit_pf;     // 1 for (1,pf), 0.001 for (1,ff)
-  std::optional<double> leakage_power_unit_w;   // 1e-9 for "1nW"
-  std::optional<double> nom_voltage;            // in voltage units
-  std::string contents;   // the file text (hashed into cache keys)
+  std::optional<double> time_unit_ns;          // 1 for "1ns"
+  std::optional<double> voltage_unit_v;        // 1 for "1V"
+  std::optional<double> capacitive_unit_pf;    // 1 for (1,pf), 0.001 for (1,ff)
+  std::optional<double> leakage_power_unit_w;  // 1e-9 for "1nW"
+  std::optional<double> nom_voltage;           // in voltage units
+  std::string contents;                        // the file text (hashed into cache keys)
   std::map<std::string, LibertyCell> cells;
 
   const LibertyCell* Find(const std::string& cell) const;

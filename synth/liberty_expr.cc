@@ -26,8 +26,8 @@ class ExprParser {
     throw InputError({}, what_, s_, problem, "a Liberty Boolean function");
   }
   void Skip() {
-    while (pos_ < s_.size() && (std::isspace(static_cast<unsigned char>(s_[pos_])) ||
-                                s_[pos_] == '"'))
+    while (pos_ < s_.size() &&
+           (std::isspace(static_cast<unsigned char>(s_[pos_])) || s_[pos_] == '"'))
       ++pos_;
   }
   bool Peek(char c) {

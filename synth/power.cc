@@ -185,8 +185,9 @@ StaPowerCheck CrossCheckWithOpenSta(const GateNetlist& nl, const LibertyLibrary&
   for (size_t n = 0; n < nl.nets.size(); ++n)
     v += fmt::format("  wire n{};\n", n);
   const auto operand = [](int n) {
-    return n == kConst0 ? std::string("1'b0")
-                        : n == kConst1 ? std::string("1'b1") : fmt::format("n{}", n);
+    return n == kConst0   ? std::string("1'b0")
+           : n == kConst1 ? std::string("1'b1")
+                          : fmt::format("n{}", n);
   };
   for (const auto& p : nl.ports)
     for (size_t b = 0; b < p.bits.size(); ++b) {
@@ -253,10 +254,11 @@ StaPowerCheck CrossCheckWithOpenSta(const GateNetlist& nl, const LibertyLibrary&
       const int n = p.bits[b];
       if (n < 0)
         continue;
-      s += fmt::format("set_power_activity -input_ports [get_ports {{{}[{}]}}] -activity {:.9g} "
-                       "-duty {:.6f}\n",
-                       p.name, b, static_cast<double>(run.toggles(n)) / cycles,
-                       std::clamp(run.duty(n), 0.0, 1.0));
+      s += fmt::format(
+          "set_power_activity -input_ports [get_ports {{{}[{}]}}] -activity {:.9g} "
+          "-duty {:.6f}\n",
+          p.name, b, static_cast<double>(run.toggles(n)) / cycles,
+          std::clamp(run.duty(n), 0.0, 1.0));
     }
   }
   s += "proc gpurf_act {pin act duty} { sta::set_power_pin_activity [get_pins $pin] $act $duty }\n";
@@ -284,8 +286,8 @@ StaPowerCheck CrossCheckWithOpenSta(const GateNetlist& nl, const LibertyLibrary&
                             &log);
   WriteFile(work / "sta_power.log", log);
   chk.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (rc != 0 || !ParseStaPowerTotal(log, chk.sta_internal_w, chk.sta_switching_w,
-                                     chk.sta_leakage_w)) {
+  if (rc != 0 ||
+      !ParseStaPowerTotal(log, chk.sta_internal_w, chk.sta_switching_w, chk.sta_leakage_w)) {
     const size_t cut = log.size() > 1500 ? log.size() - 1500 : 0;
     chk.reason = fmt::format("OpenSTA report_power failed (exit {}): {}", rc, log.substr(cut));
     return chk;

@@ -39,10 +39,10 @@ struct EnergyOptions {
 struct EnergyModel {
   double vdd_v = 0;
   double energy_unit_pj = 0;
-  std::vector<double> cap_pf;                   // load capacitance of each net
-  std::vector<double> in_rise_pj, in_fall_pj;   // load-pin internal energy per net rise / fall
-  std::vector<OutputArcs> arcs;                 // driving-cell output arcs per net
-  double leakage_w = 0;                         // whole netlist
+  std::vector<double> cap_pf;                  // load capacitance of each net
+  std::vector<double> in_rise_pj, in_fall_pj;  // load-pin internal energy per net rise / fall
+  std::vector<OutputArcs> arcs;                // driving-cell output arcs per net
+  double leakage_w = 0;                        // whole netlist
   std::vector<std::string> notes;
 };
 
@@ -52,8 +52,8 @@ EnergyModel BuildEnergyModel(const GateNetlist& nl, const LibertyLibrary& lib,
 
 struct RunEnergy {
   double internal_pj = 0;
-  double switching_pj = 0;              // nets driven by cells
-  double input_port_switching_pj = 0;   // nets driven by the module's inputs (not in dynamic)
+  double switching_pj = 0;             // nets driven by cells
+  double input_port_switching_pj = 0;  // nets driven by the module's inputs (not in dynamic)
   double leakage_pj = 0;
   double time_ns = 0;
   double dynamic_pj() const { return internal_pj + switching_pj; }
@@ -66,10 +66,10 @@ RunEnergy PriceRun(const ToggleRun& run, const GateNetlist& nl, const EnergyMode
 // slews and per-pin activities of `run`, and OpenSTA's report_power.
 struct StaPowerCheck {
   bool available = false;
-  std::string reason;           // why not, when unavailable
+  std::string reason;  // why not, when unavailable
   double sta_internal_w = 0, sta_switching_w = 0, sta_leakage_w = 0;
   double ours_internal_w = 0, ours_switching_w = 0, ours_leakage_w = 0;
-  double dynamic_diff = 0;      // (ours - sta) / sta, dynamic power
+  double dynamic_diff = 0;  // (ours - sta) / sta, dynamic power
   double seconds = 0;
 };
 

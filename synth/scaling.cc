@@ -64,8 +64,8 @@ ScalingFactors StillmakerBaasScaling(int from_nm, int to_nm) {
   f.source = fmt::format(
       "Stillmaker & Baas 2017 (Integration 58:74-81) factors relative to 45 nm{}; area x{:.5f}, "
       "energy x{:.5f} from {} nm to {} nm; timing and leakage not scaled",
-      interpolated ? ", target node interpolated log-log between its table neighbours" : "",
-      f.area, f.energy, from_nm, to_nm);
+      interpolated ? ", target node interpolated log-log between its table neighbours" : "", f.area,
+      f.energy, from_nm, to_nm);
   return f;
 }
 

@@ -206,20 +206,20 @@ void WriteCharacterization(const fs::path& dir, const std::vector<ModuleCharacte
   WriteCharacterizationOutputs(stage.path(), rs, opt);
   stage.Commit();
   for (const auto& r : rs) {
-    fmt::print("CHAR {}: area {:.0f} um^2, E_read {:.3f} pJ, E_write {:.3f} pJ, idle {:.3f} "
-               "pJ/cycle, leakage {:.3f} uW{}{}\n",
-               r.top(), r.synth.total_area, r.e_read_pj, r.e_write_pj, r.idle_pj_per_cycle,
-               r.leakage_w * 1e6,
-               r.sta.available ? fmt::format(", OpenSTA dynamic {:+.1f}%", 100 * r.sta.dynamic_diff)
-                               : "",
-               r.from_cache ? " (cached)" : "");
+    fmt::print(
+        "CHAR {}: area {:.0f} um^2, E_read {:.3f} pJ, E_write {:.3f} pJ, idle {:.3f} "
+        "pJ/cycle, leakage {:.3f} uW{}{}\n",
+        r.top(), r.synth.total_area, r.e_read_pj, r.e_write_pj, r.idle_pj_per_cycle,
+        r.leakage_w * 1e6,
+        r.sta.available ? fmt::format(", OpenSTA dynamic {:+.1f}%", 100 * r.sta.dynamic_diff) : "",
+        r.from_cache ? " (cached)" : "");
   }
   fmt::print("characterization reports in {}/characterization.{{json,csv,md}}\n",
              stage.dest().string());
 }
 
-int CmdCharacterize(const std::string& target, const std::vector<std::string>& extras,
-                    bool gebhart, const std::string& liberty, const std::string& out_dir,
+int CmdCharacterize(const std::string& target, const std::vector<std::string>& extras, bool gebhart,
+                    const std::string& liberty, const std::string& out_dir,
                     const CharacterizeOptions& opt) {
   const LibertyLibrary lib = LoadLibraryWithWarnings(liberty);
   std::vector<TargetStructure> structures;
@@ -235,9 +235,9 @@ int CmdCharacterize(const std::string& target, const std::vector<std::string>& e
         entries.push_back(c.entries_per_thread * c.warps);
     std::sort(entries.begin(), entries.end());
     for (const int e : entries) {
-      const Target t = ResolveTarget(
-          "flop-array", {"--entries", std::to_string(e), "--width", "128", "--read-ports", "3",
-                         "--write-ports", "1"});
+      const Target t =
+          ResolveTarget("flop-array", {"--entries", std::to_string(e), "--width", "128",
+                                       "--read-ports", "3", "--write-ports", "1"});
       auto gs = t.Generate();
       structures.push_back(std::move(gs.front()));
     }
@@ -395,25 +395,30 @@ int Main(int argc, char** argv) {
   characterize->add_option("-j,--jobs", copt.synth.jobs, "modules processed in parallel")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  characterize->add_option("--accesses", copt.cycles,
-                           "cycles per stimulus set (reads: every read port reads every cycle)")
+  characterize
+      ->add_option("--accesses", copt.cycles,
+                   "cycles per stimulus set (reads: every read port reads every cycle)")
       ->check(CLI::Range(uint64_t{10}, uint64_t{100000000}))
       ->capture_default_str();
   characterize->add_option("--seed", copt.seed, "stimulus seed")->capture_default_str();
   characterize->add_flag("--no-scale", no_scale, "report at the library's node only");
-  characterize->add_option("--target-node", copt.target_node_nm,
-                           "node to scale to, nm (Stillmaker & Baas 2017)")
+  characterize
+      ->add_option("--target-node", copt.target_node_nm,
+                   "node to scale to, nm (Stillmaker & Baas 2017)")
       ->check(CLI::Range(32, 180))
       ->capture_default_str();
-  characterize->add_option("--library-node", library_node,
-                           "the library's node, nm (default: from its name, osu018 = 180)")
+  characterize
+      ->add_option("--library-node", library_node,
+                   "the library's node, nm (default: from its name, osu018 = 180)")
       ->check(CLI::Range(32, 180));
-  characterize->add_option("--slew", copt.energy.slew_ns,
-                           "input slew at which internal-power tables are read, ns")
+  characterize
+      ->add_option("--slew", copt.energy.slew_ns,
+                   "input slew at which internal-power tables are read, ns")
       ->check(CLI::Range(0.0, 100.0))
       ->capture_default_str();
-  characterize->add_option("--wire-cap-per-fanout", copt.energy.wire_cap_per_fanout_pf,
-                           "wire-load estimate per fanout, pF")
+  characterize
+      ->add_option("--wire-cap-per-fanout", copt.energy.wire_cap_per_fanout_pf,
+                   "wire-load estimate per fanout, pF")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
   characterize->add_flag("--no-sta-check", no_sta, "skip the OpenSTA report_power cross-check");
@@ -433,8 +438,8 @@ int Main(int argc, char** argv) {
     const std::string a = argv[i];
     if (a.starts_with("-"))
       continue;
-    const std::vector<std::string> names = {"gen",   "lint",        "verify",
-                                            "flow",  "synth",       "characterize"};
+    const std::vector<std::string> names = {"gen",  "lint",  "verify",
+                                            "flow", "synth", "characterize"};
     if (std::find(names.begin(), names.end(), a) == names.end()) {
       std::string msg = fmt::format("gpurf: error: unknown subcommand '{}'", a);
       if (auto s = ClosestMatchIn(a, names))
