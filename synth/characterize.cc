@@ -1,6 +1,7 @@
 #include "synth/characterize.h"
 
 #include <fmt/format.h>
+#include <pthread.h>
 #include <spdlog/spdlog.h>
 
 #include <array>
@@ -24,6 +25,38 @@ constexpr const char* kMethodVersion = "characterize-v1";
 
 constexpr std::array<StimulusSet, 4> kSets = {StimulusSet::kIdle, StimulusSet::kReads,
                                               StimulusSet::kWrites, StimulusSet::kMixed};
+
+// Runs `f` on a thread with a 1 GiB stack (address space, committed only as used) and rethrows
+// its exception. Verilator puts the temporaries of a large netlist's settle/eval functions on
+// the stack: the 48x128 3R1W array's probe concatenation overflows the default 8 MiB.
+void RunWithLargeStack(const std::function<void()>& f) {
+  struct Call {
+    const std::function<void()>* f;
+    std::exception_ptr error;
+  } call{&f, nullptr};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, size_t{1} << 30);
+  pthread_t t;
+  const auto body = [](void* p) -> void* {
+    auto* c = static_cast<Call*>(p);
+    try {
+      (*c->f)();
+    } catch (...) {
+      c->error = std::current_exception();
+    }
+    return nullptr;
+  };
+  const int rc = pthread_create(&t, &attr, body, &call);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) {
+    f();  // no thread: run here
+    return;
+  }
+  pthread_join(t, nullptr);
+  if (call.error)
+    std::rethrow_exception(call.error);
+}
 
 void Progress(const CharacterizeOptions& opt, const std::string& line) {
   if (opt.progress)
@@ -289,22 +322,24 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
                               g.top, nl.cells.size(), nl.nets.size()));
     GateSimulator sim(nl, lib, g, bopt);
     ActivityRng rng(opt.seed);
-    sim.Start(*driver, rng);
     ToggleRun mixed;
-    for (size_t i = 0; i < kSets.size(); ++i) {
-      const StimulusSet set = kSets[i];
-      Progress(opt, fmt::format("characterize {}: [{}/{}] {} set, {} cycles", g.top, i + 1,
-                                kSets.size(), StimulusSetName(set), opt.cycles));
-      ToggleRun run = sim.Run(*driver, set, opt.cycles, r.period_ns, rng, model.arcs);
-      StimulusSetResult sr;
-      sr.set = set;
-      sr.cycles = run.cycles;
-      sr.accesses = run.accesses;
-      sr.energy = PriceRun(run, nl, model);
-      r.sets.push_back(sr);
-      if (set == StimulusSet::kMixed)
-        mixed = std::move(run);
-    }
+    RunWithLargeStack([&]() {
+      sim.Start(*driver, rng);
+      for (size_t i = 0; i < kSets.size(); ++i) {
+        const StimulusSet set = kSets[i];
+        Progress(opt, fmt::format("characterize {}: [{}/{}] {} set, {} cycles", g.top, i + 1,
+                                  kSets.size(), StimulusSetName(set), opt.cycles));
+        ToggleRun run = sim.Run(*driver, set, opt.cycles, r.period_ns, rng, model.arcs);
+        StimulusSetResult sr;
+        sr.set = set;
+        sr.cycles = run.cycles;
+        sr.accesses = run.accesses;
+        sr.energy = PriceRun(run, nl, model);
+        r.sets.push_back(sr);
+        if (set == StimulusSet::kMixed)
+          mixed = std::move(run);
+      }
+    });
     const double idle = r.sets[0].energy.dynamic_pj() / static_cast<double>(r.sets[0].cycles);
     r.idle_pj_per_cycle = idle;
     std::vector<std::array<double, 3>> rows;
