@@ -204,9 +204,14 @@ class Parser {
     }
     if (IsPunct(';'))
       Advance();
-    // A complex attribute, `name (a, b);`: kept as a childless group.
-    if (parent != nullptr && !g->args.empty())
-      parent->attrs.emplace_back(name, g->args.front());
+    // A complex attribute, `name (a, b);`: its arguments joined by commas
+    // (`capacitive_load_unit (1, pf)` -> "1,pf", `values ("1, 2", "3, 4")` -> "1, 2,3, 4").
+    if (parent != nullptr && !g->args.empty()) {
+      std::string joined;
+      for (size_t i = 0; i < g->args.size(); ++i)
+        joined += (i ? "," : "") + g->args[i];
+      parent->attrs.emplace_back(name, joined);
+    }
     return nullptr;
   }
 
@@ -221,7 +226,83 @@ bool HasDescendant(const Group& g, const std::string& type) {
   return false;
 }
 
-LibertyCell ReadCell(const Group& g, const std::string& origin) {
+std::vector<double> Numbers(const std::string& text, const std::string& origin, int line,
+                            const std::string& what) {
+  std::vector<double> out;
+  std::string cur;
+  const auto flush = [&]() {
+    if (cur.empty())
+      return;
+    try {
+      size_t used = 0;
+      out.push_back(std::stod(cur, &used));
+      if (used != cur.size())
+        throw std::invalid_argument(cur);
+    } catch (const std::exception&) {
+      throw InputError({origin, line, 0}, what, cur, "not a number", "comma-separated numbers");
+    }
+    cur.clear();
+  };
+  for (const char c : text) {
+    if (c == ',' || std::isspace(static_cast<unsigned char>(c)))
+      flush();
+    else
+      cur += c;
+  }
+  flush();
+  return out;
+}
+
+struct Template {
+  LibertyTable::Var var1 = LibertyTable::Var::kNone, var2 = LibertyTable::Var::kNone;
+  std::vector<double> index1, index2;
+};
+
+LibertyTable::Var TableVar(const std::string& v) {
+  if (v.empty())
+    return LibertyTable::Var::kNone;
+  if (v == "input_transition_time" || v == "input_net_transition")
+    return LibertyTable::Var::kInputSlew;
+  if (v == "total_output_net_capacitance")
+    return LibertyTable::Var::kOutputLoad;
+  return LibertyTable::Var::kOther;
+}
+
+using Templates = std::map<std::string, Template>;
+
+LibertyTable ReadTable(const Group& g, const Templates& templates, const std::string& origin,
+                       const std::string& what) {
+  LibertyTable t;
+  const std::string tmpl = g.args.empty() ? "" : g.args.front();
+  if (const auto it = templates.find(tmpl); it != templates.end()) {
+    t.var1 = it->second.var1;
+    t.var2 = it->second.var2;
+    t.index1 = it->second.index1;
+    t.index2 = it->second.index2;
+  } else if (tmpl != "scalar" && !tmpl.empty()) {
+    throw InputError({origin, 0, 0}, what, tmpl, "unknown table template",
+                     "a lu_table_template / power_lut_template declared in the library");
+  }
+  if (auto a = g.Attr("index_1"))
+    t.index1 = Numbers(*a, origin, 0, what + " index_1");
+  if (auto a = g.Attr("index_2"))
+    t.index2 = Numbers(*a, origin, 0, what + " index_2");
+  if (auto a = g.Attr("values"))
+    t.values = Numbers(*a, origin, 0, what + " values");
+  if (tmpl == "scalar" || tmpl.empty()) {
+    t.var1 = t.var2 = LibertyTable::Var::kNone;
+    t.index1.clear();
+    t.index2.clear();
+  }
+  const size_t n1 = std::max<size_t>(1, t.index1.size()), n2 = std::max<size_t>(1, t.index2.size());
+  if (t.values.size() != n1 * n2)
+    throw InputError({origin, 0, 0}, what + " values", std::to_string(t.values.size()),
+                     fmt::format("wrong number of table values for a {}x{} table", n1, n2),
+                     fmt::format("{} values", n1 * n2));
+  return t;
+}
+
+LibertyCell ReadCell(const Group& g, const Templates& templates, const std::string& origin) {
   LibertyCell cell;
   cell.name = g.args.empty() ? "" : g.args.front();
   if (auto a = g.Attr("area")) {
@@ -232,11 +313,24 @@ LibertyCell ReadCell(const Group& g, const std::string& origin) {
       throw InputError({origin, 0, 0}, "cell " + cell.name + " area", *a, "not a number");
     }
   }
-  cell.has_leakage_power = g.Attr("cell_leakage_power").has_value();
+  const auto number = [&](const std::string& text, const std::string& what) {
+    const auto v = Numbers(text, origin, 0, "cell " + cell.name + " " + what);
+    if (v.size() != 1)
+      throw InputError({origin, 0, 0}, "cell " + cell.name + " " + what, text, "not a number");
+    return v.front();
+  };
+  if (auto a = g.Attr("cell_leakage_power")) {
+    cell.has_leakage_power = true;
+    cell.leakage_power = number(*a, "cell_leakage_power");
+  }
+  double group_leak = 0;
+  int group_leak_n = 0;
   for (const auto& c : g.children) {
     if (c->type == "ff" || c->type == "ff_bank") {
       cell.is_ff = true;
       cell.state_vars = c->args;
+      cell.ff_clocked_on = c->Attr("clocked_on").value_or("");
+      cell.ff_next_state = c->Attr("next_state").value_or("");
     } else if (c->type == "latch" || c->type == "latch_bank") {
       cell.is_latch = true;
       cell.state_vars = c->args;
@@ -244,12 +338,36 @@ LibertyCell ReadCell(const Group& g, const std::string& origin) {
       cell.latch_enable = c->Attr("enable").value_or("");
     } else if (c->type == "leakage_power") {
       cell.has_leakage_power = true;
+      if (auto v = c->Attr("value")) {
+        group_leak += number(*v, "leakage_power value");
+        ++group_leak_n;
+      }
     } else if (c->type == "pin" || c->type == "bus") {
       for (const auto& n : c->args) {
         LibertyPin p;
         p.name = n;
         p.direction = c->Attr("direction").value_or("");
         p.function = c->Attr("function").value_or("");
+        p.three_state = c->Attr("three_state").value_or("");
+        if (auto cap = c->Attr("capacitance"))
+          p.capacitance = number(*cap, "pin " + n + " capacitance");
+        for (const auto& ip : c->children) {
+          if (ip->type != "internal_power")
+            continue;
+          LibertyInternalPower pw;
+          pw.related_pin = ip->Attr("related_pin").value_or("");
+          pw.when = ip->Attr("when").value_or("");
+          for (const auto& t : ip->children) {
+            const std::string what = fmt::format("cell {} pin {} {}", cell.name, n, t->type);
+            if (t->type == "rise_power")
+              pw.rise = ReadTable(*t, templates, origin, what);
+            else if (t->type == "fall_power")
+              pw.fall = ReadTable(*t, templates, origin, what);
+            else if (t->type == "power")
+              pw.rise = pw.fall = ReadTable(*t, templates, origin, what);
+          }
+          p.internal_power.push_back(std::move(pw));
+        }
         cell.pins.push_back(p);
       }
       if (HasDescendant(*c, "internal_power"))
@@ -258,10 +376,81 @@ LibertyCell ReadCell(const Group& g, const std::string& origin) {
       cell.has_internal_power = true;
     }
   }
+  for (const auto& c : g.children) {
+    if (c->type == "ff" || c->type == "ff_bank" || c->type == "latch" || c->type == "latch_bank") {
+      cell.clear = c->Attr("clear").value_or("");
+      cell.preset = c->Attr("preset").value_or("");
+      cell.clear_preset_var1 = c->Attr("clear_preset_var1").value_or("");
+    }
+  }
+  if (!g.Attr("cell_leakage_power") && group_leak_n > 0)
+    cell.leakage_power = group_leak / group_leak_n;
   return cell;
 }
 
+// "1ns" -> (1, "ns"); "10ps" -> (10, "ps").
+std::optional<double> UnitScale(const std::string& text,
+                                const std::map<std::string, double>& suffixes) {
+  std::string t;
+  for (const char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c)) && c != '"')
+      t += c;
+  size_t i = 0;
+  while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '.'))
+    ++i;
+  const double mult = i == 0 ? 1.0 : std::stod(t.substr(0, i));
+  std::string suffix = t.substr(i);
+  std::transform(suffix.begin(), suffix.end(), suffix.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  const auto it = suffixes.find(suffix);
+  if (it == suffixes.end())
+    return std::nullopt;
+  return mult * it->second;
+}
+
 }  // namespace
+
+double LibertyTable::Lookup(double slew, double load) const {
+  const auto arg = [&](Var v) { return v == Var::kInputSlew ? slew : load; };
+  // Position of x on an axis: the segment [i, i+1] to interpolate or extrapolate on, and the
+  // fraction along it.
+  const auto locate = [](const std::vector<double>& axis, double x, size_t& i, double& f) {
+    if (axis.size() < 2) {
+      i = 0;
+      f = 0;
+      return;
+    }
+    i = 0;
+    while (i + 2 < axis.size() && x > axis[i + 1])
+      ++i;
+    const double span = axis[i + 1] - axis[i];
+    f = span == 0 ? 0 : (x - axis[i]) / span;
+  };
+  const size_t n2 = std::max<size_t>(1, index2.size());
+  const auto at = [&](size_t a, size_t b) { return values[a * n2 + b]; };
+  if (values.empty())
+    return 0;
+  size_t i = 0, j = 0;
+  double fi = 0, fj = 0;
+  locate(index1, arg(var1), i, fi);
+  locate(index2, arg(var2), j, fj);
+  const size_t i1 = index1.size() < 2 ? i : i + 1;
+  const size_t j1 = index2.size() < 2 ? j : j + 1;
+  const double a = at(i, j) + (at(i, j1) - at(i, j)) * fj;
+  const double b = at(i1, j) + (at(i1, j1) - at(i1, j)) * fj;
+  return a + (b - a) * fi;
+}
+
+double LibertyLibrary::EnergyUnitPj() const {
+  if (!capacitive_unit_pf)
+    throw InputError({path.string(), 0, 0}, "capacitive_load_unit", capacitive_load_unit,
+                     "the library declares no usable capacitive_load_unit",
+                     "capacitive_load_unit (1, pf) or (1, ff)");
+  if (!voltage_unit_v)
+    throw InputError({path.string(), 0, 0}, "voltage_unit", voltage_unit,
+                     "the library declares no usable voltage_unit", "e.g. voltage_unit : \"1V\"");
+  return *capacitive_unit_pf * *voltage_unit_v * *voltage_unit_v;
+}
 
 const LibertyPin* LibertyCell::FindPin(const std::string& pin) const {
   for (const auto& p : pins)
@@ -306,10 +495,52 @@ LibertyLibrary ParseLiberty(const std::string& text, const std::string& origin) 
   LibertyLibrary lib;
   lib.name = top->args.empty() ? "" : top->args.front();
   lib.time_unit = top->Attr("time_unit").value_or("");
+  lib.voltage_unit = top->Attr("voltage_unit").value_or("");
+  lib.leakage_power_unit = top->Attr("leakage_power_unit").value_or("");
+  lib.capacitive_load_unit = top->Attr("capacitive_load_unit").value_or("");
+  lib.time_unit_ns = UnitScale(
+      lib.time_unit, {{"s", 1e9}, {"ms", 1e6}, {"us", 1e3}, {"ns", 1}, {"ps", 1e-3}, {"fs", 1e-6}});
+  lib.voltage_unit_v = UnitScale(lib.voltage_unit, {{"v", 1}, {"mv", 1e-3}});
+  lib.leakage_power_unit_w =
+      UnitScale(lib.leakage_power_unit,
+                {{"w", 1}, {"mw", 1e-3}, {"uw", 1e-6}, {"nw", 1e-9}, {"pw", 1e-12}, {"fw", 1e-15}});
+  if (!lib.capacitive_load_unit.empty()) {
+    // "1,pf": a multiplier and a unit.
+    const size_t comma = lib.capacitive_load_unit.find(',');
+    if (comma != std::string::npos) {
+      const auto unit = UnitScale(lib.capacitive_load_unit.substr(comma + 1),
+                                  {{"pf", 1}, {"ff", 1e-3}, {"nf", 1e3}});
+      try {
+        if (unit)
+          lib.capacitive_unit_pf = std::stod(lib.capacitive_load_unit.substr(0, comma)) * *unit;
+      } catch (const std::exception&) {
+      }
+    }
+  }
+  if (auto v = top->Attr("nom_voltage")) {
+    try {
+      lib.nom_voltage = std::stod(*v);
+    } catch (const std::exception&) {
+      throw InputError({origin, 0, 0}, "nom_voltage", *v, "not a number");
+    }
+  }
+  Templates templates;
+  for (const auto& c : top->children) {
+    if ((c->type != "lu_table_template" && c->type != "power_lut_template") || c->args.empty())
+      continue;
+    Template t;
+    t.var1 = TableVar(c->Attr("variable_1").value_or(""));
+    t.var2 = TableVar(c->Attr("variable_2").value_or(""));
+    if (auto a = c->Attr("index_1"))
+      t.index1 = Numbers(*a, origin, 0, "template " + c->args.front() + " index_1");
+    if (auto a = c->Attr("index_2"))
+      t.index2 = Numbers(*a, origin, 0, "template " + c->args.front() + " index_2");
+    templates[c->args.front()] = std::move(t);
+  }
   for (const auto& c : top->children) {
     if (c->type != "cell")
       continue;
-    LibertyCell cell = ReadCell(*c, origin);
+    LibertyCell cell = ReadCell(*c, templates, origin);
     lib.cells[cell.name] = std::move(cell);
   }
   if (lib.cells.empty())

@@ -153,6 +153,8 @@ std::string YosysScript(const GeneratedStructure& g, const LibertyLibrary& lib) 
   s += fmt::format("tee -q -o stat.json stat -json -liberty {}\n", libq);
   s += fmt::format("stat -liberty {}\n", libq);
   s += "write_verilog -noattr netlist.v\n";
+  // The same netlist bit-blasted with numbered nets, for gate-level characterization.
+  s += "write_json netlist.json\n";
   return s;
 }
 

@@ -24,6 +24,7 @@
 #include "gen/util/fs.h"
 #include "sim/ptx/ptx_parser.h"
 #include "sim/workload/launch.h"
+#include "synth/characterize.h"
 #include "synth/liberty.h"
 #include "synth/synth.h"
 #include "verif/lint/lint.h"
@@ -179,25 +180,141 @@ int CmdSynth(const Target& t, const std::string& liberty, const std::string& out
   return kExitOk;
 }
 
+// ---------------------------------------------------------------------------- characterize
+
+LibertyLibrary LoadLibraryWithWarnings(const std::string& liberty) {
+  const LibertyLibrary lib =
+      LoadLiberty(liberty.empty() ? DefaultLibertyPath() : fs::path(liberty));
+  for (const auto& w : lib.Warnings())
+    spdlog::warn("{}: {}", lib.path.string(), w);
+  return lib;
+}
+
+std::vector<ModuleCharacterization> Characterize(const std::vector<TargetStructure>& structures,
+                                                 const LibertyLibrary& lib,
+                                                 const CharacterizeOptions& opt) {
+  // Kinds without an activity driver yet (the MRF, whose banks are SRAM macros priced by the
+  // SRAM model, and the control structures) are reported and left out, not failed.
+  std::vector<const GeneratedStructure*> gs;
+  for (const auto& ts : structures) {
+    if (HasActivityDriver(ts.rtl.kind)) {
+      gs.push_back(&ts.rtl);
+    } else {
+      fmt::print("CHAR {}: skipped, no switching-activity driver for kind '{}' yet\n", ts.rtl.top,
+                 ts.rtl.kind);
+    }
+  }
+  if (gs.empty())
+    throw ToolError(
+        "none of the target's structures can be characterized yet (kinds with an "
+        "activity driver: see synth/activity_driver.h)");
+  auto results = CharacterizeAll(gs, lib, opt);
+  for (const auto& r : results) {
+    for (const auto& n : r.synth.notes)
+      spdlog::warn("{}: {}", r.top(), n);
+    for (const auto& n : r.notes)
+      spdlog::warn("{}: {}", r.top(), n);
+  }
+  return results;
+}
+
+void WriteCharacterization(const fs::path& dir, const std::vector<ModuleCharacterization>& rs,
+                           const CharacterizeOptions& opt) {
+  StagingDir stage(dir);
+  WriteCharacterizationOutputs(stage.path(), rs, opt);
+  stage.Commit();
+  for (const auto& r : rs) {
+    fmt::print(
+        "CHAR {}: area {:.0f} um^2, E_read {:.3f} pJ, E_write {:.3f} pJ, idle {:.3f} "
+        "pJ/cycle, leakage {:.3f} uW{}{}\n",
+        r.top(), r.synth.total_area, r.e_read_pj, r.e_write_pj, r.idle_pj_per_cycle,
+        r.leakage_w * 1e6,
+        r.sta.available ? fmt::format(", OpenSTA dynamic {:+.1f}%", 100 * r.sta.dynamic_diff) : "",
+        r.from_cache ? " (cached)" : "");
+  }
+  fmt::print("characterization reports in {}/characterization.{{json,csv,md}}\n",
+             stage.dest().string());
+}
+
+int CmdCharacterize(const std::string& target, const std::vector<std::string>& extras, bool gebhart,
+                    const std::string& liberty, const std::string& out_dir,
+                    const CharacterizeOptions& opt) {
+  const LibertyLibrary lib = LoadLibraryWithWarnings(liberty);
+  std::vector<TargetStructure> structures;
+  if (gebhart) {
+    if (!target.empty())
+      throw InputError({}, "--gebhart-table-iv", target,
+                       "takes no target: it characterizes its own nine arrays",
+                       "gpurf characterize --gebhart-table-iv [options]");
+    std::vector<int> entries;
+    for (const auto& c : GebhartTableIv())
+      if (std::find(entries.begin(), entries.end(), c.entries_per_thread * c.warps) ==
+          entries.end())
+        entries.push_back(c.entries_per_thread * c.warps);
+    std::sort(entries.begin(), entries.end());
+    for (const int e : entries) {
+      const Target t =
+          ResolveTarget("flop-array", {"--entries", std::to_string(e), "--width", "128",
+                                       "--read-ports", "3", "--write-ports", "1"});
+      auto gs = t.Generate();
+      structures.push_back(std::move(gs.front()));
+    }
+  } else {
+    if (target.empty())
+      throw InputError({}, "target", "", "missing target",
+                       "a structure kind with its flags, a design .yaml, or --gebhart-table-iv");
+    const Target t = ResolveTarget(target, extras);
+    ReportSkipped(t);
+    structures = t.Generate();
+  }
+  const auto results = Characterize(structures, lib, opt);
+  if (out_dir.empty())
+    fmt::print("{}", CharacterizationMarkdown(results));
+  else
+    WriteCharacterization(out_dir, results, opt);
+  if (gebhart) {
+    const auto cmp = CompareWithGebhart([&](int e) -> const ModuleCharacterization* {
+      for (const auto& r : results)
+        if (r.synth.parameters.contains("entries") && r.synth.parameters["entries"] == e)
+          return &r;
+      return nullptr;
+    });
+    fmt::print("\nGebhart et al. Table IV side by side ({}):\n\n{}",
+               opt.scale ? fmt::format("ours scaled to {} nm", opt.target_node_nm)
+                         : "ours at the library node, unscaled",
+               cmp.markdown);
+    return cmp.monotonic ? kExitOk : kExitCheckFailed;
+  }
+  return kExitOk;
+}
+
 // ------------------------------------------------------------------------------------ flow
 
 int CmdFlow(const Target& t, const std::string& out_dir, const VerifyOptions& vopt,
-            const SynthOptions& sopt) {
-  fmt::print("[1/4] generate\n");
+            const CharacterizeOptions& copt) {
+  const SynthOptions& sopt = copt.synth;
+  fmt::print("[1/5] generate\n");
   if (const int rc = CmdGen(t, out_dir); rc != kExitOk)
     return rc;
   const auto structures = t.Generate();
-  fmt::print("[2/4] lint ({} unique modules)\n", structures.size());
+  fmt::print("[2/5] lint ({} unique modules)\n", structures.size());
   const int lint_rc = LintAll(structures, TempDir("gpurf-flow").path());
-  fmt::print("[3/4] verify ({} cycles per module, seed {})\n", vopt.cycles, vopt.seed);
+  fmt::print("[3/5] verify ({} cycles per module, seed {})\n", vopt.cycles, vopt.seed);
   const int verify_rc = VerifyAll(structures, vopt);
-  fmt::print("[4/4] synthesize onto {}\n", DefaultLibertyPath().string());
+  fmt::print("[4/5] synthesize onto {}\n", DefaultLibertyPath().string());
   const fs::path synth_dir = fs::path(out_dir) / "synthesis";
   WriteSynthesis(synth_dir, Synthesize(structures, "", sopt));
+  fmt::print("[5/5] characterize (gate-level switching, {} cycles per stimulus set)\n",
+             copt.cycles);
+  const fs::path char_dir = fs::path(out_dir) / "characterization";
+  WriteCharacterization(char_dir, Characterize(structures, LoadLiberty(DefaultLibertyPath()), copt),
+                        copt);
   const bool ok = lint_rc == kExitOk && verify_rc == kExitOk;
-  fmt::print("flow {}: RTL in {}, lint {}, verify {}, synthesis report {}/synthesis.md\n",
-             ok ? "PASSED" : "FAILED", out_dir, lint_rc == kExitOk ? "clean" : "FAILED",
-             verify_rc == kExitOk ? "passed" : "FAILED", synth_dir.string());
+  fmt::print(
+      "flow {}: RTL in {}, lint {}, verify {}, synthesis report {}/synthesis.md, "
+      "characterization {}/characterization.md\n",
+      ok ? "PASSED" : "FAILED", out_dir, lint_rc == kExitOk ? "clean" : "FAILED",
+      verify_rc == kExitOk ? "passed" : "FAILED", synth_dir.string(), char_dir.string());
   return ok ? kExitOk : kExitCheckFailed;
 }
 
@@ -412,14 +529,66 @@ int Main(int argc, char** argv) {
   CLI::App* analyze = AddWorkloadAnalyzeCommand(workload, analyze_args);
   CompileArgs compile_args;
   CLI::App* compile = AddCompileCommand(app, compile_args);
+  std::string char_out;
+  std::string char_target;
+  bool gebhart = false, no_scale = false, no_sta = false;
+  int library_node = 0;
+  CharacterizeOptions copt;
+  CLI::App* characterize = app.add_subcommand(
+      "characterize",
+      "per-access energy from gate-level switching (Verilator on the mapped netlist), area, "
+      "fmax, OpenSTA power cross-check, scaled to a target node");
+  characterize->add_option("target", char_target, target_help);
+  characterize->add_option("--liberty", liberty,
+                           "Liberty library (default " + DefaultLibertyPath().string() + ")");
+  characterize->add_option("-j,--jobs", copt.synth.jobs, "modules processed in parallel")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  characterize
+      ->add_option("--accesses", copt.cycles,
+                   "cycles per stimulus set (reads: every read port reads every cycle)")
+      ->check(CLI::Range(uint64_t{10}, uint64_t{100000000}))
+      ->capture_default_str();
+  characterize->add_option("--seed", copt.seed, "stimulus seed")->capture_default_str();
+  characterize->add_flag("--no-scale", no_scale, "report at the library's node only");
+  characterize
+      ->add_option("--target-node", copt.target_node_nm,
+                   "node to scale to, nm (Stillmaker & Baas 2017)")
+      ->check(CLI::Range(32, 180))
+      ->capture_default_str();
+  characterize
+      ->add_option("--library-node", library_node,
+                   "the library's node, nm (default: from its name, osu018 = 180)")
+      ->check(CLI::Range(32, 180));
+  characterize
+      ->add_option("--slew", copt.energy.slew_ns,
+                   "input slew at which internal-power tables are read, ns")
+      ->check(CLI::Range(0.0, 100.0))
+      ->capture_default_str();
+  characterize
+      ->add_option("--wire-cap-per-fanout", copt.energy.wire_cap_per_fanout_pf,
+                   "wire-load estimate per fanout, pF")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
+  characterize->add_flag("--no-sta-check", no_sta, "skip the OpenSTA report_power cross-check");
+  characterize->add_flag("--gebhart-table-iv", gebhart,
+                         "characterize the nine 3R1W 128-bit arrays of Gebhart Table IV and "
+                         "print them next to the paper's (exit 1 if not monotonic)");
+  characterize->add_option("-o,--output", char_out,
+                           "output folder: characterization.{json,csv,md} (written atomically); "
+                           "without it the table is printed");
+  characterize->add_option("--cache-dir", cache,
+                           "cache (default $GPURF_CACHE_DIR or ~/.cache/gpurf)");
+  characterize->allow_extras();
+  characterize->footer(footer);
 
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.starts_with("-"))
       continue;
-    const std::vector<std::string> names = {"gen",   "lint",     "verify", "flow",
-                                            "synth", "workload", "compile"};
+    const std::vector<std::string> names = {"gen",   "lint",     "verify",  "flow",
+                                            "synth", "workload", "compile", "characterize"};
     if (std::find(names.begin(), names.end(), a) == names.end()) {
       std::string msg = fmt::format("gpurf: error: unknown subcommand '{}'", a);
       if (auto s = ClosestMatchIn(a, names))
@@ -453,7 +622,12 @@ int Main(int argc, char** argv) {
   if (!cache.empty()) {
     vopt.build.cache_dir = cache;
     sopt.cache_dir = cache;
+    copt.synth.cache_dir = cache;
   }
+  copt.scale = !no_scale;
+  copt.sta_check = !no_sta;
+  if (library_node > 0)
+    copt.library_node_nm = library_node;
   vopt.waveform_dir = waves;
 
   try {
@@ -474,8 +648,14 @@ int Main(int argc, char** argv) {
       ReportSkipped(t);
       return VerifyAll(t.Generate(), vopt);
     }
-    if (flow->parsed())
-      return CmdFlow(ResolveTarget(target, flow->remaining()), out_dir, vopt, sopt);
+    if (flow->parsed()) {
+      copt.synth.cache_dir = sopt.cache_dir;
+      copt.synth.jobs = sopt.jobs;
+      return CmdFlow(ResolveTarget(target, flow->remaining()), out_dir, vopt, copt);
+    }
+    if (characterize->parsed())
+      return CmdCharacterize(char_target, characterize->remaining(), gebhart, liberty, char_out,
+                             copt);
     if (synth->parsed())
       return CmdSynth(ResolveTarget(target, synth->remaining()), liberty, synth_out, sopt);
     if (analyze->parsed())

@@ -16,6 +16,7 @@ struct BuildOptions {
   fs::path cache_dir;       // empty: DefaultCacheDir()
   int jobs = 2;             // parallel C++ compile jobs
   std::string opt = "-O1";  // C++ optimisation of the Verilated model (-O3 for benchmarks)
+  bool trace = true;        // VCD support (OpenTrace); off for large gate-level netlists
 };
 
 struct BuiltModel {
@@ -29,7 +30,7 @@ struct BuiltModel {
 fs::path DefaultCacheDir();
 
 // The C++ adaptor source for `g` (public for tests).
-std::string AdaptorSource(const GeneratedStructure& g);
+std::string AdaptorSource(const GeneratedStructure& g, bool trace = true);
 
 // Builds (or finds in the cache) the model of `g`. Throws ToolError with the tail of the
 // Verilator/compiler log on failure.

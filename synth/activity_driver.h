@@ -1,0 +1,74 @@
+// Stimulus for switching-activity characterization, pluggable per structure kind.
+//
+// The gate-level simulator (gate_sim.h) owns the clock; an ActivityDriver sets every other input
+// port each cycle for one of four stimulus sets and counts the accesses it makes:
+//   idle    clock only: every other input holds its value, no access;
+//   reads   every read port reads a uniformly random address every cycle, no write;
+//   writes  every write port writes uniformly random data to a uniformly random address every
+//           cycle, read addresses hold;
+//   mixed   each read port and each write port independently does its access with
+//           probability 1/2 in each cycle (otherwise it holds its inputs / is disabled).
+// The three non-idle sets make the least-squares system for E_read and E_write (characterize.h).
+//
+// Drivers are found by structure kind. The read/write-port driver works from the manifest's port
+// roles alone (clock, reset_n, write_enable, write_address, write_data, read_address,
+// read_enable, read_data) and serves flop-array; a structure whose ports are not plain read and
+// write ports (a scheduler, a tagged cache with handshakes) registers its own driver with
+// RegisterActivityDriver() or in BuiltinActivityDrivers() (activity_driver.cc).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gen/output/artifact.h"
+
+namespace gpurf {
+
+enum class StimulusSet { kIdle, kReads, kWrites, kMixed };
+const char* StimulusSetName(StimulusSet s);
+
+struct AccessCounts {
+  uint64_t reads = 0;
+  uint64_t writes = 0;
+};
+
+// Input values of one cycle, one entry per manifest port (GeneratedStructure::ports order), as
+// little-endian 64-bit words. Output ports and the clock are ignored.
+using DriveValues = std::vector<std::vector<uint64_t>>;
+using ActivityRng = std::mt19937_64;
+
+class ActivityDriver {
+ public:
+  virtual ~ActivityDriver() = default;
+  // Inputs during reset (the simulator holds them for a few cycles), reset asserted.
+  virtual void Reset(DriveValues& v) = 0;
+  // Unmeasured cycles that bring the structure into a representative state (e.g. fill every
+  // entry with random data), and the inputs of cycle `cycle` of them.
+  virtual uint64_t WarmupCycles() const = 0;
+  virtual void Warmup(uint64_t cycle, ActivityRng& rng, DriveValues& v) = 0;
+  // Inputs of one measured cycle of `set`; adds the accesses made to `counts`.
+  virtual void Drive(StimulusSet set, ActivityRng& rng, DriveValues& v, AccessCounts& counts) = 0;
+};
+
+using ActivityDriverFactory =
+    std::function<std::unique_ptr<ActivityDriver>(const GeneratedStructure&)>;
+
+// Registers (or replaces) the driver of a structure kind.
+void RegisterActivityDriver(const std::string& kind, ActivityDriverFactory factory);
+bool HasActivityDriver(const std::string& kind);
+// The driver of g.kind; ToolError naming the kind when none is registered.
+std::unique_ptr<ActivityDriver> MakeActivityDriver(const GeneratedStructure& g);
+
+// The role-based read/write-port driver. Addresses are drawn from [0, entries); ToolError when a
+// port has a role it does not know.
+std::unique_ptr<ActivityDriver> MakeReadWritePortDriver(const GeneratedStructure& g, int entries);
+
+// Bit helpers on little-endian word vectors (public for drivers of other kinds).
+void SetBits(std::vector<uint64_t>& words, int lo, int width, uint64_t value);
+void RandomBits(std::vector<uint64_t>& words, int lo, int width, ActivityRng& rng);
+
+}  // namespace gpurf
