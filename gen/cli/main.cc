@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/cli/harness_cmd.h"
 #include "gen/cli/passes_cmd.h"
 #include "gen/cli/target.h"
 #include "gen/config/yaml_loader.h"
@@ -412,6 +413,10 @@ int Main(int argc, char** argv) {
   CLI::App* analyze = AddWorkloadAnalyzeCommand(workload, analyze_args);
   CompileArgs compile_args;
   CLI::App* compile = AddCompileCommand(app, compile_args);
+  // Register files in the SM harness (gen/cli/harness_cmd.h).
+  HarnessArgs sim_args, energy_args;
+  CLI::App* sim_cmd = AddSimCommand(app, sim_args);
+  CLI::App* energy_cmd = AddEnergyCommand(app, energy_args);
 
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
@@ -419,7 +424,8 @@ int Main(int argc, char** argv) {
     if (a.starts_with("-"))
       continue;
     const std::vector<std::string> names = {"gen",   "lint",     "verify", "flow",
-                                            "synth", "workload", "compile"};
+                                            "synth", "workload", "compile", "sim",
+                                            "energy"};
     if (std::find(names.begin(), names.end(), a) == names.end()) {
       std::string msg = fmt::format("gpurf: error: unknown subcommand '{}'", a);
       if (auto s = ClosestMatchIn(a, names))
@@ -482,6 +488,10 @@ int Main(int argc, char** argv) {
       return RunWorkloadAnalyze(analyze_args);
     if (compile->parsed())
       return RunCompile(compile_args);
+    if (sim_cmd->parsed())
+      return RunSim(sim_args);
+    if (energy_cmd->parsed())
+      return RunEnergy(energy_args);
     if (workload->parsed())
       return CmdWorkload(wargs);
   } catch (const InputError& e) {
