@@ -93,11 +93,13 @@ nlohmann::ordered_json CountsJson(const energy::AccessCounts& c) {
   nlohmann::ordered_json j;
   for (int l = 0; l < energy::kNumLevels; ++l) {
     const auto& lc = c.level[static_cast<size_t>(l)];
-    j[energy::LevelName(static_cast<Level>(l))] = {
-        {"reads_private", lc.reads[0]}, {"reads_shared", lc.reads[1]},
-        {"writes_private", lc.writes[0]}, {"writes_shared", lc.writes[1]},
-        {"writebacks", lc.writebacks},  {"fills", lc.fills},
-        {"drains", lc.drains}};
+    j[energy::LevelName(static_cast<Level>(l))] = {{"reads_private", lc.reads[0]},
+                                                   {"reads_shared", lc.reads[1]},
+                                                   {"writes_private", lc.writes[0]},
+                                                   {"writes_shared", lc.writes[1]},
+                                                   {"writebacks", lc.writebacks},
+                                                   {"fills", lc.fills},
+                                                   {"drains", lc.drains}};
   }
   j["tag_checks"] = c.tag_checks;
   return j;
@@ -139,9 +141,9 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
 
 std::string CountsTable(const energy::AccessCounts& c,
                         const std::array<uint64_t, energy::kNumUnits>& conflicts) {
-  std::string s = fmt::format("  {:<4} {:>12} {:>12} {:>12} {:>12} {:>11} {:>10} {:>10}\n",
-                              "lvl", "rd private", "rd shared", "wr private", "wr shared",
-                              "write-backs", "fills", "drains");
+  std::string s =
+      fmt::format("  {:<4} {:>12} {:>12} {:>12} {:>12} {:>11} {:>10} {:>10}\n", "lvl", "rd private",
+                  "rd shared", "wr private", "wr shared", "write-backs", "fills", "drains");
   for (int l = 0; l < energy::kNumLevels; ++l) {
     const auto& lc = c.level[static_cast<size_t>(l)];
     s += fmt::format("  {:<4} {:>12} {:>12} {:>12} {:>12} {:>11} {:>10} {:>10}\n",

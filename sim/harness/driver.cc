@@ -28,8 +28,8 @@ sim::SmConfig SmConfigFor(const DesignSpec& d, const DriverOptions& o, bool& two
   sm.lanes = d.sm.lanes;
   sm.warps = d.sm.warps;
   sm.active_warps = o.active_warps > 0 ? o.active_warps : d.sm.active_warps;
-  sm.registers = static_cast<uint32_t>(static_cast<long long>(d.mrf.banks) * d.mrf.entries *
-                                       d.mrf.width / 32);
+  sm.registers =
+      static_cast<uint32_t>(static_cast<long long>(d.mrf.banks) * d.mrf.entries * d.mrf.width / 32);
   const std::string& sched = o.scheduler.empty() ? d.scheduler : o.scheduler;
   two_level = sched == "two-level" && sm.active_warps < sm.warps;
   if (!two_level)
@@ -68,16 +68,16 @@ std::string DescribeHierarchy(const DesignSpec& d, const DriverOptions& o, int s
   if (h.kind == "mrf-only" || h.levels == 1)
     return "MRF only";
   if (h.kind == "hw-rfc") {
-    std::string s = h.levels == 3 ? fmt::format("HW RFC 2 levels: L1 {} + L0 {} entries/thread",
-                                                h.l1_entries_per_thread, h.l0_entries_per_thread)
-                                  : fmt::format("HW RFC 1 level: {} entries/thread",
-                                                h.l1_entries_per_thread);
+    std::string s = h.levels == 3
+                        ? fmt::format("HW RFC 2 levels: L1 {} + L0 {} entries/thread",
+                                      h.l1_entries_per_thread, h.l0_entries_per_thread)
+                        : fmt::format("HW RFC 1 level: {} entries/thread", h.l1_entries_per_thread);
     return s + fmt::format(", {}, {} liveness hints, {} slots", h.replacement,
                            o.harness.liveness_hints ? "with" : "without", slots);
   }
   if (h.levels == 3) {
-    return fmt::format("SW ORF 3 levels: L1 {} entries/thread + {} L0, {} warps", h.l1_entries_per_thread,
-                       h.l0_split ? "split" : "unified", slots);
+    return fmt::format("SW ORF 3 levels: L1 {} entries/thread + {} L0, {} warps",
+                       h.l1_entries_per_thread, h.l0_split ? "split" : "unified", slots);
   }
   return fmt::format("SW ORF 2 levels: L1 {} entries/thread, {} warps", h.l1_entries_per_thread,
                      slots);

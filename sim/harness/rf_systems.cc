@@ -150,8 +150,8 @@ int RfSystem::Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
   scratch_.clear();
   ReadOperands(warp, d, scratch_);
   st_.operand_regs += static_cast<uint64_t>(RegsOf(in.srcs));
-  const auto unit = static_cast<size_t>(sim::IsSharedUnit(in.op_class) ? Unit::kShared
-                                                                        : Unit::kPrivate);
+  const auto unit =
+      static_cast<size_t>(sim::IsSharedUnit(in.op_class) ? Unit::kShared : Unit::kPrivate);
   const int delay = mrf_.Issue(cycle, static_cast<int>(warp), scratch_, st_.bank_conflicts[unit]);
   return delay + ExtraDelay(d);
 }
@@ -341,9 +341,9 @@ class HwRfc : public RfSystem {
         mrf.push_back(ops_[i].reg);
       } else if (res[i].level == 0) {
         if (sh) {
-          throw std::logic_error(fmt::format(
-              "HW RFC: shared-unit instruction {} ({}) reads R{} from the L0", d.inst,
-              in.opcode, ops_[i].reg));
+          throw std::logic_error(
+              fmt::format("HW RFC: shared-unit instruction {} ({}) reads R{} from the L0", d.inst,
+                          in.opcode, ops_[i].reg));
         }
         Read(Level::kL0, sh);
       } else {

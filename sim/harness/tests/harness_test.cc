@@ -93,8 +93,8 @@ TEST(Harness, HwRfcTinyKernelByHand) {
   const DesignResult r = RunDesign(Design(kHw1), {{"tiny", &k, &run}}, {});
   const auto& m = r.counts.at(Level::kMrf);
   const auto& l1 = r.counts.at(Level::kL1);
-  EXPECT_EQ(m.reads[0], 2u);   // R0, R1 miss
-  EXPECT_EQ(l1.reads[0], 2u);  // R2 twice (its last read kills the entry)
+  EXPECT_EQ(m.reads[0], 2u);    // R0, R1 miss
+  EXPECT_EQ(l1.reads[0], 2u);   // R2 twice (its last read kills the entry)
   EXPECT_EQ(l1.writes[0], 2u);  // R2, R3
   // R3 is never read: the warp's exit flushes it to the MRF.
   EXPECT_EQ(l1.drains, 1u);
@@ -182,8 +182,8 @@ TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
       const auto& cnt = k.rf.counts;
       EXPECT_GT(k.sm.warp_instructions, 0u);
       // Every source register of every issued instruction is read at exactly one level.
-      const uint64_t reads = Reads(cnt.at(Level::kMrf)) + Reads(cnt.at(Level::kL1)) +
-                             Reads(cnt.at(Level::kL0));
+      const uint64_t reads =
+          Reads(cnt.at(Level::kMrf)) + Reads(cnt.at(Level::kL1)) + Reads(cnt.at(Level::kL0));
       EXPECT_EQ(reads, k.rf.operand_regs);
       // The L0 is never read or written by a shared unit.
       EXPECT_EQ(cnt.at(Level::kL0).reads[1] + cnt.at(Level::kL0).writes[1], 0u);
@@ -196,9 +196,9 @@ TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
       if (d.hierarchy.kind == "hw-rfc") {
         // Each result is written to exactly one level; whatever leaves an upper level is
         // written back to the MRF or moved from L0 to L1.
-        EXPECT_EQ(Writes(cnt.at(Level::kMrf)) + Writes(cnt.at(Level::kL1)) +
-                      Writes(cnt.at(Level::kL0)),
-                  k.rf.result_regs);
+        EXPECT_EQ(
+            Writes(cnt.at(Level::kMrf)) + Writes(cnt.at(Level::kL1)) + Writes(cnt.at(Level::kL0)),
+            k.rf.result_regs);
         EXPECT_EQ(cnt.at(Level::kL1).drains + cnt.at(Level::kL0).drains,
                   cnt.at(Level::kMrf).writebacks + cnt.at(Level::kL1).fills);
         EXPECT_GT(cnt.tag_checks, 0u);
@@ -236,8 +236,8 @@ TEST_F(Corpus, SwOrfCountsMatchTheCompilersStaticCounts) {
 
 TEST_F(Corpus, BiggerL1MeansFewerMrfReads) {
   auto mrf_reads = [&](const char* kind, int levels, int entries) {
-    const DesignSpec d = Design(fmt::format("  kind: {}\n  levels: {}\n  l1_entries_per_thread: {}\n",
-                                            kind, levels, entries));
+    const DesignSpec d = Design(fmt::format(
+        "  kind: {}\n  levels: {}\n  l1_entries_per_thread: {}\n", kind, levels, entries));
     DriverOptions o;
     o.baseline = false;
     return Reads(RunDesign(d, kernels_, o).counts.at(Level::kMrf));
