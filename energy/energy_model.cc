@@ -84,6 +84,7 @@ AccessCounts& AccessCounts::operator+=(const AccessCounts& o) {
     }
     level[l].writebacks += o.level[l].writebacks;
     level[l].fills += o.level[l].fills;
+    level[l].drains += o.level[l].drains;
   }
   tag_checks += o.tag_checks;
   cycles += o.cycles;
@@ -146,7 +147,7 @@ Breakdown Evaluate(const AccessCounts& counts, const Energies& e, const WireMode
     const LevelCounts& c = counts.at(l);
     const LevelEnergy& le = e.at(l);
     LevelBreakdown& out = b.level[li];
-    uint64_t reads = 0;
+    uint64_t reads = c.drains;
     uint64_t writes = c.writebacks + c.fills;
     for (int ui = 0; ui < kNumUnits; ++ui) {
       const auto u = static_cast<Unit>(ui);

@@ -81,6 +81,9 @@ struct LevelCounts {
   uint64_t writebacks = 0;  // values this level receives from an upper level (MRF only)
   uint64_t fills = 0;       // values this level receives from a lower level (no wire charge
                             // beyond the read of the lower level, which is counted there)
+  uint64_t drains = 0;      // reads of this level's values leaving for a lower level
+                            // (evictions, flushes): access energy only, the wire is charged
+                            // with the lower level's writebacks
 };
 
 struct AccessCounts {

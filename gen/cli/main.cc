@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/cli/harness_cmd.h"
 #include "gen/cli/passes_cmd.h"
 #include "gen/cli/target.h"
 #include "gen/config/yaml_loader.h"
@@ -581,14 +582,19 @@ int Main(int argc, char** argv) {
                            "cache (default $GPURF_CACHE_DIR or ~/.cache/gpurf)");
   characterize->allow_extras();
   characterize->footer(footer);
+  // Register files in the SM harness (gen/cli/harness_cmd.h).
+  HarnessArgs sim_args, energy_args;
+  CLI::App* sim_cmd = AddSimCommand(app, sim_args);
+  CLI::App* energy_cmd = AddEnergyCommand(app, energy_args);
 
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.starts_with("-"))
       continue;
-    const std::vector<std::string> names = {"gen",   "lint",     "verify",  "flow",
-                                            "synth", "workload", "compile", "characterize"};
+    const std::vector<std::string> names = {"gen",    "lint",        "verify",  "flow",
+                                            "synth",  "workload",    "compile", "sim",
+                                            "energy", "characterize"};
     if (std::find(names.begin(), names.end(), a) == names.end()) {
       std::string msg = fmt::format("gpurf: error: unknown subcommand '{}'", a);
       if (auto s = ClosestMatchIn(a, names))
@@ -662,6 +668,10 @@ int Main(int argc, char** argv) {
       return RunWorkloadAnalyze(analyze_args);
     if (compile->parsed())
       return RunCompile(compile_args);
+    if (sim_cmd->parsed())
+      return RunSimCommand(sim_args);
+    if (energy_cmd->parsed())
+      return RunEnergyCommand(energy_args);
     if (workload->parsed())
       return CmdWorkload(wargs);
   } catch (const InputError& e) {

@@ -1,0 +1,300 @@
+#include "gen/cli/harness_cmd.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <fstream>
+#include <memory>
+
+#include "energy/report.h"
+#include "gen/cli/passes_cmd.h"
+#include "gen/config/yaml_loader.h"
+#include "gen/util/diag.h"
+#include "sim/harness/driver.h"
+#include "sim/workload/launch.h"
+
+namespace gpurf {
+
+namespace h = harness;
+using energy::Level;
+
+namespace {
+
+void AddCommon(CLI::App* cmd, HarnessArgs& a) {
+  cmd->add_option("--workload,-w", a.workloads,
+                  "corpus workload name, launch.yaml, Accel-Sim trace folder/kernelslist.g/"
+                  ".traceg, or 'all' (every corpus workload); repeatable")
+      ->required();
+  cmd->add_option("--energies", a.energies,
+                  "per-access energies JSON (characterization; default Gebhart TOCS 2012 "
+                  "Tables IV/V)");
+  cmd->add_flag("--no-hints", a.no_hints, "HW RFC without liveness hints");
+  cmd->add_option("--active-warps", a.active_warps,
+                  "override the design's active warps (two-level scheduling)");
+  cmd->add_option("--scheduler", a.scheduler, "override the scheduler")
+      ->check(CLI::IsMember({"single-level", "two-level"}));
+  cmd->add_option("--json", a.json, "write the results as JSON to this file");
+}
+
+// The workloads' kernels, loaded once; keeps the front ends' objects alive.
+struct Loaded {
+  std::vector<WorkloadKernels> owners;
+  std::vector<h::WorkloadKernel> kernels;
+};
+
+Loaded LoadAll(const std::vector<std::string>& names) {
+  std::vector<std::string> expanded;
+  for (const auto& n : names) {
+    if (n == "all") {
+      for (const auto& w : sim::ListWorkloads(sim::DefaultCorpusDir()))
+        expanded.push_back(w);
+    } else {
+      expanded.push_back(n);
+    }
+  }
+  Loaded l;
+  for (const auto& n : expanded) {
+    l.owners.push_back(LoadWorkloadKernels(n));
+    for (const auto& it : l.owners.back().kernels)
+      l.kernels.push_back({n, it.kernel, it.run});
+  }
+  return l;
+}
+
+h::DriverOptions Options(const HarnessArgs& a) {
+  h::DriverOptions o;
+  o.energies_json = a.energies;
+  o.harness.liveness_hints = !a.no_hints;
+  if (a.active_warps < 0 || a.active_warps > 64) {
+    throw InputError({}, "--active-warps", std::to_string(a.active_warps), "out of range",
+                     "1..64 (at most the design's warps)");
+  }
+  o.active_warps = a.active_warps;
+  o.scheduler = a.scheduler;
+  return o;
+}
+
+void CheckDesign(const DesignSpec& d, const h::DriverOptions& o) {
+  if (o.active_warps > d.sm.warps) {
+    throw InputError({d.source, 0, 0}, "--active-warps", std::to_string(o.active_warps),
+                     fmt::format("more than the design's {} warps", d.sm.warps),
+                     fmt::format("1..{}", d.sm.warps));
+  }
+}
+
+void WriteFile(const std::string& path, const std::string& text, const char* option) {
+  std::ofstream f(path);
+  if (!f)
+    throw InputError({}, option, path, "cannot open the file for writing", "a writable path");
+  f << text;
+}
+
+nlohmann::ordered_json CountsJson(const energy::AccessCounts& c) {
+  nlohmann::ordered_json j;
+  for (int l = 0; l < energy::kNumLevels; ++l) {
+    const auto& lc = c.level[static_cast<size_t>(l)];
+    j[energy::LevelName(static_cast<Level>(l))] = {{"reads_private", lc.reads[0]},
+                                                   {"reads_shared", lc.reads[1]},
+                                                   {"writes_private", lc.writes[0]},
+                                                   {"writes_shared", lc.writes[1]},
+                                                   {"writebacks", lc.writebacks},
+                                                   {"fills", lc.fills},
+                                                   {"drains", lc.drains}};
+  }
+  j["tag_checks"] = c.tag_checks;
+  return j;
+}
+
+nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
+  nlohmann::ordered_json j;
+  j["design"] = r.design;
+  j["hierarchy"] = r.hierarchy;
+  j["active_warps"] = r.sm.active_warps;
+  j["two_level"] = r.two_level;
+  j["ipc"] = r.Ipc();
+  j["baseline_ipc"] = r.BaseIpc();
+  j["cycles"] = r.cycles;
+  j["warp_instructions"] = r.warp_instructions;
+  j["counts"] = CountsJson(r.counts);
+  j["bank_conflicts"] = {{"private", r.bank_conflicts[0]}, {"shared", r.bank_conflicts[1]}};
+  j["energy"] = r.energy.ToJson();
+  j["baseline_energy_pj"] = r.base_energy.total_pj();
+  j["normalized"] = r.Normalized();
+  auto& ks = j["kernels"] = nlohmann::ordered_json::array();
+  for (const auto& k : r.kernels) {
+    nlohmann::ordered_json kj;
+    kj["workload"] = k.workload;
+    kj["kernel"] = k.kernel;
+    kj["cycles"] = k.sm.cycles;
+    kj["warp_instructions"] = k.sm.warp_instructions;
+    kj["ipc"] = k.sm.Ipc();
+    kj["baseline_ipc"] = k.base_sm.Ipc();
+    kj["counts"] = CountsJson(k.rf.counts);
+    kj["bank_conflicts"] = {{"private", k.rf.bank_conflicts[0]},
+                            {"shared", k.rf.bank_conflicts[1]}};
+    kj["energy_pj"] = k.energy.total_pj();
+    kj["baseline_energy_pj"] = k.base_energy.total_pj();
+    ks.push_back(kj);
+  }
+  return j;
+}
+
+std::string CountsTable(const energy::AccessCounts& c,
+                        const std::array<uint64_t, energy::kNumUnits>& conflicts) {
+  std::string s =
+      fmt::format("  {:<4} {:>12} {:>12} {:>12} {:>12} {:>11} {:>10} {:>10}\n", "lvl", "rd private",
+                  "rd shared", "wr private", "wr shared", "write-backs", "fills", "drains");
+  for (int l = 0; l < energy::kNumLevels; ++l) {
+    const auto& lc = c.level[static_cast<size_t>(l)];
+    s += fmt::format("  {:<4} {:>12} {:>12} {:>12} {:>12} {:>11} {:>10} {:>10}\n",
+                     energy::LevelName(static_cast<Level>(l)), lc.reads[0], lc.reads[1],
+                     lc.writes[0], lc.writes[1], lc.writebacks, lc.fills, lc.drains);
+  }
+  s += fmt::format("  tag checks {}, MRF bank conflicts {} private / {} shared (register-cycles)\n",
+                   c.tag_checks, conflicts[0], conflicts[1]);
+  return s;
+}
+
+std::string Header(const h::DesignResult& r) {
+  return fmt::format("design {}: {}; SM {} lanes, {} warps, {} scheduling{}\n", r.design,
+                     r.hierarchy, r.sm.lanes, r.sm.warps,
+                     r.two_level ? "two-level" : "single-level",
+                     r.two_level ? fmt::format(" with {} active", r.sm.active_warps) : "");
+}
+
+}  // namespace
+
+CLI::App* AddSimCommand(CLI::App& app, HarnessArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "sim", "simulate a design's register-file hierarchy (C++ models) in the SM timing model");
+  cmd->add_option("design", a.designs, "design .yaml")->required()->expected(1);
+  AddCommon(cmd, a);
+  cmd->add_flag("--stats", a.stats, "per kernel access counts and stall statistics");
+  return cmd;
+}
+
+CLI::App* AddEnergyCommand(CLI::App& app, HarnessArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "energy", "register-file energy of one or more designs, normalized to the MRF-only baseline");
+  cmd->add_option("designs", a.designs, "design .yaml files")->required();
+  AddCommon(cmd, a);
+  cmd->add_option("--csv", a.csv, "write the breakdown as CSV");
+  cmd->add_option("--svg", a.svg, "write a stacked-bar SVG chart of the breakdown");
+  cmd->add_option("--md", a.md, "write the Markdown table");
+  cmd->add_option("--title", a.title, "chart title");
+  return cmd;
+}
+
+int RunSimCommand(const HarnessArgs& a) {
+  const DesignSpec d = LoadDesign(a.designs.at(0));
+  const h::DriverOptions o = Options(a);
+  CheckDesign(d, o);
+  const Loaded l = LoadAll(a.workloads);
+  h::DesignResult r;
+  try {
+    r = h::RunDesign(d, l.kernels, o);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "gpurf: sim: {}\n", e.what());
+    return kExitCheckFailed;
+  }
+  fmt::print("{}", Header(r));
+  fmt::print("  {:<22} {:<28} {:>10} {:>11} {:>7} {:>8} {:>8}\n", "workload", "kernel", "cycles",
+             "warp-insts", "IPC", "base IPC", "energy");
+  for (const auto& k : r.kernels) {
+    const double b = k.base_energy.total_pj();
+    fmt::print("  {:<22} {:<28} {:>10} {:>11} {:>7.3f} {:>8.3f} {:>8.3f}\n", k.workload,
+               k.kernel.substr(0, 28), k.sm.cycles, k.sm.warp_instructions, k.sm.Ipc(),
+               k.base_sm.Ipc(), b > 0 ? k.energy.total_pj() / b : 0.0);
+    if (a.stats) {
+      fmt::print("{}", CountsTable(k.rf.counts, k.rf.bank_conflicts));
+      fmt::print(
+          "  stalls: idle {} scoreboard {} unit {} register-file {}; operand delay {} cycles; "
+          "(de)activations {}/{}; RFC flushes {}, dead kills {}; MrfCore reads {} conflicts {} "
+          "collector stalls {}, dispatches off the prediction {}\n",
+          k.sm.idle_cycles, k.sm.scoreboard_stalls, k.sm.unit_stalls, k.sm.rf_stalls,
+          k.sm.operand_delay_cycles, k.sm.activations, k.sm.deactivations, k.rf.flushes,
+          k.rf.dead_kills, k.rf.core_reads, k.rf.core_conflicts, k.rf.core_issue_stalls,
+          k.rf.dispatch_mismatches);
+    }
+  }
+  fmt::print("total: {} cycles, {} warp instructions, IPC {:.3f} (MRF-only baseline {:.3f})\n",
+             r.cycles, r.warp_instructions, r.Ipc(), r.BaseIpc());
+  fmt::print("{}", CountsTable(r.counts, r.bank_conflicts));
+  const double b = r.base_energy.total_pj();
+  fmt::print("energy: {:.1f} nJ = {:.3f} of the MRF-only baseline ({:.1f} nJ)\n",
+             r.energy.total_pj() / 1e3, b > 0 ? r.energy.total_pj() / b : 0.0, b / 1e3);
+  for (int li = 0; li < energy::kNumLevels; ++li) {
+    const auto& lb = r.energy.level[static_cast<size_t>(li)];
+    fmt::print("  {:<4} access {:>12.1f} pJ  wire {:>12.1f} pJ\n",
+               energy::LevelName(static_cast<Level>(li)), lb.access_pj, lb.wire_pj);
+  }
+  fmt::print("  tag checks {:.1f} pJ\n", r.energy.tag_pj);
+  if (!a.json.empty())
+    WriteFile(a.json, ResultJson(r).dump(2) + "\n", "--json");
+  return kExitOk;
+}
+
+int RunEnergyCommand(const HarnessArgs& a) {
+  const h::DriverOptions o = Options(a);
+  std::vector<DesignSpec> designs;
+  for (const auto& p : a.designs) {
+    designs.push_back(LoadDesign(p));
+    CheckDesign(designs.back(), o);
+  }
+  const Loaded l = LoadAll(a.workloads);
+  std::vector<h::DesignResult> results;
+  try {
+    for (const auto& d : designs)
+      results.push_back(h::RunDesign(d, l.kernels, o));
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "gpurf: energy: {}\n", e.what());
+    return kExitCheckFailed;
+  }
+  const double base = results.front().base_energy.total_pj();
+  if (base <= 0) {
+    fmt::print(stderr, "gpurf: energy: the workloads have no register accesses\n");
+    return kExitCheckFailed;
+  }
+  for (const auto& r : results) {
+    if (std::abs(r.base_energy.total_pj() - base) > 1e-9 * base) {
+      fmt::print(stderr,
+                 "gpurf: energy: note: design {} has another MRF-only baseline ({:.1f} vs {:.1f} "
+                 "pJ; different SM or energies); all bars are normalized to the first's\n",
+                 r.design, r.base_energy.total_pj(), base);
+    }
+  }
+  // The baseline as a configuration: the MRF-only run of the first design's SM.
+  std::vector<energy::ConfigEnergy> configs;
+  configs.push_back({"MRF only (baseline)", results.front().base_energy});
+  for (const auto& r : results)
+    configs.push_back({r.hierarchy, r.energy});
+  fmt::print("{}", energy::RenderMarkdown(configs, base));
+  fmt::print("\n| configuration | IPC | baseline IPC | IPC ratio |\n|---|---:|---:|---:|\n");
+  for (const auto& r : results) {
+    fmt::print("| {} | {:.3f} | {:.3f} | {:.3f} |\n", r.hierarchy, r.Ipc(), r.BaseIpc(),
+               r.BaseIpc() > 0 ? r.Ipc() / r.BaseIpc() : 0.0);
+  }
+  const std::string title =
+      a.title.empty() ? "Register-file energy normalized to the MRF-only baseline" : a.title;
+  if (!a.csv.empty())
+    WriteFile(a.csv, energy::RenderCsv(configs, base), "--csv");
+  if (!a.svg.empty())
+    WriteFile(a.svg, energy::RenderSvg(configs, base, title), "--svg");
+  if (!a.md.empty())
+    WriteFile(a.md, energy::RenderMarkdown(configs, base), "--md");
+  if (!a.json.empty()) {
+    nlohmann::ordered_json j;
+    j["breakdown"] = energy::RenderJson(configs, base);
+    auto& rs = j["designs"] = nlohmann::ordered_json::array();
+    for (const auto& r : results)
+      rs.push_back(ResultJson(r));
+    WriteFile(a.json, j.dump(2) + "\n", "--json");
+  }
+  return kExitOk;
+}
+
+}  // namespace gpurf

@@ -1,0 +1,37 @@
+// `gpurf sim` and `gpurf energy`: a design point's register-file hierarchy on the C++ models
+// inside the SM timing model (sim/harness), over one or more workloads. Kept apart from main.cc.
+//
+//   gpurf sim <design.yaml> --workload W [--workload W2 ...] [--stats] [--json F]
+//   gpurf energy <design.yaml> [<design2.yaml> ...] --workload W ... [--json F] [--csv F]
+//                [--svg F] [--md F]
+// A workload is a corpus name, a launch.yaml, an Accel-Sim trace folder / kernelslist.g /
+// .traceg, or "all" for every corpus workload. Common options: --energies F (characterization
+// JSON), --no-hints (HW RFC without liveness hints), --active-warps N, --scheduler S.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace gpurf {
+
+struct HarnessArgs {
+  std::vector<std::string> designs;
+  std::vector<std::string> workloads;
+  std::string energies;
+  bool no_hints = false;
+  int active_warps = 0;
+  std::string scheduler;
+  bool stats = false;
+  std::string json, csv, svg, md;
+  std::string title;
+};
+
+CLI::App* AddSimCommand(CLI::App& app, HarnessArgs& args);
+CLI::App* AddEnergyCommand(CLI::App& app, HarnessArgs& args);
+
+// Exit codes: 0 ok, 1 a kernel could not be simulated, 2 bad input (InputError propagates).
+int RunSimCommand(const HarnessArgs& args);
+int RunEnergyCommand(const HarnessArgs& args);
+
+}  // namespace gpurf

@@ -1,0 +1,174 @@
+#include "sim/harness/driver.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "sim/passes/analysis.h"
+
+namespace gpurf::harness {
+
+namespace sp = sim::passes;
+using energy::Level;
+
+double DesignResult::Ipc() const {
+  return cycles ? static_cast<double>(warp_instructions) / static_cast<double>(cycles) : 0.0;
+}
+double DesignResult::BaseIpc() const {
+  return base_cycles ? static_cast<double>(warp_instructions) / static_cast<double>(base_cycles)
+                     : 0.0;
+}
+double DesignResult::Normalized() const {
+  const double b = base_energy.total_pj();
+  return b > 0 ? energy.total_pj() / b : 0.0;
+}
+
+sim::SmConfig SmConfigFor(const DesignSpec& d, const DriverOptions& o, bool& two_level) {
+  sim::SmConfig sm;
+  sm.lanes = d.sm.lanes;
+  sm.warps = d.sm.warps;
+  sm.active_warps = o.active_warps > 0 ? o.active_warps : d.sm.active_warps;
+  sm.registers =
+      static_cast<uint32_t>(static_cast<long long>(d.mrf.banks) * d.mrf.entries * d.mrf.width / 32);
+  const std::string& sched = o.scheduler.empty() ? d.scheduler : o.scheduler;
+  two_level = sched == "two-level" && sm.active_warps < sm.warps;
+  if (!two_level)
+    sm.active_warps = sm.warps;
+  return sm;
+}
+
+void EnergiesFor(const DesignSpec& d, int slots, const std::string& json, energy::Energies& e,
+                 energy::WireModel& w, sp::RegisterFileEnergies& pe) {
+  const int l1 = d.hierarchy.l1_entries_per_thread;
+  pe = sp::GebhartEnergies(l1, slots);
+  if (!json.empty())
+    pe = sp::LoadRegisterFileEnergies(json, pe);
+  const energy::Energies g = energy::Energies::GebhartDefaults(l1, slots, l1);
+  e = g;
+  // Per-access energies are per 128-bit row; a lane cluster of another width scales them.
+  const double scale = 32.0 * d.sm.lane_cluster / 128.0;
+  e.row_bits = 32 * d.sm.lane_cluster;
+  const std::string src = json.empty() ? "" : " (characterization " + json + ")";
+  e.at(Level::kMrf) = {pe.mrf_read_pj * scale, pe.mrf_write_pj * scale, 0.0,
+                       json.empty() ? g.at(Level::kMrf).source : pe.source + src};
+  e.at(Level::kL1) = {pe.l1_read_pj * scale, pe.l1_write_pj * scale, 0.0,
+                      json.empty() ? g.at(Level::kL1).source : pe.source + src};
+  e.at(Level::kL0) = {pe.l0_read_pj * scale, pe.l0_write_pj * scale, 0.0,
+                      json.empty() ? g.at(Level::kL0).source : pe.source + src};
+  e.tag_check_pj = g.tag_check_pj * scale;
+  w.pj_per_mm_word = pe.wire_pj_per_mm_32bit;
+  w.mm = {{{pe.mrf_private_mm, pe.mrf_shared_mm},
+           {pe.l1_private_mm, pe.l1_shared_mm},
+           {pe.l0_private_mm, 0.0}}};
+  w.writeback_mm = pe.mrf_private_mm;
+}
+
+std::string DescribeHierarchy(const DesignSpec& d, const DriverOptions& o, int slots) {
+  const auto& h = d.hierarchy;
+  if (h.kind == "mrf-only" || h.levels == 1)
+    return "MRF only";
+  if (h.kind == "hw-rfc") {
+    std::string s = h.levels == 3
+                        ? fmt::format("HW RFC 2 levels: L1 {} + L0 {} entries/thread",
+                                      h.l1_entries_per_thread, h.l0_entries_per_thread)
+                        : fmt::format("HW RFC 1 level: {} entries/thread", h.l1_entries_per_thread);
+    return s + fmt::format(", {}, {} liveness hints, {} slots", h.replacement,
+                           o.harness.liveness_hints ? "with" : "without", slots);
+  }
+  if (h.levels == 3) {
+    return fmt::format("SW ORF 3 levels: L1 {} entries/thread + {} L0, {} warps",
+                       h.l1_entries_per_thread, h.l0_split ? "split" : "unified", slots);
+  }
+  return fmt::format("SW ORF 2 levels: L1 {} entries/thread, {} warps", h.l1_entries_per_thread,
+                     slots);
+}
+
+namespace {
+
+struct One {
+  sim::SmStats sm;
+  RfStats rf;
+};
+
+One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& run,
+             const sim::SmConfig& sm, bool two_level, const sp::PassOptions& po,
+             const HarnessOptions& ho) {
+  sp::KernelAnalysis a;
+  if (d.hierarchy.kind == "sw-orf" && d.hierarchy.levels > 1)
+    a = sp::AnalyzeKernel(k, po);
+  else if (d.hierarchy.kind == "hw-rfc")
+    a.live = sp::ComputeLiveness(k);
+  std::unique_ptr<RfSystem> rf = MakeRfSystem(d, k, sm, a, ho);
+  sim::RoundRobinPolicy policy(static_cast<uint32_t>(sm.warps));
+  sim::SmOptions so;
+  so.two_level = two_level;
+  One r;
+  r.sm = sim::RunSm(run, sm, policy, rf.get(), so);
+  rf->Finish();
+  r.rf = rf->stats();
+  r.rf.counts.cycles = 0;  // leakage is not in Gebhart's comparison: no leakage term
+  return r;
+}
+
+}  // namespace
+
+DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& kernels,
+                       const DriverOptions& o) {
+  DesignResult res;
+  res.design = d.name;
+  res.sm = SmConfigFor(d, o, res.two_level);
+  const int slots = res.sm.active_warps;
+  res.hierarchy = DescribeHierarchy(d, o, slots);
+  sp::PassOptions po;
+  po.orf = OrfConfigFor(d);
+  EnergiesFor(d, slots, o.energies_json, res.energies, res.wires, po.energies);
+  res.geometry.lanes = d.sm.lanes;
+  res.geometry.cluster_lanes = d.sm.lane_cluster;
+
+  DesignSpec base = d;
+  base.hierarchy.kind = "mrf-only";
+  base.hierarchy.levels = 1;
+  const bool same = d.hierarchy.kind == "mrf-only" || d.hierarchy.levels == 1;
+
+  for (const auto& wk : kernels) {
+    if (wk.kernel == nullptr || wk.run == nullptr)
+      continue;
+    KernelResult kr;
+    kr.workload = wk.workload;
+    kr.kernel = wk.kernel->name;
+    One r = Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, po, o.harness);
+    kr.sm = r.sm;
+    kr.rf = r.rf;
+    kr.energy = energy::Evaluate(r.rf.counts, res.energies, res.wires, res.geometry);
+    if (o.baseline) {
+      if (!same) {
+        One b = Simulate(base, *wk.kernel, *wk.run, res.sm, res.two_level, po, o.harness);
+        kr.base_sm = b.sm;
+        kr.base_energy = energy::Evaluate(b.rf.counts, res.energies, res.wires, res.geometry);
+      } else {
+        kr.base_sm = kr.sm;
+        kr.base_energy = kr.energy;
+      }
+    }
+    res.counts += r.rf.counts;
+    res.cycles += kr.sm.cycles;
+    res.base_cycles += kr.base_sm.cycles;
+    res.warp_instructions += kr.sm.warp_instructions;
+    for (size_t u = 0; u < res.bank_conflicts.size(); ++u)
+      res.bank_conflicts[u] += r.rf.bank_conflicts[u];
+    res.dispatch_mismatches += r.rf.dispatch_mismatches;
+    res.kernels.push_back(std::move(kr));
+  }
+  res.energy = energy::Evaluate(res.counts, res.energies, res.wires, res.geometry);
+  // The baseline total is the sum of the per-kernel baselines (Evaluate is linear in counts).
+  for (const auto& k : res.kernels) {
+    for (int l = 0; l < energy::kNumLevels; ++l) {
+      res.base_energy.level[l].access_pj += k.base_energy.level[l].access_pj;
+      res.base_energy.level[l].wire_pj += k.base_energy.level[l].wire_pj;
+    }
+    res.base_energy.tag_pj += k.base_energy.tag_pj;
+  }
+  return res;
+}
+
+}  // namespace gpurf::harness

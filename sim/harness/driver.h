@@ -1,0 +1,83 @@
+// Design point + workload -> per kernel timing, access counts and register-file energy,
+// normalized to the MRF-only baseline of the same SM and workload (Gebhart TOCS 2012, section
+// 6.3 and Figures 24-25).
+//
+// The SM comes from the design (lanes, warps, active warps, two-level or single-level
+// scheduling with a round-robin inner policy); the register-file system from its hierarchy
+// (rf_systems.h). The baseline is the same design with an MRF-only hierarchy, simulated too, so
+// its IPC is known as well. Energies: a characterization JSON in the format of
+// sim/passes/rf_energies.h when given, otherwise Gebhart's Tables IV and V, with the L1 energy
+// looked up for (L1 entries per thread x RFC/ORF slots) rows.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "energy/energy_model.h"
+#include "gen/config/design_spec.h"
+#include "sim/harness/rf_systems.h"
+#include "sim/kernel/kernel.h"
+#include "sim/sm/sm.h"
+
+namespace gpurf::harness {
+
+struct WorkloadKernel {
+  std::string workload;  // the name the user gave
+  const sim::Kernel* kernel = nullptr;
+  const sim::KernelRun* run = nullptr;
+};
+
+struct DriverOptions {
+  std::string energies_json;  // "" = Gebhart defaults
+  HarnessOptions harness;
+  int active_warps = 0;   // > 0: overrides the design's active warps
+  std::string scheduler;  // "" = the design's; single-level | two-level
+  bool baseline = true;   // also simulate the MRF-only baseline
+};
+
+struct KernelResult {
+  std::string workload, kernel;
+  sim::SmStats sm;
+  RfStats rf;
+  energy::Breakdown energy;
+  sim::SmStats base_sm;  // MRF-only baseline (when simulated)
+  energy::Breakdown base_energy;
+};
+
+struct DesignResult {
+  std::string design, hierarchy;  // name, one-line description of the hierarchy
+  sim::SmConfig sm;
+  bool two_level = false;
+  energy::Energies energies;
+  energy::WireModel wires;
+  energy::SmGeometry geometry;
+  std::vector<KernelResult> kernels;
+  // Sums over the kernels.
+  energy::AccessCounts counts;
+  energy::Breakdown energy, base_energy;
+  uint64_t cycles = 0, base_cycles = 0, warp_instructions = 0;
+  std::array<uint64_t, energy::kNumUnits> bank_conflicts{};
+  uint64_t dispatch_mismatches = 0;
+
+  double Ipc() const;
+  double BaseIpc() const;
+  double Normalized() const;  // total energy / baseline total energy
+};
+
+// The SM configuration the design describes (with the option overrides); `two_level` is set to
+// whether warps are descheduled on long-latency waits.
+sim::SmConfig SmConfigFor(const DesignSpec& d, const DriverOptions& o, bool& two_level);
+
+// The energies for the design's hierarchy (see the file comment). Throws InputError for a bad
+// characterization JSON.
+void EnergiesFor(const DesignSpec& d, int slots, const std::string& json, energy::Energies& e,
+                 energy::WireModel& w, sim::passes::RegisterFileEnergies& pass_energies);
+
+// One line: "HW RFC, 1 level of 6 entries/thread, LRU, liveness hints, 8 slots".
+std::string DescribeHierarchy(const DesignSpec& d, const DriverOptions& o, int slots);
+
+// Throws std::runtime_error when a kernel cannot run on the SM, InputError on bad energies.
+DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& kernels,
+                       const DriverOptions& o);
+
+}  // namespace gpurf::harness

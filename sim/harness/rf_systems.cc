@@ -1,0 +1,484 @@
+#include "sim/harness/rf_systems.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "gen/params/param.h"
+#include "verif/models/rfc_model.h"
+
+namespace gpurf::harness {
+
+namespace sp = sim::passes;
+using energy::Level;
+using energy::Unit;
+
+namespace {
+
+MrfSpec TimingSpec(int banks, int warps, int regs, int collectors) {
+  ParamSet p(MrfSpec::ParamDescs());
+  const int rows_per_warp = (regs + banks - 1) / banks;
+  auto set = [&](const std::string& k, int v) { p.Set(k, std::to_string(v), {}, "harness." + k); };
+  set("banks", banks);
+  set("rows", std::max(1, warps * rows_per_warp));
+  set("width", 8);  // the timing does not depend on the data
+  set("warps", warps);
+  set("regs", regs);
+  set("collectors", collectors);
+  set("tag_width", 16);
+  set("counter_width", 64);
+  return MrfSpec::FromParams(p);
+}
+
+template <typename F>
+void ForEachReg(const std::vector<sim::RegOperand>& ops, F&& f) {
+  for (const auto& o : ops) {
+    for (int j = 0; j < o.count; ++j)
+      f(static_cast<int>(o.first) + j);
+  }
+}
+
+int RegsOf(const std::vector<sim::RegOperand>& ops) {
+  int n = 0;
+  for (const auto& o : ops)
+    n += o.count;
+  return n;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// MrfTiming
+
+MrfTiming::MrfTiming(int banks, int warps, int regs, int collectors)
+    : core_(TimingSpec(banks, warps, regs, collectors)),
+      collectors_(collectors),
+      tag_mask_((uint64_t{1} << core_.spec().tag_width) - 1),
+      bank_free_(static_cast<size_t>(banks), 0) {}
+
+bool MrfTiming::CanIssue() const {
+  return queue_.empty() && core_.BusyCollectors() < collectors_;
+}
+
+int MrfTiming::Issue(uint64_t cycle, int warp, const std::vector<int>& regs, uint64_t& conflicts) {
+  if (regs.empty())
+    return 0;
+  // Chunk c enters a collector in cycle + c at the earliest (one issue per cycle).
+  uint64_t dispatch = 0;
+  const size_t chunks = (regs.size() + 2) / 3;
+  for (size_t c = 0; c < chunks; ++c) {
+    Chunk ch;
+    ch.issue.valid = true;
+    ch.issue.warp = warp;
+    ch.issue.tag = next_tag_++ & tag_mask_;
+    const uint64_t earliest = cycle + c + 1;
+    for (size_t s = 0; s < 3 && c * 3 + s < regs.size(); ++s) {
+      const int reg = regs[c * 3 + s];
+      ch.issue.src_valid[s] = true;
+      ch.issue.src_reg[s] = reg;
+      auto& bank = bank_free_[static_cast<size_t>(core_.Locate(warp, reg).bank)];
+      const uint64_t grant = std::max(earliest, bank);
+      bank = grant + 1;
+      conflicts += grant - earliest;
+      dispatch = std::max(dispatch, grant + 2);
+    }
+    ch.last = c + 1 == chunks;
+    queue_.push_back(ch);
+  }
+  queue_.back().predicted = dispatch;
+  ++issues_;
+  // Conflict-free: issue in t, grant in t+1, dispatch in t+3.
+  return static_cast<int>(dispatch - (cycle + 3));
+}
+
+void MrfTiming::Tick(uint64_t cycle) {
+  if (queue_.empty() && core_.BusyCollectors() == 0)
+    return;  // nothing waits: the step would change nothing
+  MrfIssue issue;
+  if (!queue_.empty() && core_.BusyCollectors() < collectors_)
+    issue = queue_.front().issue;
+  const MrfWriteBack none;
+  const MrfCore::View v = core_.Evaluate(issue, none, false);
+  if (v.disp.valid) {
+    auto it = inflight_.find(v.disp.tag);
+    if (it == inflight_.end())
+      throw std::logic_error(fmt::format("MRF timing: dispatch of unknown tag {}", v.disp.tag));
+    if (it->second.last && it->second.predicted != cycle) {
+      ++mismatches_;
+      if (cycle > it->second.predicted)
+        late_ += cycle - it->second.predicted;
+    }
+    inflight_.erase(it);
+  }
+  if (issue.valid && v.issue_ready) {
+    inflight_[issue.tag] = queue_.front();
+    queue_.pop_front();
+  }
+  core_.Step(issue, none, true, false);
+}
+
+void MrfTiming::Finish(RfStats& st) const {
+  const MrfCounters& c = core_.totals();
+  st.core_reads = c.reads;
+  st.core_conflicts = c.conflicts;
+  st.core_issue_stalls = c.issue_stalls;
+  st.mrf_issues = c.issued;
+  st.dispatch_mismatches = mismatches_;
+  st.dispatch_late_cycles = late_;
+}
+
+// ---------------------------------------------------------------------------------------------
+// RfSystem
+
+RfSystem::RfSystem(const sim::Kernel& k, const sim::SmConfig& sm, int mrf_banks, int collectors)
+    : k_(k), mrf_(mrf_banks, sm.warps, std::max(1, k.regs_per_thread), collectors) {}
+
+void RfSystem::Read(Level l, bool shared, uint64_t n) {
+  At(l).reads[static_cast<size_t>(shared ? Unit::kShared : Unit::kPrivate)] += n;
+}
+void RfSystem::Write(Level l, bool shared, uint64_t n) {
+  At(l).writes[static_cast<size_t>(shared ? Unit::kShared : Unit::kPrivate)] += n;
+}
+
+bool RfSystem::CanIssue(uint64_t, uint32_t warp, const sim::DynInst& d) {
+  return !ReadsMrf(warp, d) || mrf_.CanIssue();
+}
+
+int RfSystem::Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
+  const sim::Instruction& in = k_.code[d.inst];
+  scratch_.clear();
+  ReadOperands(warp, d, scratch_);
+  st_.operand_regs += static_cast<uint64_t>(RegsOf(in.srcs));
+  const auto unit =
+      static_cast<size_t>(sim::IsSharedUnit(in.op_class) ? Unit::kShared : Unit::kPrivate);
+  const int delay = mrf_.Issue(cycle, static_cast<int>(warp), scratch_, st_.bank_conflicts[unit]);
+  return delay + ExtraDelay(d);
+}
+
+void RfSystem::Writeback(uint64_t, uint32_t warp, const sim::DynInst& d) {
+  st_.result_regs += static_cast<uint64_t>(RegsOf(k_.code[d.inst].dsts));
+  WriteResults(warp, d);
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// MRF only
+
+class MrfOnly : public RfSystem {
+ public:
+  using RfSystem::RfSystem;
+
+ protected:
+  void ReadOperands(uint32_t, const sim::DynInst& d, std::vector<int>& mrf) override {
+    const sim::Instruction& in = k_.code[d.inst];
+    ForEachReg(in.srcs, [&](int r) { mrf.push_back(r); });
+    Read(Level::kMrf, sim::IsSharedUnit(in.op_class), mrf.size());
+  }
+  bool ReadsMrf(uint32_t, const sim::DynInst& d) const override {
+    return !k_.code[d.inst].srcs.empty();
+  }
+  void WriteResults(uint32_t, const sim::DynInst& d) override {
+    const sim::Instruction& in = k_.code[d.inst];
+    Write(Level::kMrf, sim::IsSharedUnit(in.op_class), static_cast<uint64_t>(RegsOf(in.dsts)));
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// SW ORF
+
+Level ToLevel(sp::RfLevel l) {
+  switch (l) {
+    case sp::RfLevel::kMrf:
+      return Level::kMrf;
+    case sp::RfLevel::kL1:
+      return Level::kL1;
+    case sp::RfLevel::kL0:
+      return Level::kL0;
+  }
+  return Level::kMrf;
+}
+
+class SwOrf : public RfSystem {
+ public:
+  SwOrf(const sim::Kernel& k, const sim::SmConfig& sm, int banks, int collectors,
+        const sp::OrfAllocation& alloc)
+      : RfSystem(k, sm, banks, collectors), alloc_(alloc) {
+    if (alloc_.insts.size() != k.code.size())
+      throw std::invalid_argument("SW ORF: the allocation does not belong to the kernel");
+  }
+
+ protected:
+  void ReadOperands(uint32_t, const sim::DynInst& d, std::vector<int>& mrf) override {
+    const sim::Instruction& in = k_.code[d.inst];
+    const bool sh = sim::IsSharedUnit(in.op_class);
+    const sp::InstAlloc& a = alloc_.insts[d.inst];
+    for (size_t s = 0; s < in.srcs.size(); ++s) {
+      const sim::RegOperand& o = in.srcs[s];
+      const sp::OperandAlloc& oa = a.srcs[s];
+      Read(ToLevel(oa.level), sh, o.count);
+      if (oa.fill != sp::RfLevel::kMrf)
+        Write(ToLevel(oa.fill), sh, o.count);
+      if (oa.level == sp::RfLevel::kMrf) {
+        for (int j = 0; j < o.count; ++j)
+          mrf.push_back(o.first + j);
+      }
+    }
+  }
+  bool ReadsMrf(uint32_t, const sim::DynInst& d) const override {
+    for (const auto& oa : alloc_.insts[d.inst].srcs) {
+      if (oa.level == sp::RfLevel::kMrf)
+        return true;
+    }
+    return false;
+  }
+  void WriteResults(uint32_t, const sim::DynInst& d) override {
+    const sim::Instruction& in = k_.code[d.inst];
+    const bool sh = sim::IsSharedUnit(in.op_class);
+    const sp::InstAlloc& a = alloc_.insts[d.inst];
+    for (size_t r = 0; r < in.dsts.size(); ++r) {
+      const sp::ResultAlloc& ra = a.dsts[r];
+      if (ra.mrf)
+        Write(Level::kMrf, sh, in.dsts[r].count);
+      if (ra.orf != sp::RfLevel::kMrf)
+        Write(ToLevel(ra.orf), sh, in.dsts[r].count);
+    }
+  }
+
+ private:
+  const sp::OrfAllocation& alloc_;
+};
+
+// ---------------------------------------------------------------------------------------------
+// HW RFC
+
+class HwRfc : public RfSystem {
+ public:
+  HwRfc(const sim::Kernel& k, const sim::SmConfig& sm, int banks, int collectors,
+        const RfcConfig& rc, const sp::Liveness& live, bool hints)
+      : RfSystem(k, sm, banks, collectors),
+        rc_(rc),
+        cache_(rc),
+        live_(live),
+        hints_(hints),
+        slot_of_(static_cast<size_t>(sm.warps), -1),
+        slot_free_(static_cast<size_t>(rc.slots), true),
+        zero_(1) {
+    if (rc_.levels == 2)
+      ComputeNotL0();
+  }
+
+  void Activate(uint64_t, uint32_t warp) override {
+    if (slot_of_[warp] >= 0)
+      return;
+    for (size_t s = 0; s < slot_free_.size(); ++s) {
+      if (slot_free_[s]) {
+        slot_free_[s] = false;
+        slot_of_[warp] = static_cast<int>(s);
+        return;
+      }
+    }
+    throw std::logic_error(
+        fmt::format("HW RFC: warp {} activated with all {} slots taken", warp, rc_.slots));
+  }
+
+  void Deactivate(uint64_t, uint32_t warp) override {
+    const int slot = slot_of_[warp];
+    if (slot < 0)
+      return;
+    cache_.CountFlush();
+    ++st_.flushes;
+    for (int lvl; (lvl = cache_.NextFlushLevel(slot)) >= 0;) {
+      cache_.FlushNext(slot);
+      At(lvl == 0 ? Level::kL0 : Level::kL1).drains += 1;
+      At(Level::kMrf).writebacks += 1;
+    }
+    slot_free_[static_cast<size_t>(slot)] = true;
+    slot_of_[warp] = -1;
+  }
+
+  void Finish() override {
+    RfSystem::Finish();
+    uint64_t tags = 0;
+    for (const auto& l : cache_.counters().level)
+      tags += l.tag_checks;
+    st_.counts.tag_checks = tags;
+    st_.dead_kills = cache_.counters().dead_kills;
+  }
+
+ protected:
+  int ExtraDelay(const sim::DynInst& d) const override {
+    return k_.code[d.inst].srcs.empty() ? 0 : 1;  // the tag-check stage
+  }
+
+  bool ReadsMrf(uint32_t warp, const sim::DynInst& d) const override {
+    const int slot = slot_of_[warp];
+    bool mrf = false;
+    ForEachReg(k_.code[d.inst].srcs,
+               [&](int r) { mrf = mrf || slot < 0 || !cache_.Probe(slot, r).hit; });
+    return mrf;
+  }
+
+  void ReadOperands(uint32_t warp, const sim::DynInst& d, std::vector<int>& mrf) override {
+    const sim::Instruction& in = k_.code[d.inst];
+    const bool sh = sim::IsSharedUnit(in.op_class);
+    const int slot = slot_of_[warp];
+    if (slot < 0)
+      throw std::logic_error(fmt::format("HW RFC: warp {} issues without a slot", warp));
+    ops_.clear();
+    for (size_t s = 0; s < in.srcs.size(); ++s) {
+      const bool last = hints_ && live_.warp_dead_after[d.inst][s] != 0;
+      for (int j = 0; j < in.srcs[s].count; ++j)
+        ops_.push_back({true, slot, in.srcs[s].first + j, last});
+    }
+    if (ops_.empty())
+      return;
+    const std::vector<RfcCache::ReadResult> res = cache_.Read(ops_);
+    for (size_t i = 0; i < res.size(); ++i) {
+      if (!res[i].hit) {
+        Read(Level::kMrf, sh);
+        mrf.push_back(ops_[i].reg);
+      } else if (res[i].level == 0) {
+        if (sh) {
+          throw std::logic_error(
+              fmt::format("HW RFC: shared-unit instruction {} ({}) reads R{} from the L0", d.inst,
+                          in.opcode, ops_[i].reg));
+        }
+        Read(Level::kL0, sh);
+      } else {
+        Read(Level::kL1, sh);
+      }
+    }
+  }
+
+  void WriteResults(uint32_t warp, const sim::DynInst& d) override {
+    const sim::Instruction& in = k_.code[d.inst];
+    const bool sh = sim::IsSharedUnit(in.op_class);
+    const int slot = slot_of_[warp];
+    for (size_t r = 0; r < in.dsts.size(); ++r) {
+      for (int j = 0; j < in.dsts[r].count; ++j) {
+        const int reg = in.dsts[r].first + j;
+        if (slot < 0) {
+          // Descheduled warp: its slot was flushed; the result goes straight to the MRF. Its
+          // register cannot be in the RFC (the flush emptied the slot).
+          Write(Level::kMrf, sh);
+          continue;
+        }
+        const bool not_l0 = rc_.levels == 2 && not_l0_[d.inst][r];
+        const RfcCache::WriteResult w = cache_.Write(slot, reg, zero_, in.long_latency, not_l0);
+        if (in.long_latency) {
+          Write(Level::kMrf, sh);
+        } else {
+          Write(rc_.levels == 2 && !not_l0 ? Level::kL0 : Level::kL1, sh);
+        }
+        if (w.l0_evicted) {
+          At(Level::kL0).drains += 1;
+          At(Level::kL1).fills += 1;
+        }
+        if (w.to_mrf && w.to_mrf->kind == RfcWbKind::kEviction) {
+          At(Level::kL1).drains += 1;
+          At(Level::kMrf).writebacks += 1;
+        }
+      }
+    }
+  }
+
+ private:
+  // A result may go to the L0 only when no shared unit can read it: every path from the write
+  // to a read of the register before an unguarded overwrite reaches private-datapath reads only.
+  void ComputeNotL0() {
+    const size_t n = k_.code.size();
+    std::vector<std::vector<uint32_t>> succ(n);
+    for (const auto& b : k_.blocks) {
+      for (uint32_t i = b.first; i + 1 < b.end; ++i)
+        succ[i].push_back(i + 1);
+      if (b.end > b.first) {
+        for (uint32_t s : b.succs) {
+          if (s != sim::kExitBlock)
+            succ[b.end - 1].push_back(k_.blocks[s].first);
+        }
+      }
+    }
+    not_l0_.assign(n, {});
+    std::vector<uint32_t> seen(n, 0), stack;
+    uint32_t stamp = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const sim::Instruction& in = k_.code[i];
+      not_l0_[i].assign(in.dsts.size(), false);
+      for (size_t r = 0; r < in.dsts.size(); ++r) {
+        bool shared_use = sim::IsSharedUnit(in.op_class);
+        for (int j = 0; j < in.dsts[r].count && !shared_use; ++j) {
+          const int reg = in.dsts[r].first + j;
+          ++stamp;
+          stack.assign(succ[i].begin(), succ[i].end());
+          while (!stack.empty() && !shared_use) {
+            const uint32_t x = stack.back();
+            stack.pop_back();
+            if (seen[x] == stamp)
+              continue;
+            seen[x] = stamp;
+            const sim::Instruction& u = k_.code[x];
+            bool reads = false;
+            ForEachReg(u.srcs, [&](int q) { reads = reads || q == reg; });
+            if (reads && sim::IsSharedUnit(u.op_class))
+              shared_use = true;
+            if (sp::KillSet(u).test(static_cast<size_t>(reg)))
+              continue;
+            stack.insert(stack.end(), succ[x].begin(), succ[x].end());
+          }
+        }
+        not_l0_[i][r] = shared_use;
+      }
+    }
+  }
+
+  RfcConfig rc_;
+  RfcCache cache_;
+  const sp::Liveness& live_;
+  bool hints_;
+  std::vector<int> slot_of_;
+  std::vector<bool> slot_free_;
+  std::vector<std::vector<bool>> not_l0_;
+  std::vector<RfcCache::Operand> ops_;
+  Bits zero_;
+};
+
+}  // namespace
+
+sp::OrfConfig OrfConfigFor(const DesignSpec& d) {
+  sp::OrfConfig c;
+  c.l1_entries = d.hierarchy.l1_entries_per_thread;
+  c.l0_split = d.hierarchy.l0_split;
+  c.levels = d.hierarchy.kind == "sw-orf" ? d.hierarchy.levels : 1;
+  return c;
+}
+
+std::unique_ptr<RfSystem> MakeRfSystem(const DesignSpec& d, const sim::Kernel& k,
+                                       const sim::SmConfig& sm, const sp::KernelAnalysis& a,
+                                       const HarnessOptions& opt) {
+  const int banks = std::max(1, d.mrf.banks_per_cluster);
+  const std::string& kind = d.hierarchy.kind;
+  if (kind == "mrf-only" || d.hierarchy.levels == 1)
+    return std::make_unique<MrfOnly>(k, sm, banks, opt.mrf_collectors);
+  if (kind == "sw-orf") {
+    if (a.alloc.config.levels != d.hierarchy.levels)
+      throw std::invalid_argument("SW ORF: the analysis was made for another number of levels");
+    return std::make_unique<SwOrf>(k, sm, banks, opt.mrf_collectors, a.alloc);
+  }
+  if (kind == "hw-rfc") {
+    RfcConfig rc;
+    rc.slots = sm.active_warps;
+    rc.levels = d.hierarchy.levels == 3 ? 2 : 1;
+    rc.l1_entries = d.hierarchy.l1_entries_per_thread;
+    rc.l0_entries = rc.levels == 2 ? d.hierarchy.l0_entries_per_thread : 0;
+    rc.width = 1;
+    rc.reg_bits = 8;
+    rc.lru = d.hierarchy.replacement == "lru";
+    return std::make_unique<HwRfc>(k, sm, banks, opt.mrf_collectors, rc, a.live,
+                                   opt.liveness_hints);
+  }
+  throw std::invalid_argument(fmt::format("hierarchy kind '{}' is not simulated", kind));
+}
+
+}  // namespace gpurf::harness

@@ -1,0 +1,343 @@
+// Register-file systems in the SM harness: hand-computed counts and energies of tiny kernels,
+// accounting invariants of every hierarchy on every corpus kernel, cross-checks against the
+// compiler's static counts and the MrfCore, parameter sweeps, and the CLI's exit codes.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "gen/config/yaml_loader.h"
+#include "sim/harness/driver.h"
+#include "sim/passes/analysis.h"
+#include "sim/tests/kernels_util.h"
+#include "sim/workload/launch.h"
+
+namespace gpurf::harness {
+namespace {
+
+namespace fs = std::filesystem;
+namespace sp = sim::passes;
+using energy::Level;
+using sim::test::Add;
+using sim::test::Exit;
+using sim::test::Make;
+
+DesignSpec Design(const std::string& hierarchy, const std::string& sm = "active_warps: 8") {
+  return LoadDesignFromString(
+      fmt::format("design:\n  name: t\nsm:\n  {}\nhierarchy:\n{}scheduler:\n  kind: two-level\n",
+                  sm, hierarchy),
+      "test.yaml");
+}
+const char* kMrfOnly = "  kind: mrf-only\n";
+const char* kHw1 = "  kind: hw-rfc\n  levels: 2\n  l1_entries_per_thread: 6\n";
+const char* kHw2 = "  kind: hw-rfc\n  levels: 3\n  l1_entries_per_thread: 6\n";
+const char* kSw2 = "  kind: sw-orf\n  levels: 2\n  l1_entries_per_thread: 3\n";
+const char* kSw3 = "  kind: sw-orf\n  levels: 3\n  l1_entries_per_thread: 3\n";
+const char* kSw3u = "  kind: sw-orf\n  levels: 3\n  l1_entries_per_thread: 3\n  l0_split: false\n";
+
+// One warp running the whole kernel once, all lanes active.
+sim::KernelRun OneWarp(const sim::Kernel& k) {
+  sim::KernelRun r;
+  r.kernel = &k;
+  r.block = {32, 1, 1};
+  sim::WarpStream w;
+  for (uint32_t i = 0; i < k.code.size(); ++i)
+    w.insts.push_back({i, 0xffffffffu, 0});
+  r.warps.push_back(w);
+  return r;
+}
+
+// Access + wire energy of counts, written out by hand from Gebhart's formula.
+double HandEnergy(const energy::AccessCounts& c, const energy::Energies& e) {
+  const double rows = 8, words = 32, wire = 1.9;
+  const double mm[3][2] = {{1.0, 1.0}, {0.2, 0.4}, {0.05, 0.0}};
+  double pj = 0;
+  for (int l = 0; l < 3; ++l) {
+    const auto& lc = c.level[static_cast<size_t>(l)];
+    const auto& le = e.level[static_cast<size_t>(l)];
+    for (int u = 0; u < 2; ++u) {
+      pj += static_cast<double>(lc.reads[u]) * (le.read_pj * rows + words * mm[l][u] * wire);
+      pj += static_cast<double>(lc.writes[u]) * (le.write_pj * rows + words * mm[l][u] * wire);
+    }
+    pj += static_cast<double>(lc.drains) * le.read_pj * rows;
+    pj += static_cast<double>(lc.fills) * le.write_pj * rows;
+    pj += static_cast<double>(lc.writebacks) * (le.write_pj * rows + words * 1.0 * wire);
+  }
+  return pj + static_cast<double>(c.tag_checks) * e.tag_check_pj;
+}
+
+TEST(Harness, MrfOnlyTinyKernelByHand) {
+  // R2 = R0 + R1; R3 = R2 + R2: four MRF reads, two MRF writes, private datapath.
+  const sim::Kernel k = Make("tiny", {Add(2, 0, 1), Add(3, 2, 2), Exit()});
+  const sim::KernelRun run = OneWarp(k);
+  const DesignResult r = RunDesign(Design(kMrfOnly), {{"tiny", &k, &run}}, {});
+  ASSERT_EQ(r.kernels.size(), 1u);
+  const auto& c = r.counts.at(Level::kMrf);
+  EXPECT_EQ(c.reads[0], 4u);
+  EXPECT_EQ(c.writes[0], 2u);
+  EXPECT_EQ(c.reads[1] + c.writes[1] + c.writebacks, 0u);
+  // 4 x (8 pJ x 8 rows + 32 words x 1 mm x 1.9 pJ) + 2 x (11 x 8 + 60.8) = 796.8 pJ.
+  EXPECT_NEAR(r.energy.total_pj(), 796.8, 1e-9);
+  EXPECT_NEAR(r.Normalized(), 1.0, 1e-12);
+  EXPECT_EQ(r.kernels[0].sm.warp_instructions, 3u);
+}
+
+TEST(Harness, HwRfcTinyKernelByHand) {
+  const sim::Kernel k = Make("tiny", {Add(2, 0, 1), Add(3, 2, 2), Exit()});
+  const sim::KernelRun run = OneWarp(k);
+  const DesignResult r = RunDesign(Design(kHw1), {{"tiny", &k, &run}}, {});
+  const auto& m = r.counts.at(Level::kMrf);
+  const auto& l1 = r.counts.at(Level::kL1);
+  EXPECT_EQ(m.reads[0], 2u);    // R0, R1 miss
+  EXPECT_EQ(l1.reads[0], 2u);   // R2 twice (its last read kills the entry)
+  EXPECT_EQ(l1.writes[0], 2u);  // R2, R3
+  // R3 is never read: the warp's exit flushes it to the MRF.
+  EXPECT_EQ(l1.drains, 1u);
+  EXPECT_EQ(m.writebacks, 1u);
+  EXPECT_EQ(m.writes[0], 0u);
+  EXPECT_EQ(r.counts.tag_checks, 6u);  // 4 lookups + 2 result writes, one level
+  EXPECT_NEAR(r.energy.total_pj(), HandEnergy(r.counts, r.energies), 1e-6);
+  // The baseline is the MRF-only run of the same kernel.
+  EXPECT_NEAR(r.base_energy.total_pj(), 796.8, 1e-9);
+  // The tag-check stage costs a cycle on each instruction with operands.
+  EXPECT_EQ(r.kernels[0].sm.operand_delay_cycles, 2u);
+}
+
+TEST(Harness, HwRfcWithoutHintsWritesBackDeadValues) {
+  const sim::Kernel k = Make("tiny", {Add(2, 0, 1), Add(3, 2, 2), Exit()});
+  const sim::KernelRun run = OneWarp(k);
+  DriverOptions o;
+  o.harness.liveness_hints = false;
+  const DesignResult r = RunDesign(Design(kHw1), {{"tiny", &k, &run}}, o);
+  EXPECT_EQ(r.counts.at(Level::kMrf).writebacks, 2u);  // R2 and R3 flushed
+  EXPECT_EQ(r.counts.at(Level::kL1).drains, 2u);
+}
+
+TEST(Harness, BankConflictsDelayOperands) {
+  // With 4 banks per cluster, R0 and R4 share bank 0: the second read waits one cycle.
+  const sim::Kernel k = Make("conflict", {Add(8, 0, 4), Exit()});
+  const sim::KernelRun run = OneWarp(k);
+  const DesignResult r = RunDesign(Design(kMrfOnly), {{"c", &k, &run}}, {});
+  EXPECT_EQ(r.bank_conflicts[0], 1u);
+  EXPECT_EQ(r.kernels[0].sm.operand_delay_cycles, 1u);
+  EXPECT_EQ(r.kernels[0].rf.core_conflicts, 1u);  // the MrfCore agrees
+  EXPECT_EQ(r.dispatch_mismatches, 0u);
+  const sim::Kernel k2 = Make("free", {Add(8, 0, 1), Exit()});
+  const sim::KernelRun run2 = OneWarp(k2);
+  const DesignResult r2 = RunDesign(Design(kMrfOnly), {{"f", &k2, &run2}}, {});
+  EXPECT_EQ(r2.bank_conflicts[0], 0u);
+  EXPECT_EQ(r2.kernels[0].sm.operand_delay_cycles, 0u);
+}
+
+// The corpus, executed once for all tests.
+class Corpus : public testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    for (const auto& name : sim::ListWorkloads(sim::DefaultCorpusDir())) {
+      runs_.push_back(sim::RunWorkload(
+          sim::LoadLaunch(sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), name))));
+      kernels_.push_back({name, &runs_.back()->compiled.kernel, &runs_.back()->run});
+    }
+  }
+  static void TearDownTestSuite() {
+    kernels_.clear();
+    runs_.clear();
+  }
+  static std::vector<std::unique_ptr<sim::WorkloadRun>> runs_;
+  static std::vector<WorkloadKernel> kernels_;
+};
+std::vector<std::unique_ptr<sim::WorkloadRun>> Corpus::runs_;
+std::vector<WorkloadKernel> Corpus::kernels_;
+
+uint64_t Reads(const energy::LevelCounts& c) {
+  return c.reads[0] + c.reads[1];
+}
+uint64_t Writes(const energy::LevelCounts& c) {
+  return c.writes[0] + c.writes[1];
+}
+
+TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
+  ASSERT_GE(kernels_.size(), 10u);
+  struct Case {
+    const char* hier;
+    bool hints;
+  };
+  const std::vector<Case> cases = {{kMrfOnly, true}, {kHw1, true}, {kHw1, false}, {kHw2, true},
+                                   {kHw2, false},    {kSw2, true}, {kSw3, true},  {kSw3u, true}};
+  uint64_t work = 0;
+  for (const auto& c : cases) {
+    DriverOptions o;
+    o.harness.liveness_hints = c.hints;
+    o.baseline = c.hier == kMrfOnly;
+    const DesignSpec d = Design(c.hier);
+    const DesignResult r = RunDesign(d, kernels_, o);
+    ASSERT_EQ(r.kernels.size(), kernels_.size());
+    for (const auto& k : r.kernels) {
+      SCOPED_TRACE(fmt::format("{} / {} / hints {}", r.hierarchy, k.kernel, c.hints));
+      const auto& cnt = k.rf.counts;
+      EXPECT_GT(k.sm.warp_instructions, 0u);
+      // Every source register of every issued instruction is read at exactly one level.
+      const uint64_t reads =
+          Reads(cnt.at(Level::kMrf)) + Reads(cnt.at(Level::kL1)) + Reads(cnt.at(Level::kL0));
+      EXPECT_EQ(reads, k.rf.operand_regs);
+      // The L0 is never read or written by a shared unit.
+      EXPECT_EQ(cnt.at(Level::kL0).reads[1] + cnt.at(Level::kL0).writes[1], 0u);
+      // What the MRF timing read is what the counts say was read from the MRF.
+      EXPECT_EQ(k.rf.core_reads, Reads(cnt.at(Level::kMrf)));
+      if (d.hierarchy.kind == "mrf-only") {
+        EXPECT_EQ(Writes(cnt.at(Level::kMrf)), k.rf.result_regs);
+        EXPECT_EQ(cnt.tag_checks, 0u);
+      }
+      if (d.hierarchy.kind == "hw-rfc") {
+        // Each result is written to exactly one level; whatever leaves an upper level is
+        // written back to the MRF or moved from L0 to L1.
+        EXPECT_EQ(
+            Writes(cnt.at(Level::kMrf)) + Writes(cnt.at(Level::kL1)) + Writes(cnt.at(Level::kL0)),
+            k.rf.result_regs);
+        EXPECT_EQ(cnt.at(Level::kL1).drains + cnt.at(Level::kL0).drains,
+                  cnt.at(Level::kMrf).writebacks + cnt.at(Level::kL1).fills);
+        EXPECT_GT(cnt.tag_checks, 0u);
+      }
+    }
+    // Same work, whatever the hierarchy.
+    if (work == 0)
+      work = r.warp_instructions;
+    EXPECT_EQ(r.warp_instructions, work);
+  }
+}
+
+TEST_F(Corpus, SwOrfCountsMatchTheCompilersStaticCounts) {
+  for (const char* hier : {kSw2, kSw3, kSw3u}) {
+    const DesignSpec d = Design(hier);
+    const DesignResult r = RunDesign(d, kernels_, {});
+    sp::PassOptions po;
+    po.orf = OrfConfigFor(d);
+    po.energies = sp::GebhartEnergies(3, 8);
+    for (size_t i = 0; i < kernels_.size(); ++i) {
+      SCOPED_TRACE(fmt::format("{} / {}", r.hierarchy, kernels_[i].workload));
+      const sp::KernelAnalysis a = sp::AnalyzeKernel(*kernels_[i].kernel, po);
+      const sp::AccessCounts s =
+          sp::CountAccesses(*kernels_[i].kernel, a.alloc, po.energies, kernels_[i].run);
+      const auto& c = r.kernels[i].rf.counts;
+      for (int l = 0; l < 3; ++l) {
+        EXPECT_DOUBLE_EQ(s.reads[static_cast<size_t>(l)],
+                         static_cast<double>(Reads(c.level[static_cast<size_t>(l)])));
+        EXPECT_DOUBLE_EQ(s.writes[static_cast<size_t>(l)],
+                         static_cast<double>(Writes(c.level[static_cast<size_t>(l)])));
+      }
+    }
+  }
+}
+
+TEST_F(Corpus, BiggerL1MeansFewerMrfReads) {
+  auto mrf_reads = [&](const char* kind, int levels, int entries) {
+    const DesignSpec d = Design(fmt::format(
+        "  kind: {}\n  levels: {}\n  l1_entries_per_thread: {}\n", kind, levels, entries));
+    DriverOptions o;
+    o.baseline = false;
+    return Reads(RunDesign(d, kernels_, o).counts.at(Level::kMrf));
+  };
+  uint64_t prev = ~uint64_t{0};
+  for (int e : {1, 2, 4, 6, 8}) {
+    const uint64_t m = mrf_reads("hw-rfc", 2, e);
+    EXPECT_LE(m, prev) << "HW RFC " << e << " entries";
+    prev = m;
+  }
+  EXPECT_LT(mrf_reads("hw-rfc", 2, 8), mrf_reads("hw-rfc", 2, 1));
+  EXPECT_LT(mrf_reads("sw-orf", 2, 6), mrf_reads("sw-orf", 2, 1));
+}
+
+TEST_F(Corpus, FewerActiveWarpsLowerIpc) {
+  const DesignSpec d = Design(kMrfOnly);
+  DriverOptions all, eight, four;
+  all.scheduler = "single-level";
+  eight.active_warps = 8;
+  four.active_warps = 4;
+  const double ipc_all = RunDesign(d, kernels_, all).Ipc();
+  const double ipc8 = RunDesign(d, kernels_, eight).Ipc();
+  const double ipc4 = RunDesign(d, kernels_, four).Ipc();
+  EXPECT_GT(ipc8, 0.98 * ipc_all);  // Gebhart Figure 18: 8 active warps cost < 2%
+  EXPECT_LT(ipc4, 0.95 * ipc8);     // 4 active warps visibly lower
+}
+
+// ---------------------------------------------------------------------------------------------
+// CLI
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string Slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+class HarnessCli : public testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::path(testing::TempDir()) / ("gpurf-harness-cli-" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  Result Run(const std::string& args) const {
+    const fs::path out = dir_ / "out.txt", err = dir_ / "err.txt";
+    const std::string cmd =
+        "'" GPURF_BINARY "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const int st = std::system(cmd.c_str());
+    Result r;
+    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    r.out = Slurp(out);
+    r.err = Slurp(err);
+    return r;
+  }
+  fs::path dir_;
+};
+
+const std::string kExamples = GPURF_SOURCE_DIR "/configs/examples/";
+
+TEST_F(HarnessCli, SimPrintsTimingAndCounts) {
+  const Result r = Run("sim " + kExamples + "hw_rfc_6entry.yaml --workload vectorAdd --stats");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("IPC"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("tag checks"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("of the MRF-only baseline"), std::string::npos) << r.out;
+}
+
+TEST_F(HarnessCli, EnergyWritesEveryFormat) {
+  const fs::path json = dir_ / "e.json", csv = dir_ / "e.csv", svg = dir_ / "e.svg";
+  const Result r = Run("energy " + kExamples + "sw_orf_2level.yaml " + kExamples +
+                       "sw_orf_3level.yaml --workload vectorAdd --workload reduction --json " +
+                       json.string() + " --csv " + csv.string() + " --svg " + svg.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("MRF only (baseline)"), std::string::npos) << r.out;
+  EXPECT_NE(Slurp(svg).find("<svg"), std::string::npos);
+  EXPECT_NE(Slurp(csv).find("SW ORF 3 levels"), std::string::npos);
+  const auto j = nlohmann::json::parse(Slurp(json));
+  EXPECT_EQ(j["designs"].size(), 2u);
+  EXPECT_LT(j["designs"][1]["normalized"].get<double>(), 1.0);
+}
+
+TEST_F(HarnessCli, BadInputExitsTwo) {
+  const fs::path bad = dir_ / "bad.yaml";
+  std::ofstream(bad) << "design:\n  name: x\nhierarchy:\n  kind: hw-rfc\n  levels: 7\n";
+  Result r = Run("sim " + bad.string() + " --workload vectorAdd");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("bad.yaml:5"), std::string::npos) << r.err;
+  r = Run("sim " + kExamples + "mrf_only.yaml --workload no_such_workload");
+  EXPECT_EQ(r.code, 2) << r.err;
+  r = Run("energy " + kExamples + "mrf_only.yaml --workload vectorAdd --active-warps 99");
+  EXPECT_EQ(r.code, 2) << r.err;
+  r = Run("sim " + kExamples + "mrf_only.yaml");  // no workload
+  EXPECT_EQ(r.code, 2) << r.err;
+}
+
+}  // namespace
+}  // namespace gpurf::harness
