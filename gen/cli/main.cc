@@ -206,9 +206,7 @@ std::vector<ModuleCharacterization> Characterize(const std::vector<TargetStructu
     }
   }
   if (gs.empty())
-    throw ToolError(
-        "none of the target's structures can be characterized yet (kinds with an "
-        "activity driver: see synth/activity_driver.h)");
+    return {};
   auto results = CharacterizeAll(gs, lib, opt);
   for (const auto& r : results) {
     for (const auto& n : r.synth.notes)
@@ -269,6 +267,10 @@ int CmdCharacterize(const std::string& target, const std::vector<std::string>& e
     structures = t.Generate();
   }
   const auto results = Characterize(structures, lib, opt);
+  if (results.empty())
+    throw ToolError(
+        "none of the target's structures can be characterized yet (kinds with an "
+        "activity driver: see synth/activity_driver.h)");
   if (out_dir.empty())
     fmt::print("{}", CharacterizationMarkdown(results));
   else
@@ -291,31 +293,98 @@ int CmdCharacterize(const std::string& target, const std::vector<std::string>& e
 
 // ------------------------------------------------------------------------------------ flow
 
+// Per-access energies of the design's ORF levels from its characterization, in the format of
+// sim/passes/rf_energies.h: L1 from the `orf_l1` structure, L0 from `orf_l0` (per 128-bit row
+// access, scaled to the target node unless --no-scale). Levels without a characterized
+// structure keep Gebhart's published figures. Returns "" when nothing was characterized.
+std::string EnergiesFromCharacterization(const std::vector<ModuleCharacterization>& rs,
+                                         const CharacterizeOptions& copt) {
+  nlohmann::ordered_json out;
+  std::string used;
+  for (const auto& r : rs) {
+    const std::string& inst = r.synth.instance;
+    const char* level = inst == "orf_l1" ? "l1" : inst == "orf_l0" ? "l0" : nullptr;
+    const double rd = copt.scale ? r.scaled_e_read_pj : r.e_read_pj;
+    const double wr = copt.scale ? r.scaled_e_write_pj : r.e_write_pj;
+    if (level == nullptr || !(rd > 0) || !(wr > 0))
+      continue;
+    out[level] = {{"read_pj", rd}, {"write_pj", wr}};
+    used += fmt::format("{}{} = {}", used.empty() ? "" : ", ", level, r.top());
+  }
+  if (used.empty())
+    return "";
+  out["source"] =
+      fmt::format("gpurf characterize ({}; {})", used,
+                  copt.scale ? fmt::format("scaled to {} nm", copt.target_node_nm) : "unscaled");
+  return out.dump(2) + "\n";
+}
+
 int CmdFlow(const Target& t, const std::string& out_dir, const VerifyOptions& vopt,
             const CharacterizeOptions& copt) {
   const SynthOptions& sopt = copt.synth;
-  fmt::print("[1/5] generate\n");
+  fmt::print("[1/6] generate\n");
   if (const int rc = CmdGen(t, out_dir); rc != kExitOk)
     return rc;
   const auto structures = t.Generate();
-  fmt::print("[2/5] lint ({} unique modules)\n", structures.size());
+  fmt::print("[2/6] lint ({} unique modules)\n", structures.size());
   const int lint_rc = LintAll(structures, TempDir("gpurf-flow").path());
-  fmt::print("[3/5] verify ({} cycles per module, seed {})\n", vopt.cycles, vopt.seed);
+  fmt::print("[3/6] verify ({} cycles per module, seed {})\n", vopt.cycles, vopt.seed);
   const int verify_rc = VerifyAll(structures, vopt);
-  fmt::print("[4/5] synthesize onto {}\n", DefaultLibertyPath().string());
+  fmt::print("[4/6] synthesize onto {}\n", DefaultLibertyPath().string());
   const fs::path synth_dir = fs::path(out_dir) / "synthesis";
   WriteSynthesis(synth_dir, Synthesize(structures, "", sopt));
-  fmt::print("[5/5] characterize (gate-level switching, {} cycles per stimulus set)\n",
+  fmt::print("[5/6] characterize (gate-level switching, {} cycles per stimulus set)\n",
              copt.cycles);
   const fs::path char_dir = fs::path(out_dir) / "characterization";
-  WriteCharacterization(char_dir, Characterize(structures, LoadLiberty(DefaultLibertyPath()), copt),
-                        copt);
-  const bool ok = lint_rc == kExitOk && verify_rc == kExitOk;
+  const auto chars = Characterize(structures, LoadLiberty(DefaultLibertyPath()), copt);
+  if (chars.empty())
+    fmt::print("characterization: no structure of this target has an activity driver yet\n");
+  else
+    WriteCharacterization(char_dir, chars, copt);
+
+  int energy_rc = kExitOk;
+  const fs::path energy_dir = fs::path(out_dir) / "energy";
+  if (!t.design) {
+    fmt::print(
+        "[6/6] energy: skipped, a single structure has no register-file hierarchy to simulate "
+        "(give a design .yaml)\n");
+  } else {
+    fmt::print("[6/6] simulate the workload corpus and report register-file energy\n");
+    StagingDir stage(energy_dir);
+    HarnessArgs ha;
+    ha.designs = {t.design->source};
+    ha.workloads = {"all"};
+    const std::string energies = EnergiesFromCharacterization(chars, copt);
+    if (!energies.empty()) {
+      ha.energies = (stage.path() / "rf_energies.json").string();
+      WriteFile(ha.energies, energies);
+    }
+    ha.md = (stage.path() / "energy.md").string();
+    ha.svg = (stage.path() / "energy.svg").string();
+    ha.csv = (stage.path() / "energy.csv").string();
+    ha.json = (stage.path() / "energy.json").string();
+    ha.title = fmt::format("{}: register-file energy over the corpus", t.design->name);
+    energy_rc = RunEnergyCommand(ha);
+    nlohmann::ordered_json manifest;
+    manifest["generator"] = "gpurf flow (energy step)";
+    manifest["design"] = t.design->name;
+    manifest["workloads"] = "all corpus workloads";
+    manifest["energies"] =
+        energies.empty() ? "Gebhart TOCS 2012 Tables IV and V" : "rf_energies.json";
+    manifest["files"] = {"energy.md", "energy.svg", "energy.csv", "energy.json"};
+    WriteFile(stage.path() / "manifest.json", manifest.dump(2) + "\n");
+    if (energy_rc == kExitOk) {
+      stage.Commit();
+      fmt::print("energy reports in {}/energy.{{md,svg,csv,json}}\n", energy_dir.string());
+    }
+  }
+  const bool ok = lint_rc == kExitOk && verify_rc == kExitOk && energy_rc == kExitOk;
   fmt::print(
-      "flow {}: RTL in {}, lint {}, verify {}, synthesis report {}/synthesis.md, "
-      "characterization {}/characterization.md\n",
+      "flow {}: RTL in {}, lint {}, verify {}, energy {}; reports: {}/synthesis.md, "
+      "{}/characterization.md, {}/energy.md\n",
       ok ? "PASSED" : "FAILED", out_dir, lint_rc == kExitOk ? "clean" : "FAILED",
-      verify_rc == kExitOk ? "passed" : "FAILED", synth_dir.string(), char_dir.string());
+      verify_rc == kExitOk ? "passed" : "FAILED", energy_rc == kExitOk ? "reported" : "FAILED",
+      synth_dir.string(), char_dir.string(), energy_dir.string());
   return ok ? kExitOk : kExitCheckFailed;
 }
 
