@@ -567,8 +567,10 @@ int Main(int argc, char** argv) {
   verify->allow_extras();
   verify->footer(footer);
 
-  CLI::App* flow = app.add_subcommand(
-      "flow", "the main flow on a design point: generate -> lint -> verify -> synthesize");
+  CLI::App* flow =
+      app.add_subcommand("flow",
+                         "the main flow on a design point: generate -> lint -> verify -> "
+                         "synthesize -> characterize -> simulate the corpus and report energy");
   flow->add_option("target", target, "design .yaml file or structure kind")->required();
   flow->add_option("-o,--output", out_dir, "output folder for the generated RTL")->required();
   AddVerifyOptions(flow, vopt, cache, waves);
