@@ -4,24 +4,43 @@
 #include <spdlog/spdlog.h>
 
 #include "verif/models/flop_array_model.h"
+#include "verif/models/orf_model.h"
+#include "verif/models/warp_scheduler_model.h"
 #include "verif/stimulus/flop_array_stimulus.h"
+#include "verif/stimulus/orf_stimulus.h"
+#include "verif/stimulus/warp_scheduler_stimulus.h"
 
 namespace gpurf {
 
 std::unique_ptr<CycleModel> MakeModel(const StructureSpec& spec) {
-  return std::visit(
-      [](const FlopArraySpec& s) -> std::unique_ptr<CycleModel> {
-        return std::make_unique<FlopArrayModel>(s);
-      },
-      spec);
+  struct Maker {
+    std::unique_ptr<CycleModel> operator()(const FlopArraySpec& s) const {
+      return std::make_unique<FlopArrayModel>(s);
+    }
+    std::unique_ptr<CycleModel> operator()(const WarpSchedulerSpec& s) const {
+      return std::make_unique<WarpSchedulerCycleModel>(s);
+    }
+    std::unique_ptr<CycleModel> operator()(const OrfSpec& s) const {
+      return std::make_unique<OrfCycleModel>(s);
+    }
+  };
+  return std::visit(Maker{}, spec);
 }
 
 std::unique_ptr<Stimulus> MakeStimulus(const StructureSpec& spec, uint64_t seed) {
-  return std::visit(
-      [seed](const FlopArraySpec& s) -> std::unique_ptr<Stimulus> {
-        return std::make_unique<FlopArrayStimulus>(s, seed);
-      },
-      spec);
+  struct Maker {
+    uint64_t seed;
+    std::unique_ptr<Stimulus> operator()(const FlopArraySpec& s) const {
+      return std::make_unique<FlopArrayStimulus>(s, seed);
+    }
+    std::unique_ptr<Stimulus> operator()(const WarpSchedulerSpec& s) const {
+      return std::make_unique<WarpSchedulerStimulus>(s, seed);
+    }
+    std::unique_ptr<Stimulus> operator()(const OrfSpec& s) const {
+      return std::make_unique<OrfStimulus>(s, seed);
+    }
+  };
+  return std::visit(Maker{seed}, spec);
 }
 
 std::string VerifyResult::Summary() const {

@@ -7,6 +7,15 @@ const std::vector<StructureKind>& StructureKinds() {
       {"flop-array", "multi-ported flip-flop register array (storage of ORF/RFC/RSP levels)",
        FlopArraySpec::ParamDescs(),
        [](const ParamSet& p) -> StructureSpec { return FlopArraySpec::FromParams(p); }},
+      {"warp-scheduler", "two-level warp scheduler: active/pending warps, greedy or round-robin (Gebhart)",
+       WarpSchedulerSpec::ParamDescs(),
+       [](const ParamSet& p) -> StructureSpec { return WarpSchedulerSpec::FromParams(p); }},
+      {"orf-l1", "software-managed L1 operand register file, 3R1W, active-slot x entry (Gebhart)",
+       OrfSpec::L1ParamDescs(),
+       [](const ParamSet& p) -> StructureSpec { return OrfSpec::FromL1Params(p); }},
+      {"orf-l0", "software-managed L0 operand register file, unified or split per operand slot (Gebhart)",
+       OrfSpec::L0ParamDescs(),
+       [](const ParamSet& p) -> StructureSpec { return OrfSpec::FromL0Params(p); }},
   };
   return kinds;
 }
@@ -23,7 +32,6 @@ const std::vector<PlannedKind>& PlannedStructureKinds() {
   static const std::vector<PlannedKind> kinds = {
       {"mrf", "banked main register file with operand collectors (Gebhart)"},
       {"rfc", "hardware register file cache with tags (Gebhart)"},
-      {"warp-scheduler", "two-level warp scheduler (Gebhart)"},
       {"renaming-table", "register renaming table (Jeon)"},
       {"pcrf", "pending-CTA register file chains (FineReg)"},
       {"tag-array", "cache-emulated register file tag arrays (Jing)"},
