@@ -82,7 +82,8 @@ TEST_F(CliTest, GenListShowsParametersWithRanges) {
   for (const char* part : {"flop-array:", "--entries", "integer 1..1024", "--width", "--read-ports",
                            "integer 1..8", "--write-ports", "integer 1..4", "--read-mode",
                            "one of: comb, reg", "--bypass", "--clock-gate", "true or false", "mrf",
-                           "warp-scheduler", "Design files (YAML):", "lane_cluster:"}) {
+                           "warp-scheduler:", "--inner-policy", "orf-l1:", "--entries-per-thread", "orf-l0:",
+                           "--split", "Design files (YAML):", "lane_cluster:"}) {
     EXPECT_NE(r.out.find(part), std::string::npos) << "missing: " << part;
   }
 }
@@ -184,13 +185,13 @@ TEST_F(CliTest, GenFermiDesign) {
   const RunResult r = Gpurf("gen '" + cfg + "' -o OUT");
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.err.find("skipping 'mrf'"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("skipping 'warp_scheduler'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("not implemented yet"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("design 'fermi-gebhart'"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("2 structures generated, 2 skipped"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("3 structures generated, 1 skipped"), std::string::npos) << r.out;
   EXPECT_EQ(WorkEntries(), std::set<std::string>{"OUT"});
   for (const char* f :
-       {"manifest.json", "filelist.f", "orf_l1/manifest.json", "orf_l0/filelist.f"}) {
+       {"manifest.json", "filelist.f", "orf_l1/manifest.json", "orf_l0/filelist.f",
+        "warp_scheduler/manifest.json"}) {
     EXPECT_TRUE(fs::exists(work_ / "OUT" / f)) << f;
   }
   for (const auto& f : Lines(ReadFile(work_ / "OUT" / "filelist.f"))) {

@@ -146,7 +146,7 @@ TEST_F(OutputTest, ReplacesAnEmptyFolder) {
 TEST_F(OutputTest, DesignWriterOnFermi) {
   const DesignSpec spec = LoadDesign(GPURF_SOURCE_DIR "/configs/fermi_gebhart.yaml");
   const GeneratedDesign g = GenerateDesign(spec);
-  ASSERT_EQ(g.structures.size(), 2U);
+  ASSERT_EQ(g.structures.size(), 3U);
   const fs::path dest = tmp_ / "fermi";
   {
     StagingDir stage(dest);
@@ -154,7 +154,8 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
     stage.Commit();
   }
   EXPECT_EQ(Entries(dest),
-            (std::set<std::string>{"manifest.json", "filelist.f", "orf_l1", "orf_l0"}));
+            (std::set<std::string>{"manifest.json", "filelist.f", "orf_l1", "orf_l0",
+                                   "warp_scheduler"}));
 
   const auto m = nlohmann::json::parse(ReadFile(dest / "manifest.json"));
   EXPECT_EQ(m["generator"]["name"], "gpurf");
@@ -185,19 +186,24 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
       EXPECT_TRUE(fs::exists(dest / name / (e["top"].get<std::string>() + ".sv")));
     }
   }
-  EXPECT_EQ(skipped, (std::set<std::string>{"mrf", "warp_scheduler"}));
-  EXPECT_EQ(generated, (std::set<std::string>{"orf_l1", "orf_l0"}));
+  EXPECT_EQ(skipped, (std::set<std::string>{"mrf"}));
+  EXPECT_EQ(generated, (std::set<std::string>{"orf_l1", "orf_l0", "warp_scheduler"}));
   EXPECT_EQ(m["structures"][1]["count"], 8);
-  EXPECT_EQ(m["structures"][2]["count"], 24);
+  EXPECT_EQ(m["structures"][2]["count"], 8);
+  EXPECT_EQ(m["structures"][3]["count"], 1);
   EXPECT_EQ(m["spec"]["mrf"]["capacity_bytes"], 131072);
 
-  // filelist.f: every file once, primitives first, all present.
+  // filelist.f: every file once, primitives first, each ORF after the flop array it instantiates.
   const auto files = Lines(ReadFile(dest / "filelist.f"));
-  const std::string l1_top = g.structures[0].second.top;
-  const std::string l0_top = g.structures[1].second.top;
-  EXPECT_EQ(files,
-            (std::vector<std::string>{"orf_l1/gpurf_clock_gate.sv", "orf_l1/" + l1_top + ".sv",
-                                      "orf_l0/" + l0_top + ".sv"}));
+  const GeneratedStructure& l1 = g.structures[0].second;
+  const GeneratedStructure& l0 = g.structures[1].second;
+  const GeneratedStructure& ws = g.structures[2].second;
+  ASSERT_EQ(l1.files.size(), 3U);  // clock gate, flop array, ORF
+  ASSERT_EQ(l0.files.size(), 3U);
+  EXPECT_EQ(files, (std::vector<std::string>{
+                       "orf_l1/gpurf_clock_gate.sv", "orf_l1/" + l1.files[1].name,
+                       "orf_l1/" + l1.top + ".sv", "orf_l0/" + l0.files[1].name,
+                       "orf_l0/" + l0.top + ".sv", "warp_scheduler/" + ws.top + ".sv"}));
   for (const auto& f : files)
     EXPECT_TRUE(fs::is_regular_file(dest / f)) << f;
 }
