@@ -458,15 +458,15 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
         hier_loc));
   }
   if (d.scheduler == "two-level") {
-    d.structures.push_back(DerivedStructure(
-        "warp_scheduler", "warp-scheduler",
-        fmt::format("two-level scheduler, {} of {} warps active, {} inner policy", aw, d.sm.warps,
-                    sched.Enum("inner_policy")),
-        1,
-        {{"warps", std::to_string(d.sm.warps), &sm.Get("warps")},
-         {"active", std::to_string(aw), &sm.Get("active_warps")},
-         {"inner_policy", sched.Enum("inner_policy"), &sched.Get("inner_policy")}},
-        ld.section_loc.at("scheduler")));
+    d.structures.push_back(
+        DerivedStructure("warp_scheduler", "warp-scheduler",
+                         fmt::format("two-level scheduler, {} of {} warps active, {} inner policy",
+                                     aw, d.sm.warps, sched.Enum("inner_policy")),
+                         1,
+                         {{"warps", std::to_string(d.sm.warps), &sm.Get("warps")},
+                          {"active", std::to_string(aw), &sm.Get("active_warps")},
+                          {"inner_policy", sched.Enum("inner_policy"), &sched.Get("inner_policy")}},
+                         ld.section_loc.at("scheduler")));
   }
 
   // --- Extra standalone structures.

@@ -153,9 +153,8 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
     WriteDesign(stage.path(), g);
     stage.Commit();
   }
-  EXPECT_EQ(Entries(dest),
-            (std::set<std::string>{"manifest.json", "filelist.f", "orf_l1", "orf_l0",
-                                   "warp_scheduler"}));
+  EXPECT_EQ(Entries(dest), (std::set<std::string>{"manifest.json", "filelist.f", "orf_l1", "orf_l0",
+                                                  "warp_scheduler"}));
 
   const auto m = nlohmann::json::parse(ReadFile(dest / "manifest.json"));
   EXPECT_EQ(m["generator"]["name"], "gpurf");

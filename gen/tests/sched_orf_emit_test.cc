@@ -126,8 +126,8 @@ TEST(EmitOrf, ComposesTheGeneratedFlopArray) {
   EXPECT_NE(split.find("reads only its own bank"), std::string::npos);
 
   // Manifest ports in the order the models index them.
-  const char* names[] = {"clk_i",   "rst_ni", "we_i",     "wslot_i", "wentry_i", "wdata_i",
-                         "re_i",    "rslot_i", "rentry_i", "rdata_o", "inv_i",    "inv_slot_i"};
+  const char* names[] = {"clk_i", "rst_ni",  "we_i",     "wslot_i", "wentry_i", "wdata_i",
+                         "re_i",  "rslot_i", "rentry_i", "rdata_o", "inv_i",    "inv_slot_i"};
   ASSERT_EQ(g.ports.size(), std::size(names));
   for (size_t i = 0; i < g.ports.size(); ++i)
     EXPECT_EQ(g.ports[i].name, names[i]);
@@ -139,8 +139,7 @@ TEST(EmitOrf, ComposesTheGeneratedFlopArray) {
 
 TEST(EmitWarpScheduler, PolicyAndAssertions) {
   const auto rr = std::get<WarpSchedulerSpec>(Make("warp-scheduler", {}));
-  const auto gr =
-      std::get<WarpSchedulerSpec>(Make("warp-scheduler", {{"inner_policy", "greedy"}}));
+  const auto gr = std::get<WarpSchedulerSpec>(Make("warp-scheduler", {{"inner_policy", "greedy"}}));
   const GeneratedStructure a = EmitWarpScheduler(rr), b = EmitWarpScheduler(gr);
   ASSERT_EQ(a.files.size(), 1U);
   const std::string& ra = a.files[0].contents;

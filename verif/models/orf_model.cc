@@ -53,8 +53,8 @@ OperandRegisterFile::Value OperandRegisterFile::Lookup(int port, const ReadReq& 
   return Peek(r.slot, entry);
 }
 
-std::array<OperandRegisterFile::Value, OperandRegisterFile::kPorts>
-OperandRegisterFile::ReadPorts(const CycleReq& req) const {
+std::array<OperandRegisterFile::Value, OperandRegisterFile::kPorts> OperandRegisterFile::ReadPorts(
+    const CycleReq& req) const {
   if (spec_.registered())
     return read_reg_;
   std::array<Value, kPorts> out;
@@ -83,8 +83,8 @@ void OperandRegisterFile::Clock(const CycleReq& req) {
       Misuse(fmt::format("read port {} names L0 bank {}; a split L0 port reads only its own bank",
                          p, r.entry));
     } else if (!v.valid) {
-      Misuse(fmt::format("read port {} reads invalid entry (slot {}, entry {})", p, r.slot,
-                         r.entry));
+      Misuse(
+          fmt::format("read port {} reads invalid entry (slot {}, entry {})", p, r.slot, r.entry));
     }
   }
   if (req.write)

@@ -173,12 +173,10 @@ WarpSchedulerCycleModel::WarpSchedulerCycleModel(const WarpSchedulerSpec& spec)
 
 WarpScheduler::Inputs WarpSchedulerCycleModel::InputsOf(const PortValues& in) {
   const int w = in[kReady].width();
-  return {in[kReady].get(0, w), in[kValid].get(0, w), in[kSuspend].get(0, w),
-          in[kWake].get(0, w)};
+  return {in[kReady].get(0, w), in[kValid].get(0, w), in[kSuspend].get(0, w), in[kWake].get(0, w)};
 }
 
-void WarpSchedulerCycleModel::Outputs(const PortValues& in, PortValues& out,
-                                      PortValues& defined) {
+void WarpSchedulerCycleModel::Outputs(const PortValues& in, PortValues& out, PortValues& defined) {
   const bool in_reset = !in[kRstN].bit(0);
   if (in_reset)
     sched_.Reset();  // asynchronous reset

@@ -55,7 +55,7 @@ class WarpScheduler {
     bool issue = false;
     int issue_warp = 0;
     int issue_slot = 0;
-    bool deactivate = false;  // the issuing warp is descheduled (slot issue_slot frees)
+    bool deactivate = false;              // the issuing warp is descheduled (slot issue_slot frees)
     std::vector<Activation> activations;  // ascending slot order
   };
 

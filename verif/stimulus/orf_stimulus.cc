@@ -40,11 +40,11 @@ std::string OrfStimulus::Phase() const {
 }
 
 void OrfStimulus::PickPhase() {
-  static const PhaseKind kPhases[] = {
-      PhaseKind::kRandom,     PhaseKind::kWriteThenRead, PhaseKind::kDeschedule,
-      PhaseKind::kAllEntries, PhaseKind::kCollisions,    PhaseKind::kIdle,
-      PhaseKind::kPatterns,   PhaseKind::kRandom,        PhaseKind::kDeschedule,
-      PhaseKind::kResetPulse};
+  static const PhaseKind kPhases[] = {PhaseKind::kRandom,     PhaseKind::kWriteThenRead,
+                                      PhaseKind::kDeschedule, PhaseKind::kAllEntries,
+                                      PhaseKind::kCollisions, PhaseKind::kIdle,
+                                      PhaseKind::kPatterns,   PhaseKind::kRandom,
+                                      PhaseKind::kDeschedule, PhaseKind::kResetPulse};
   phase_ = kPhases[std::uniform_int_distribution<size_t>(0, std::size(kPhases) - 1)(rng_)];
   phase_left_ =
       phase_ == PhaseKind::kResetPulse ? 1 : std::uniform_int_distribution<uint64_t>(64, 512)(rng_);

@@ -82,14 +82,13 @@ void WarpSchedulerStimulus::Fetch(int warp) {
 void WarpSchedulerStimulus::PickPhase() {
   const PhaseKind previous = phase_;
   static const PhaseKind kPhases[] = {
-      PhaseKind::kRandom,     PhaseKind::kGreedyHold,    PhaseKind::kSparse,
+      PhaseKind::kRandom,       PhaseKind::kGreedyHold,    PhaseKind::kSparse,
       PhaseKind::kAllSuspended, PhaseKind::kWakeWhileFull, PhaseKind::kChurn,
-      PhaseKind::kSuspendWake, PhaseKind::kExitRelaunch,  PhaseKind::kSpuriousWake,
-      PhaseKind::kIdle,       PhaseKind::kRandom,        PhaseKind::kResetPulse};
+      PhaseKind::kSuspendWake,  PhaseKind::kExitRelaunch,  PhaseKind::kSpuriousWake,
+      PhaseKind::kIdle,         PhaseKind::kRandom,        PhaseKind::kResetPulse};
   phase_ = kPhases[std::uniform_int_distribution<size_t>(0, std::size(kPhases) - 1)(rng_)];
-  phase_left_ = phase_ == PhaseKind::kResetPulse
-                    ? 1
-                    : std::uniform_int_distribution<uint64_t>(64, 512)(rng_);
+  phase_left_ =
+      phase_ == PhaseKind::kResetPulse ? 1 : std::uniform_int_distribution<uint64_t>(64, 512)(rng_);
 
   // Leaving all-suspended: every outstanding result returns in the same cycle (wake storm).
   if (previous == PhaseKind::kAllSuspended) {

@@ -70,12 +70,12 @@ class WarpSchedulerStimulus : public Stimulus {
   PhaseKind phase_ = PhaseKind::kReset;
   uint64_t phase_left_ = 2;
   uint64_t now_ = 0;
-  std::vector<bool> suspend_;     // strand-end bit of each warp's buffered instruction
+  std::vector<bool> suspend_;      // strand-end bit of each warp's buffered instruction
   std::vector<uint64_t> wake_at_;  // cycle the waiting warp's results return, or kNever
-  std::vector<bool> waiting_;     // last observed waiting_o
-  std::vector<bool> exited_;      // exit-relaunch: the warp is gone until relaunched
-  std::vector<bool> exiting_;     // exit-relaunch: the buffered instruction is the warp's last
-  uint64_t driven_wake_ = 0;      // wake_i of the current cycle
+  std::vector<bool> waiting_;      // last observed waiting_o
+  std::vector<bool> exited_;       // exit-relaunch: the warp is gone until relaunched
+  std::vector<bool> exiting_;      // exit-relaunch: the buffered instruction is the warp's last
+  uint64_t driven_wake_ = 0;       // wake_i of the current cycle
   bool in_reset_ = true;
 };
 

@@ -66,7 +66,7 @@ TEST(OrfModel, InvalidationOfOneSlotMakesItsReadsMisuse) {
   EXPECT_EQ(orf.misuses(), 0U);
   EXPECT_FALSE(orf.ReadPorts(ReadReq(0, 0, 1))[0].valid);  // slot 0: undefined
   EXPECT_TRUE(orf.ReadPorts(ReadReq(0, 1, 1))[0].valid);   // slot 1 keeps its entries
-  orf.Clock(ReadReq(0, 0, 1, false));                       // not enabled: no misuse
+  orf.Clock(ReadReq(0, 0, 1, false));                      // not enabled: no misuse
   EXPECT_EQ(orf.misuses(), 0U);
   orf.Clock(ReadReq(1, 0, 1));
   EXPECT_EQ(orf.misuses(), 1U);

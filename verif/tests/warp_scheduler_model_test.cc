@@ -72,13 +72,13 @@ TEST(WarpSchedulerModel, GreedyHoldsUntilTheWarpCannotIssue) {
   for (const Policy policy : {Policy::kGreedy, Policy::kRoundRobin}) {
     const bool greedy = policy == Policy::kGreedy;
     WarpScheduler s(3, 2, policy);
-    s.Step(Make(0x7, 0x7));                   // activate warps 0, 1
+    s.Step(Make(0x7, 0x7));                     // activate warps 0, 1
     ExpectIssue(s.Step(Make(0x7, 0x7)), 0, 0);  // first issue: rotating from slot 0
     ExpectIssue(s.Step(Make(0x7, 0x7)), greedy ? 0 : 1, greedy ? 0 : 1);
     if (!greedy)
       continue;
-    ExpectIssue(s.Step(Make(0x6, 0x7)), 1, 1);  // warp 0 stalls: the next one takes over
-    ExpectIssue(s.Step(Make(0x7, 0x7)), 1, 1);  // and keeps issuing
+    ExpectIssue(s.Step(Make(0x6, 0x7)), 1, 1);             // warp 0 stalls: the next one takes over
+    ExpectIssue(s.Step(Make(0x7, 0x7)), 1, 1);             // and keeps issuing
     ExpectIssue(s.Step(Make(0x7, 0x7, 0x2)), 1, 1, true);  // until it is descheduled
     // Slot 1 takes warp 2; the hold is gone, so the search rotates to slot 0.
     auto d = s.Step(Make(0x7, 0x7));

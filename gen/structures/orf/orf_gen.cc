@@ -41,11 +41,11 @@ std::vector<std::string> ModuleDoc(const OrfSpec& s) {
     doc.push_back("A write goes to bank wentry_i (0 = A, 1 = B, 2 = C); read port p reads bank p");
     doc.push_back("at row rslot_i of port p, and rentry_i of port p must be p.");
   } else {
-    doc.push_back("Storage: one " + s.storage.module_name + " (3R1W), row = slot * Entries + entry.");
+    doc.push_back("Storage: one " + s.storage.module_name +
+                  " (3R1W), row = slot * Entries + entry.");
   }
-  doc.push_back(s.registered()
-                    ? "Reads are registered (one cycle of latency, reset value 0)"
-                    : "Reads are combinational");
+  doc.push_back(s.registered() ? "Reads are registered (one cycle of latency, reset value 0)"
+                               : "Reads are combinational");
   doc.back() += s.bypass() ? "; a same-cycle write is forwarded to reads of its entry."
                            : "; a same-cycle write is not visible to reads.";
   doc.push_back("");
@@ -53,7 +53,8 @@ std::vector<std::string> ModuleDoc(const OrfSpec& s) {
   doc.push_back("valid bits): an entry is valid from its write until inv_i names its slot (the");
   doc.push_back("warp was descheduled) or reset. With GPURF_ASSERTIONS defined, a shadow of it");
   doc.push_back("reports every enabled read (re_i[p]) of an invalid entry, out-of-range slots and");
-  doc.push_back("entries" + std::string(s.split ? ", and a read port reading another port's bank." : "."));
+  doc.push_back("entries" +
+                std::string(s.split ? ", and a read port reading another port's bank." : "."));
   doc.push_back("re_i, inv_i and inv_slot_i feed only that checker.");
   return doc;
 }
@@ -85,12 +86,13 @@ Ifdef Assertions(const OrfSpec& s) {
   Always shadow{AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "", {}};
   shadow.body = {IfThen(
       "!rst_ni", {NonBlocking("chk_valid_q", "'0")},
-      {ForLoop("s", "NumActive",
-               {ForLoop("e", "Entries",
-                        {IfThen(And({"inv_i", Eq("inv_slot_i", ws)}),
-                                {NonBlocking("chk_valid_q[s*Entries + e]", "1'b0")},
-                                {IfThen(And({"we_i", Eq("wslot_i", ws), Eq("wentry_i", we)}),
-                                        {NonBlocking("chk_valid_q[s*Entries + e]", "1'b1")})})})})})};
+      {ForLoop(
+          "s", "NumActive",
+          {ForLoop("e", "Entries",
+                   {IfThen(And({"inv_i", Eq("inv_slot_i", ws)}),
+                           {NonBlocking("chk_valid_q[s*Entries + e]", "1'b0")},
+                           {IfThen(And({"we_i", Eq("wslot_i", ws), Eq("wentry_i", we)}),
+                                   {NonBlocking("chk_valid_q[s*Entries + e]", "1'b1")})})})})})};
   d.items.push_back(MakeItem(std::move(shadow)));
   d.items.push_back(MakeItem(BlankLine{}));
 
@@ -101,8 +103,8 @@ Ifdef Assertions(const OrfSpec& s) {
   std::string hit = And({Eq(rslot, ws), Eq(read_entry, s.split ? "e" : we)});
   std::string valid = "chk_valid_q[s*Entries + e]";
   if (s.bypass())
-    valid = "chk_valid_q[s*Entries + e] || (we_i && (wslot_i == " + ws + ") && (wentry_i == " +
-            we + "))";
+    valid = "chk_valid_q[s*Entries + e] || (we_i && (wslot_i == " + ws + ") && (wentry_i == " + we +
+            "))";
   Always rv;
   rv.kind = AlwaysKind::kComb;
   rv.body = {ForLoop(
@@ -179,9 +181,9 @@ GeneratedStructure EmitOrf(const OrfSpec& s) {
       {"EntryWidth", "(Entries > 1) ? $clog2(Entries) : 1", "bits of an entry", true},
   };
   if (!s.split) {
-    m.params.push_back(
-        {"RowAddrWidth", "(NumActive * Entries > 1) ? $clog2(NumActive * Entries) : 1",
-         "row address of the storage array", true});
+    m.params.push_back({"RowAddrWidth",
+                        "(NumActive * Entries > 1) ? $clog2(NumActive * Entries) : 1",
+                        "row address of the storage array", true});
   }
   m.ports = {
       {Dir::kInput, "clk_i", "", "clock"},
@@ -220,17 +222,17 @@ GeneratedStructure EmitOrf(const OrfSpec& s) {
     banks.items.push_back(MakeItem(
         ContinuousAssign{"bank_we", And({"we_i", Eq("wentry_i", Cast("EntryWidth", "b"))})}));
     banks.items.push_back(MakeItem(BlankLine{}));
-    banks.items.push_back(MakeItem(Instance{
-        s.storage.module_name,
-        "u_bank",
-        {},
-        {{"clk_i", "clk_i"},
-         {"rst_ni", "rst_ni"},
-         {"we_i", "bank_we"},
-         {"waddr_i", "wslot_i"},
-         {"wdata_i", "wdata_i"},
-         {"raddr_i", PartSelect("rslot_i", "b*SlotWidth", "SlotWidth")},
-         {"rdata_o", PartSelect("rdata_o", "b*Width", "Width")}}}));
+    banks.items.push_back(
+        MakeItem(Instance{s.storage.module_name,
+                          "u_bank",
+                          {},
+                          {{"clk_i", "clk_i"},
+                           {"rst_ni", "rst_ni"},
+                           {"we_i", "bank_we"},
+                           {"waddr_i", "wslot_i"},
+                           {"wdata_i", "wdata_i"},
+                           {"raddr_i", PartSelect("rslot_i", "b*SlotWidth", "SlotWidth")},
+                           {"rdata_o", PartSelect("rdata_o", "b*Width", "Width")}}}));
     m.Add(MakeItem(std::move(banks)));
   } else {
     m.Comment(s.entries == 1 ? "Row addresses: one entry per thread, the row is the slot."
@@ -244,9 +246,9 @@ GeneratedStructure EmitOrf(const OrfSpec& s) {
     m.Add(MakeItem(ContinuousAssign{
         "waddr", s.entries == 1 ? std::string("wslot_i") : RowOf("wslot_i", "wentry_i")}));
     GenerateFor rp{"gen_read_rows", "p", "NumReadPorts", {}};
-    rp.items.push_back(MakeItem(ContinuousAssign{
-        PartSelect("raddr", "p*RowAddrWidth", "RowAddrWidth"),
-        s.entries == 1 ? rslot : RowOf(rslot, rentry)}));
+    rp.items.push_back(
+        MakeItem(ContinuousAssign{PartSelect("raddr", "p*RowAddrWidth", "RowAddrWidth"),
+                                  s.entries == 1 ? rslot : RowOf(rslot, rentry)}));
     m.Add(MakeItem(std::move(rp)));
     m.Blank();
     m.Comment("Storage: the generated flip-flop array.");

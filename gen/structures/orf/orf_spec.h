@@ -55,10 +55,10 @@ struct OrfSpec {
   bool split = false;          // L0 only: one single-entry bank per operand slot
 
   // Derived once.
-  int entries = 0;      // N: entry names per thread (split L0: 3, one per bank)
-  int banks = 0;        // flop arrays: 3 for a split L0, else 1
-  int slot_width = 0;   // SW
-  int entry_width = 0;  // EW
+  int entries = 0;        // N: entry names per thread (split L0: 3, one per bank)
+  int banks = 0;          // flop arrays: 3 for a split L0, else 1
+  int slot_width = 0;     // SW
+  int entry_width = 0;    // EW
   FlopArraySpec storage;  // one bank: A x entries_per_thread rows, 3R1W (split: A rows, 1R1W)
   std::string kind;       // "orf-l1" or "orf-l0"
   std::string config_hash;

@@ -29,8 +29,10 @@ std::vector<std::string> ModuleDoc(const WarpSchedulerSpec& s) {
       "1. Issue: a slot can issue when it holds warp w with valid_i[w] && ready_i[w].",
   };
   if (s.greedy()) {
-    doc.push_back("   Greedy: the last issuing slot again while it holds the warp that issued last");
-    doc.push_back("   and can issue; otherwise the first issuable slot after it, in rotating order.");
+    doc.push_back(
+        "   Greedy: the last issuing slot again while it holds the warp that issued last");
+    doc.push_back(
+        "   and can issue; otherwise the first issuable slot after it, in rotating order.");
   } else {
     doc.push_back("   Round-robin: the first issuable slot after the last issuing slot, in");
     doc.push_back("   rotating order (last+1, ..., NumActive-1, 0, ..., last).");
@@ -87,30 +89,32 @@ Always IssueSelect(const WarpSchedulerSpec& spec) {
         {IfThen(And({"hold_q", Eq("last_q", Cast("SlotWidth", "s")), Index("slot_issuable", "s")}),
                 PickSlot())}));
   }
-  a.body.push_back(Note(
-      spec.greedy()
-          ? "Otherwise rotating priority: the slots after the last issuing one, then the rest."
-          : "Rotating priority: the slots after the last issuing one, then the rest."));
-  a.body.push_back(ForLoop("s", "NumActive",
-                           {IfThen(And({"!issue_valid", BinOp(Cast("SlotWidth", "s"), ">", "last_q"),
-                                        Index("slot_issuable", "s")}),
-                                   PickSlot())}));
-  a.body.push_back(ForLoop("s", "NumActive",
-                           {IfThen(And({"!issue_valid", BinOp(Cast("SlotWidth", "s"), "<=", "last_q"),
-                                        Index("slot_issuable", "s")}),
-                                   PickSlot())}));
+  a.body.push_back(
+      Note(spec.greedy()
+               ? "Otherwise rotating priority: the slots after the last issuing one, then the rest."
+               : "Rotating priority: the slots after the last issuing one, then the rest."));
+  a.body.push_back(
+      ForLoop("s", "NumActive",
+              {IfThen(And({"!issue_valid", BinOp(Cast("SlotWidth", "s"), ">", "last_q"),
+                           Index("slot_issuable", "s")}),
+                      PickSlot())}));
+  a.body.push_back(
+      ForLoop("s", "NumActive",
+              {IfThen(And({"!issue_valid", BinOp(Cast("SlotWidth", "s"), "<=", "last_q"),
+                           Index("slot_issuable", "s")}),
+                      PickSlot())}));
   return a;
 }
 
 // One pass of the outer round-robin search for slot s over warps on one side of the pointer.
 Stmt ActivationPass(const std::string& side) {
-  return ForLoop(
-      "w", "NumWarps",
-      {IfThen(And({"!act_valid[s]", "pending_left[w]", BinOp(Cast("WarpIdWidth", "w"), side, "outer_q")}),
-              {Blocking(Index("act_valid", "s"), "1'b1"),
-               Blocking(Index("act_warp", "s"), Cast("WarpIdWidth", "w")),
-               Blocking(Index("pending_left", "w"), "1'b0"),
-               Blocking("outer_d", "(w == NumWarps - 1) ? '0 : WarpIdWidth'(w + 1)")})});
+  return ForLoop("w", "NumWarps",
+                 {IfThen(And({"!act_valid[s]", "pending_left[w]",
+                              BinOp(Cast("WarpIdWidth", "w"), side, "outer_q")}),
+                         {Blocking(Index("act_valid", "s"), "1'b1"),
+                          Blocking(Index("act_warp", "s"), Cast("WarpIdWidth", "w")),
+                          Blocking(Index("pending_left", "w"), "1'b0"),
+                          Blocking("outer_d", "(w == NumWarps - 1) ? '0 : WarpIdWidth'(w + 1)")})});
 }
 
 Always Activation() {
@@ -162,7 +166,8 @@ Always StateUpdate(const WarpSchedulerSpec& spec) {
       IfThen("issue_valid", issue),
       NonBlocking("outer_q", "outer_d"),
   };
-  return Always{AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "", {IfThen("!rst_ni", reset, run)}};
+  return Always{
+      AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "", {IfThen("!rst_ni", reset, run)}};
 }
 
 Ifdef Assertions() {
@@ -177,23 +182,25 @@ Ifdef Assertions() {
   d.items.push_back(MakeItem(std::move(init)));
   d.items.push_back(MakeItem(BlankLine{}));
   d.items.push_back(MakeItem(Net{"chk_active_count", "7", "", "warps with the active bit", ""}));
-  d.items.push_back(MakeItem(Net{"chk_holders", "7", "", "slots holding warp w (loop temporary)", ""}));
+  d.items.push_back(
+      MakeItem(Net{"chk_holders", "7", "", "slots holding warp w (loop temporary)", ""}));
   d.items.push_back(
       MakeItem(Net{"chk_active_mismatch", "", "", "active bits differ from the slots' warps", ""}));
   d.items.push_back(MakeItem(Net{"chk_issue_waiting", "", "", "a waiting warp issues", ""}));
   d.items.push_back(
       MakeItem(Net{"chk_slot_left_empty", "", "", "an empty slot stays empty at this edge", ""}));
-  d.items.push_back(MakeItem(
-      Net{"chk_ready_left_pending", "", "", "a ready pending warp stays pending at this edge", ""}));
-  d.items.push_back(MakeItem(Net{"chk_activated", "", "", "warp w is activated (loop temporary)", ""}));
+  d.items.push_back(MakeItem(Net{"chk_ready_left_pending", "", "",
+                                 "a ready pending warp stays pending at this edge", ""}));
+  d.items.push_back(
+      MakeItem(Net{"chk_activated", "", "", "warp w is activated (loop temporary)", ""}));
   d.items.push_back(MakeItem(BlankLine{}));
   Always terms;
   terms.kind = AlwaysKind::kComb;
   const std::string warp_in_slot =
       And({Index("slot_valid_q", "s"), Eq(Index("slot_warp_q", "s"), Cast("WarpIdWidth", "w"))});
-  const std::string act_of_warp = And(
-      {Index("act_valid_o", "s"),
-       Eq(PartSelect("act_warp_o", "s*WarpIdWidth", "WarpIdWidth"), Cast("WarpIdWidth", "w"))});
+  const std::string act_of_warp =
+      And({Index("act_valid_o", "s"),
+           Eq(PartSelect("act_warp_o", "s*WarpIdWidth", "WarpIdWidth"), Cast("WarpIdWidth", "w"))});
   terms.body = {
       Blocking("chk_active_count", "'0"),
       Blocking("chk_holders", "'0"),
@@ -206,20 +213,19 @@ Ifdef Assertions() {
               {IfThen(And({Index("slot_valid_q", "s"),
                            BinOp(Cast("32", Index("slot_warp_q", "s")), ">=", "NumWarps")}),
                       {Blocking("chk_active_mismatch", "1'b1")})}),
-      ForLoop(
-          "w", "NumWarps",
-          {Blocking("chk_active_count", "chk_active_count + 8'(active_q[w])"),
-           Blocking("chk_holders", "'0"), Blocking("chk_activated", "1'b0"),
-           ForLoop("s", "NumActive",
-                   {IfThen(warp_in_slot, {Blocking("chk_holders", "chk_holders + 8'd1")}),
-                    IfThen(act_of_warp, {Blocking("chk_activated", "1'b1")})}),
-           IfThen(BinOp("chk_holders", "!=", "8'(active_q[w])"),
-                  {Blocking("chk_active_mismatch", "1'b1")}),
-           IfThen(And({"issue_valid_o", Eq("issue_warp_o", Cast("WarpIdWidth", "w")),
-                       "waiting_q[w]"}),
-                  {Blocking("chk_issue_waiting", "1'b1")}),
-           IfThen(And({"valid_i[w]", "!active_q[w]", "!waiting_q[w]", "!chk_activated"}),
-                  {Blocking("chk_ready_left_pending", "1'b1")})}),
+      ForLoop("w", "NumWarps",
+              {Blocking("chk_active_count", "chk_active_count + 8'(active_q[w])"),
+               Blocking("chk_holders", "'0"), Blocking("chk_activated", "1'b0"),
+               ForLoop("s", "NumActive",
+                       {IfThen(warp_in_slot, {Blocking("chk_holders", "chk_holders + 8'd1")}),
+                        IfThen(act_of_warp, {Blocking("chk_activated", "1'b1")})}),
+               IfThen(BinOp("chk_holders", "!=", "8'(active_q[w])"),
+                      {Blocking("chk_active_mismatch", "1'b1")}),
+               IfThen(And({"issue_valid_o", Eq("issue_warp_o", Cast("WarpIdWidth", "w")),
+                           "waiting_q[w]"}),
+                      {Blocking("chk_issue_waiting", "1'b1")}),
+               IfThen(And({"valid_i[w]", "!active_q[w]", "!waiting_q[w]", "!chk_activated"}),
+                      {Blocking("chk_ready_left_pending", "1'b1")})}),
   };
   d.items.push_back(MakeItem(std::move(terms)));
   d.items.push_back(MakeItem(BlankLine{}));
@@ -291,14 +297,16 @@ GeneratedStructure EmitWarpScheduler(const WarpSchedulerSpec& s) {
 
   m.Comment("State: the active set as slots, per-warp bits, issue and activation pointers.");
   m.Add(MakeItem(Net{"slot_valid_q", Msb("NumActive"), "", "slot holds a warp", ""}));
-  m.Add(MakeItem(Net{"slot_warp_q", Msb("WarpIdWidth"), "NumActive", "warp held by slot", "mem2reg"}));
+  m.Add(MakeItem(
+      Net{"slot_warp_q", Msb("WarpIdWidth"), "NumActive", "warp held by slot", "mem2reg"}));
   m.Add(MakeItem(Net{"active_q", Msb("NumWarps"), "", "warp holds a slot", ""}));
   m.Add(MakeItem(Net{"waiting_q", Msb("NumWarps"), "", "warp is suspended until its wake", ""}));
   m.Add(MakeItem(Net{"last_q", Msb("SlotWidth"), "", "slot that issued last", ""}));
   if (s.greedy()) {
     m.Add(MakeItem(Net{"hold_q", "", "", "last_q still holds the warp that issued last", ""}));
   }
-  m.Add(MakeItem(Net{"outer_q", Msb("WarpIdWidth"), "", "first warp the activation search tries", ""}));
+  m.Add(MakeItem(
+      Net{"outer_q", Msb("WarpIdWidth"), "", "first warp the activation search tries", ""}));
   m.Blank();
   m.Comment("This cycle's decisions.");
   m.Add(MakeItem(Net{"slot_issuable", Msb("NumActive"), "", "slot's warp is valid and ready", ""}));
@@ -327,8 +335,8 @@ GeneratedStructure EmitWarpScheduler(const WarpSchedulerSpec& s) {
   m.Comment(
       "Outer level: fill every empty slot with the next ready pending warp, round-robin from\n"
       "outer_q. Nothing is activated during reset.");
-  m.Add(MakeItem(ContinuousAssign{"pending_ready",
-                                  "{NumWarps{rst_ni}} & valid_i & ~active_q & ~waiting_q"}));
+  m.Add(MakeItem(
+      ContinuousAssign{"pending_ready", "{NumWarps{rst_ni}} & valid_i & ~active_q & ~waiting_q"}));
   m.Add(MakeItem(Activation()));
   m.Add(MakeItem(ContinuousAssign{"act_mask", "pending_ready & ~pending_left"}));
   m.Blank();

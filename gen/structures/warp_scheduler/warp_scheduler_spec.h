@@ -1,7 +1,8 @@
 // Specification of the two-level warp scheduler (Gebhart et al., TOCS 2012, section 3): W
 // resident warps, of which at most A are active (eligible for issue); the rest are pending.
 //
-// Port contract (W = warps, A = active slots, WW = max(1, ceil(log2 W)), SW = max(1, ceil(log2 A))):
+// Port contract (W = warps, A = active slots, WW = max(1, ceil(log2 W)), SW = max(1, ceil(log2
+// A))):
 //   inputs   clk_i, rst_ni (asynchronous, active low)
 //            ready_i[W-1:0]    warp w's buffered instruction has no short-latency hazard this cycle
 //                              (scoreboard and function unit free)
@@ -15,7 +16,8 @@
 //   outputs  issue_valid_o, issue_warp_o[WW-1:0], issue_slot_o[SW-1:0]   this cycle's selection
 //            deact_valid_o, deact_warp_o[WW-1:0], deact_slot_o[SW-1:0]   deactivation at this edge
 //            act_valid_o[A-1:0], act_warp_o[A*WW-1:0]                    activation of slot s at
-//                                                                        this edge (warp at [s*WW +: WW])
+//                                                                        this edge (warp at [s*WW
+//                                                                        +: WW])
 //            slot_valid_o[A-1:0], slot_warp_o[A*WW-1:0]                  the active set (state)
 //            active_o[W-1:0], waiting_o[W-1:0]                           per-warp state
 //   Warp/slot fields of an event that is not valid are zero.
