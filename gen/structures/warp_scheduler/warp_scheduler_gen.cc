@@ -295,18 +295,22 @@ GeneratedStructure EmitWarpScheduler(const WarpSchedulerSpec& s) {
       {Dir::kOutput, "waiting_o", Msb("NumWarps"), "warp is suspended, waiting for its wake"},
   };
 
-  m.Comment("State: the active set as slots, per-warp bits, issue and activation pointers.");
+  m.Comment(
+      "State: the active set as slots, per-warp bits, issue and activation pointers. The pointers\n"
+      "are counters, not state machines: fsm_encoding keeps Yosys from re-encoding them (its FSM\n"
+      "extraction would explode on the activation logic).");
   m.Add(MakeItem(Net{"slot_valid_q", Msb("NumActive"), "", "slot holds a warp", ""}));
   m.Add(MakeItem(
       Net{"slot_warp_q", Msb("WarpIdWidth"), "NumActive", "warp held by slot", "mem2reg"}));
   m.Add(MakeItem(Net{"active_q", Msb("NumWarps"), "", "warp holds a slot", ""}));
   m.Add(MakeItem(Net{"waiting_q", Msb("NumWarps"), "", "warp is suspended until its wake", ""}));
-  m.Add(MakeItem(Net{"last_q", Msb("SlotWidth"), "", "slot that issued last", ""}));
+  m.Add(MakeItem(
+      Net{"last_q", Msb("SlotWidth"), "", "slot that issued last", "fsm_encoding = \"none\""}));
   if (s.greedy()) {
     m.Add(MakeItem(Net{"hold_q", "", "", "last_q still holds the warp that issued last", ""}));
   }
-  m.Add(MakeItem(
-      Net{"outer_q", Msb("WarpIdWidth"), "", "first warp the activation search tries", ""}));
+  m.Add(MakeItem(Net{"outer_q", Msb("WarpIdWidth"), "", "first warp the activation search tries",
+                     "fsm_encoding = \"none\""}));
   m.Blank();
   m.Comment("This cycle's decisions.");
   m.Add(MakeItem(Net{"slot_issuable", Msb("NumActive"), "", "slot's warp is valid and ready", ""}));
