@@ -168,3 +168,24 @@ TEST(DesignPoint, FermiStructuresAreTheKindDefaults) {
 
 }  // namespace
 }  // namespace gpurf
+
+namespace gpurf {
+namespace {
+
+TEST(DesignPoint, OversizedOrfIsRejectedAtTheYamlFieldThatDecidedIt) {
+  const std::string text =
+      "sm:\n  lanes: 64\n  lane_cluster: 32\n  warps: 64\n  active_warps: 64\n"
+      "mrf:\n  width: 1024\nhierarchy:\n  l1_entries_per_thread: 8\n";
+  try {
+    (void)LoadDesignFromString(text, "t.yaml");
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.loc().line, 7) << e.what();
+    EXPECT_EQ(e.loc().column, 10) << e.what();
+    EXPECT_EQ(e.field(), "mrf.width (-> orf_l1.width)");
+    EXPECT_NE(e.problem().find("512 rows x 1024 bits"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace gpurf
