@@ -66,15 +66,8 @@ std::string RowOf(const std::string& slot, const std::string& entry) {
 Ifdef Assertions(const OrfSpec& s) {
   Ifdef d{"GPURF_ASSERTIONS", {}};
   d.items.push_back(MakeItem(CommentItem{
-      "Parameter checks at elaboration. Validity shadow: entry (s, e) at bit s*Entries + e;\n"
-      "what the compiler may rely on, kept for checking only."}));
-  Initial init{"p_param_check", {}};
-  init.body.push_back(IfThen("NumActive < 1 || NumActive > 64",
-                             {SysCall("$error", {Quote("%m: NumActive must be in 1..64")})}));
-  init.body.push_back(IfThen("Entries < 1 || Entries > 8",
-                             {SysCall("$error", {Quote("%m: Entries must be in 1..8")})}));
-  d.items.push_back(MakeItem(std::move(init)));
-  d.items.push_back(MakeItem(BlankLine{}));
+      "Validity shadow: entry (s, e) at bit s*Entries + e; what the compiler may rely on, kept\n"
+      "for checking only. (The shape is fixed by the storage: no parameter checks needed.)"}));
   d.items.push_back(
       MakeItem(Net{"chk_valid_q", "NumActive*Entries-1", "", "entry holds a live value", ""}));
   d.items.push_back(MakeItem(
