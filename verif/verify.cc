@@ -5,10 +5,14 @@
 
 #include "verif/models/flop_array_model.h"
 #include "verif/models/mrf_model.h"
+#include "verif/models/orf_model.h"
 #include "verif/models/rfc_model.h"
+#include "verif/models/warp_scheduler_model.h"
 #include "verif/stimulus/flop_array_stimulus.h"
 #include "verif/stimulus/mrf_stimulus.h"
+#include "verif/stimulus/orf_stimulus.h"
 #include "verif/stimulus/rfc_stimulus.h"
+#include "verif/stimulus/warp_scheduler_stimulus.h"
 
 namespace gpurf {
 
@@ -32,6 +36,12 @@ std::unique_ptr<CycleModel> MakeModel(const StructureSpec& spec) {
     std::unique_ptr<CycleModel> operator()(const RfcSpec& s) const {
       return std::make_unique<RfcCycleModel>(s);
     }
+    std::unique_ptr<CycleModel> operator()(const WarpSchedulerSpec& s) const {
+      return std::make_unique<WarpSchedulerCycleModel>(s);
+    }
+    std::unique_ptr<CycleModel> operator()(const OrfSpec& s) const {
+      return std::make_unique<OrfCycleModel>(s);
+    }
   };
   return std::visit(Maker{}, spec);
 }
@@ -47,6 +57,12 @@ std::unique_ptr<Stimulus> MakeStimulus(const StructureSpec& spec, uint64_t seed)
     }
     std::unique_ptr<Stimulus> operator()(const RfcSpec& s) const {
       return std::make_unique<RfcStimulus>(s, seed);
+    }
+    std::unique_ptr<Stimulus> operator()(const WarpSchedulerSpec& s) const {
+      return std::make_unique<WarpSchedulerStimulus>(s, seed);
+    }
+    std::unique_ptr<Stimulus> operator()(const OrfSpec& s) const {
+      return std::make_unique<OrfStimulus>(s, seed);
     }
   };
   return std::visit(Maker{seed}, spec);

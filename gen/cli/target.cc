@@ -121,11 +121,19 @@ std::string Target::Describe() const {
 
 std::string ListStructures() {
   std::string s = "Structures (gpurf gen <structure> [--parameter value ...] -o DIR):\n";
+  size_t w_flag = 14, w_allowed = 26, w_default = 6;  // columns fit the longest entry
+  for (const auto& k : StructureKinds()) {
+    for (const auto& d : k.params) {
+      w_flag = std::max(w_flag, d.flag().size());
+      w_allowed = std::max(w_allowed, d.allowed().size());
+      w_default = std::max(w_default, d.default_value.size());
+    }
+  }
   for (const auto& k : StructureKinds()) {
     s += fmt::format("\n  {}: {}\n", k.name, k.summary);
     for (const auto& d : k.params) {
-      s += fmt::format("    {:<14} {:<26} default {:<6} {}\n", d.flag(), d.allowed(),
-                       d.default_value, d.help);
+      s += fmt::format("    {:<{}} {:<{}} default {:<{}} {}\n", d.flag(), w_flag, d.allowed(),
+                       w_allowed, d.default_value, w_default, d.help);
     }
   }
   s += "\nDescribed in design files but not generated yet:\n";

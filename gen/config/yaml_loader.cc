@@ -191,31 +191,29 @@ struct Loaded {
   std::map<std::string, SourceLoc> section_loc;
 };
 
-// Builds a flop-array structure of the hierarchy, each parameter traced to the YAML field that
-// decided it so a cross-field rejection points at something the user wrote.
-DesignStructure FlopArrayFor(const std::string& name, const std::string& role, int count,
-                             int entries, const ParamValue& entries_from, int width,
-                             const ParamValue& width_from, int read_ports, const ParamSet& storage,
-                             const SourceLoc& loc) {
-  ParamSet p(FlopArraySpec::ParamDescs());
-  auto set = [&](const std::string& key, const std::string& text, const ParamValue& from) {
-    p.Set(key, text, from.loc, from.field + " (-> " + name + "." + key + ")");
-  };
-  set("entries", std::to_string(entries), entries_from);
-  set("width", std::to_string(width), width_from);
-  p.Set("read_ports", std::to_string(read_ports), loc, name + ".read_ports");
-  p.Set("write_ports", "1", loc, name + ".write_ports");
-  for (const char* k : {"read_mode", "bypass", "clock_gate"}) {
-    const ParamValue& v = storage.Get(k);
-    p.Set(k, v.s, v.loc, v.field.empty() ? std::string("storage.") + k : v.field);
-  }
+// One parameter of a structure the design derives, with the YAML field that decided it.
+struct DerivedValue {
+  std::string key;
+  std::string text;
+  const ParamValue* from;
+};
+
+// Builds a structure of the design point from derived values, each traced to its YAML field so a
+// cross-field rejection points at something the user wrote.
+DesignStructure DerivedStructure(const std::string& name, const std::string& kind,
+                                 const std::string& role, int count,
+                                 const std::vector<DerivedValue>& values, const SourceLoc& loc) {
+  const StructureKind* sk = FindStructureKind(kind);
+  ParamSet p(sk->params);
+  for (const DerivedValue& v : values)
+    p.Set(v.key, v.text, v.from->loc, v.from->field + " (-> " + name + "." + v.key + ")");
   DesignStructure s;
   s.name = name;
-  s.kind = "flop-array";
+  s.kind = kind;
   s.count = count;
   s.role = role;
   s.loc = loc;
-  s.spec = FlopArraySpec::FromParams(p);
+  s.spec = sk->make_spec(p);
   return s;
 }
 
@@ -288,17 +286,26 @@ DesignStructure RfcFor(const DesignSpec& d, const ParamSet& hier, const ParamSet
   s.kind = "rfc";
   s.count = d.sm.clusters;
   s.role = levels == 2
-               ? fmt::format("2-level hardware register file cache of one lane cluster: L0 {} and "
-                             "L1 {} entries/thread x {} active warps, {} replacement",
-                             d.hierarchy.l0_entries_per_thread, d.hierarchy.l1_entries_per_thread,
-                             d.sm.active_warps, d.hierarchy.replacement)
-               : fmt::format("hardware register file cache of one lane cluster: {} entries/thread x "
-                             "{} active warps, {} replacement",
-                             d.hierarchy.l1_entries_per_thread, d.sm.active_warps,
-                             d.hierarchy.replacement);
+               ? fmt::format(
+                     "2-level hardware register file cache of one lane cluster: L0 {} and "
+                     "L1 {} entries/thread x {} active warps, {} replacement",
+                     d.hierarchy.l0_entries_per_thread, d.hierarchy.l1_entries_per_thread,
+                     d.sm.active_warps, d.hierarchy.replacement)
+               : fmt::format(
+                     "hardware register file cache of one lane cluster: {} entries/thread x "
+                     "{} active warps, {} replacement",
+                     d.hierarchy.l1_entries_per_thread, d.sm.active_warps, d.hierarchy.replacement);
   s.loc = loc;
   s.spec = RfcSpec::FromParams(p);
   return s;
+}
+
+// The flip-flop storage options of every ORF/RFC level.
+std::vector<DerivedValue> StorageValues(const ParamSet& storage) {
+  std::vector<DerivedValue> v;
+  for (const char* k : {"read_mode", "bypass", "clock_gate"})
+    v.push_back({k, storage.Get(k).s, &storage.Get(k)});
+  return v;
 }
 
 DesignStructure Planned(const std::string& name, const std::string& kind, int count,
@@ -521,38 +528,46 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   const int aw = d.sm.active_warps;
   if (d.hierarchy.kind == "sw-orf") {
     const int l1 = d.hierarchy.l1_entries_per_thread;
-    d.structures.push_back(FlopArrayFor(
-        "orf_l1",
+    std::vector<DerivedValue> v1 = {
+        {"entries_per_thread", std::to_string(l1), &hier.Get("l1_entries_per_thread")},
+        {"active_warps", std::to_string(aw), &sm.Get("active_warps")},
+        {"width", std::to_string(d.mrf.width), &mrf.Get("width")}};
+    for (auto& x : StorageValues(storage))
+      v1.push_back(x);
+    d.structures.push_back(DerivedStructure(
+        "orf_l1", "orf-l1",
         fmt::format("L1 ORF of one lane cluster: {} entries/thread x {} active warps, 3R1W", l1,
                     aw),
-        d.sm.clusters, l1 * aw, hier.Get("l1_entries_per_thread"), d.mrf.width, mrf.Get("width"), 3,
-        storage, hier_loc));
+        d.sm.clusters, v1, hier_loc));
     if (d.hierarchy.levels == 3) {
-      const int l0 = d.hierarchy.l0_entries_per_thread;
-      if (d.hierarchy.l0_split) {
-        d.structures.push_back(FlopArrayFor(
-            "orf_l0",
-            fmt::format(
-                "L0 ORF bank of one operand slot (A, B or C) of one lane cluster, {} active warps",
-                aw),
-            d.sm.clusters * 3, l0 * aw, hier.Get("l0_entries_per_thread"), d.mrf.width,
-            mrf.Get("width"), 1, storage, hier_loc));
-      } else {
-        d.structures.push_back(FlopArrayFor(
-            "orf_l0", fmt::format("unified L0 ORF of one lane cluster, {} active warps, 3R1W", aw),
-            d.sm.clusters, l0 * aw, hier.Get("l0_entries_per_thread"), d.mrf.width,
-            mrf.Get("width"), 3, storage, hier_loc));
-      }
+      std::vector<DerivedValue> v0 = {
+          {"active_warps", std::to_string(aw), &sm.Get("active_warps")},
+          {"width", std::to_string(d.mrf.width), &mrf.Get("width")},
+          {"split", d.hierarchy.l0_split ? "true" : "false", &hier.Get("l0_split")}};
+      for (auto& x : StorageValues(storage))
+        v0.push_back(x);
+      d.structures.push_back(DerivedStructure(
+          "orf_l0", "orf-l0",
+          d.hierarchy.l0_split
+              ? fmt::format("split L0 ORF of one lane cluster: one 1R1W bank per operand slot "
+                            "(A, B, C), {} active warps",
+                            aw)
+              : fmt::format("unified L0 ORF of one lane cluster, {} active warps, 3R1W", aw),
+          d.sm.clusters, v0, hier_loc));
     }
   } else if (d.hierarchy.kind == "hw-rfc") {
     d.structures.push_back(RfcFor(d, hier, sm, mrf, storage, hier_loc));
   }
   if (d.scheduler == "two-level") {
     d.structures.push_back(
-        Planned("warp_scheduler", "warp-scheduler", 1,
-                fmt::format("two-level scheduler, {} of {} warps active, {} inner policy", aw,
-                            d.sm.warps, sched.Enum("inner_policy")),
-                ld.section_loc.at("scheduler")));
+        DerivedStructure("warp_scheduler", "warp-scheduler",
+                         fmt::format("two-level scheduler, {} of {} warps active, {} inner policy",
+                                     aw, d.sm.warps, sched.Enum("inner_policy")),
+                         1,
+                         {{"warps", std::to_string(d.sm.warps), &sm.Get("warps")},
+                          {"active", std::to_string(aw), &sm.Get("active_warps")},
+                          {"inner_policy", sched.Enum("inner_policy"), &sched.Get("inner_policy")}},
+                         ld.section_loc.at("scheduler")));
   }
 
   // --- Extra standalone structures.

@@ -2,7 +2,9 @@
 
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "gen/structures/mrf/mrf_gen.h"
+#include "gen/structures/orf/orf_gen.h"
 #include "gen/structures/rfc/rfc_gen.h"
+#include "gen/structures/warp_scheduler/warp_scheduler_gen.h"
 
 namespace gpurf {
 
@@ -20,6 +22,8 @@ GeneratedStructure Emit(const StructureSpec& spec) {
     GeneratedStructure operator()(const FlopArraySpec& s) const { return EmitFlopArray(s); }
     GeneratedStructure operator()(const MrfSpec& s) const { return EmitMrf(s); }
     GeneratedStructure operator()(const RfcSpec& s) const { return EmitRfc(s); }
+    GeneratedStructure operator()(const WarpSchedulerSpec& s) const { return EmitWarpScheduler(s); }
+    GeneratedStructure operator()(const OrfSpec& s) const { return EmitOrf(s); }
   };
   return std::visit(Emitter{}, spec);
 }

@@ -12,6 +12,17 @@ const std::vector<StructureKind>& StructureKinds() {
       {"rfc", "hardware register file cache, 1 or 2 levels, FIFO/LRU, liveness hints (Gebhart)",
        RfcSpec::ParamDescs(),
        [](const ParamSet& p) -> StructureSpec { return RfcSpec::FromParams(p); }},
+      {"warp-scheduler",
+       "two-level warp scheduler: active/pending warps, greedy or round-robin (Gebhart)",
+       WarpSchedulerSpec::ParamDescs(),
+       [](const ParamSet& p) -> StructureSpec { return WarpSchedulerSpec::FromParams(p); }},
+      {"orf-l1", "software-managed L1 operand register file, 3R1W, active-slot x entry (Gebhart)",
+       OrfSpec::L1ParamDescs(),
+       [](const ParamSet& p) -> StructureSpec { return OrfSpec::FromL1Params(p); }},
+      {"orf-l0",
+       "software-managed L0 operand register file, unified or split per operand slot (Gebhart)",
+       OrfSpec::L0ParamDescs(),
+       [](const ParamSet& p) -> StructureSpec { return OrfSpec::FromL0Params(p); }},
   };
   return kinds;
 }
@@ -26,7 +37,6 @@ const StructureKind* FindStructureKind(const std::string& name) {
 
 const std::vector<PlannedKind>& PlannedStructureKinds() {
   static const std::vector<PlannedKind> kinds = {
-      {"warp-scheduler", "two-level warp scheduler (Gebhart)"},
       {"renaming-table", "register renaming table (Jeon)"},
       {"pcrf", "pending-CTA register file chains (FineReg)"},
       {"tag-array", "cache-emulated register file tag arrays (Jing)"},

@@ -11,12 +11,14 @@
 #include "gen/params/param.h"
 #include "gen/structures/flop_array/flop_array_spec.h"
 #include "gen/structures/mrf/mrf_spec.h"
+#include "gen/structures/orf/orf_spec.h"
 #include "gen/structures/rfc/rfc_spec.h"
+#include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
 
 namespace gpurf {
 
 // One alternative per implemented structure kind.
-using StructureSpec = std::variant<FlopArraySpec, MrfSpec, RfcSpec>;
+using StructureSpec = std::variant<FlopArraySpec, MrfSpec, RfcSpec, WarpSchedulerSpec, OrfSpec>;
 
 struct StructureKind {
   std::string name;     // CLI / YAML name: "flop-array"

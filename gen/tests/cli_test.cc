@@ -85,6 +85,10 @@ TEST_F(CliTest, GenListShowsParametersWithRanges) {
                            "warp-scheduler", "Design files (YAML):", "lane_cluster:"}) {
     EXPECT_NE(r.out.find(part), std::string::npos) << "missing: " << part;
   }
+  for (const char* part :
+       {"--inner-policy", "orf-l1:", "--entries-per-thread", "orf-l0:", "--split"}) {
+    EXPECT_NE(r.out.find(part), std::string::npos) << "missing: " << part;
+  }
 }
 
 TEST_F(CliTest, GenFlopArrayFromFlags) {
@@ -183,14 +187,12 @@ TEST_F(CliTest, GenFermiDesign) {
   const std::string cfg = GPURF_SOURCE_DIR "/configs/fermi_gebhart.yaml";
   const RunResult r = Gpurf("gen '" + cfg + "' -o OUT");
   ASSERT_EQ(r.code, 0) << r.err;
-  EXPECT_EQ(r.err.find("skipping 'mrf'"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("skipping 'warp_scheduler'"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("not implemented yet"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("skipping"), std::string::npos) << r.err;  // every kind is implemented
   EXPECT_NE(r.out.find("design 'fermi-gebhart'"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("3 structures generated, 1 skipped"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("4 structures generated"), std::string::npos) << r.out;
   EXPECT_EQ(WorkEntries(), std::set<std::string>{"OUT"});
   for (const char* f : {"manifest.json", "filelist.f", "mrf/manifest.json", "orf_l1/manifest.json",
-                        "orf_l0/filelist.f"}) {
+                        "orf_l0/filelist.f", "warp_scheduler/manifest.json"}) {
     EXPECT_TRUE(fs::exists(work_ / "OUT" / f)) << f;
   }
   for (const auto& f : Lines(ReadFile(work_ / "OUT" / "filelist.f"))) {

@@ -146,15 +146,15 @@ TEST_F(OutputTest, ReplacesAnEmptyFolder) {
 TEST_F(OutputTest, DesignWriterOnFermi) {
   const DesignSpec spec = LoadDesign(GPURF_SOURCE_DIR "/configs/fermi_gebhart.yaml");
   const GeneratedDesign g = GenerateDesign(spec);
-  ASSERT_EQ(g.structures.size(), 3U);
+  ASSERT_EQ(g.structures.size(), 4U);
   const fs::path dest = tmp_ / "fermi";
   {
     StagingDir stage(dest);
     WriteDesign(stage.path(), g);
     stage.Commit();
   }
-  EXPECT_EQ(Entries(dest),
-            (std::set<std::string>{"manifest.json", "filelist.f", "mrf", "orf_l1", "orf_l0"}));
+  EXPECT_EQ(Entries(dest), (std::set<std::string>{"manifest.json", "filelist.f", "mrf", "orf_l1",
+                                                  "orf_l0", "warp_scheduler"}));
 
   const auto m = nlohmann::json::parse(ReadFile(dest / "manifest.json"));
   EXPECT_EQ(m["generator"]["name"], "gpurf");
@@ -185,22 +185,28 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
       EXPECT_TRUE(fs::exists(dest / name / (e["top"].get<std::string>() + ".sv")));
     }
   }
-  EXPECT_EQ(skipped, (std::set<std::string>{"warp_scheduler"}));
-  EXPECT_EQ(generated, (std::set<std::string>{"mrf", "orf_l1", "orf_l0"}));
+  EXPECT_TRUE(skipped.empty());
+  EXPECT_EQ(generated, (std::set<std::string>{"mrf", "orf_l1", "orf_l0", "warp_scheduler"}));
   EXPECT_EQ(m["structures"][0]["count"], 8);  // one MRF per lane cluster
   EXPECT_EQ(m["structures"][1]["count"], 8);
-  EXPECT_EQ(m["structures"][2]["count"], 24);
+  EXPECT_EQ(m["structures"][2]["count"], 8);
+  EXPECT_EQ(m["structures"][3]["count"], 1);
   EXPECT_EQ(m["spec"]["mrf"]["capacity_bytes"], 131072);
 
-  // filelist.f: every file once, primitives first, all present.
+  // filelist.f: every file once, primitives first, each ORF after the flop array it instantiates.
   const auto files = Lines(ReadFile(dest / "filelist.f"));
-  const std::string mrf_top = g.structures[0].second.top;
-  const std::string l1_top = g.structures[1].second.top;
-  const std::string l0_top = g.structures[2].second.top;
+  const GeneratedStructure& mrf = g.structures[0].second;
+  const GeneratedStructure& l1 = g.structures[1].second;
+  const GeneratedStructure& l0 = g.structures[2].second;
+  const GeneratedStructure& ws = g.structures[3].second;
+  ASSERT_EQ(l1.files.size(), 3U);  // clock gate, flop array, ORF
+  ASSERT_EQ(l0.files.size(), 3U);
   EXPECT_EQ(files,
             (std::vector<std::string>{"mrf/gpurf_sram_1r1w_macro.sv", "mrf/gpurf_sram_1r1w.sv",
-                                      "mrf/" + mrf_top + ".sv", "orf_l1/gpurf_clock_gate.sv",
-                                      "orf_l1/" + l1_top + ".sv", "orf_l0/" + l0_top + ".sv"}));
+                                      "mrf/" + mrf.top + ".sv", "orf_l1/gpurf_clock_gate.sv",
+                                      "orf_l1/" + l1.files[1].name, "orf_l1/" + l1.top + ".sv",
+                                      "orf_l0/" + l0.files[1].name, "orf_l0/" + l0.top + ".sv",
+                                      "warp_scheduler/" + ws.top + ".sv"}));
   for (const auto& f : files)
     EXPECT_TRUE(fs::is_regular_file(dest / f)) << f;
 }

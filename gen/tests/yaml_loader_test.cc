@@ -60,6 +60,11 @@ const FlopArraySpec& Flop(const DesignStructure& s) {
   return std::get<FlopArraySpec>(*s.spec);
 }
 
+const OrfSpec& Orf(const DesignStructure& s) {
+  EXPECT_TRUE(s.implemented()) << s.name;
+  return std::get<OrfSpec>(*s.spec);
+}
+
 const DesignStructure* Find(const DesignSpec& d, const std::string& name) {
   for (const auto& s : d.structures) {
     if (s.name == name)
@@ -115,10 +120,16 @@ TEST(YamlLoader, FermiGebhartConfig) {
 
   const DesignStructure* l1 = Find(d, "orf_l1");
   ASSERT_NE(l1, nullptr);
-  EXPECT_EQ(l1->kind, "flop-array");
-  EXPECT_EQ(l1->count, 8);
-  const FlopArraySpec& f1 = Flop(*l1);
-  EXPECT_EQ(f1.entries, 24);  // 3 entries/thread x 8 active warps
+  EXPECT_EQ(l1->kind, "orf-l1");
+  EXPECT_EQ(l1->count, 8);  // one per lane cluster
+  const OrfSpec& o1 = Orf(*l1);
+  EXPECT_EQ(o1.level, OrfSpec::Level::kL1);
+  EXPECT_EQ(o1.entries_per_thread, 3);
+  EXPECT_EQ(o1.active_warps, 8);
+  EXPECT_EQ(o1.width, 128);
+  // Its storage is the generated flop array: 3 entries/thread x 8 active warps, 3R1W.
+  const FlopArraySpec& f1 = o1.storage;
+  EXPECT_EQ(f1.entries, 24);
   EXPECT_EQ(f1.width, 128);
   EXPECT_EQ(f1.read_ports, 3);
   EXPECT_EQ(f1.write_ports, 1);
@@ -128,11 +139,14 @@ TEST(YamlLoader, FermiGebhartConfig) {
 
   const DesignStructure* l0 = Find(d, "orf_l0");
   ASSERT_NE(l0, nullptr);
-  EXPECT_EQ(l0->count, 24);  // split per operand slot: 3 x 8 clusters
-  const FlopArraySpec& f0 = Flop(*l0);
-  EXPECT_EQ(f0.entries, 8);
-  EXPECT_EQ(f0.width, 128);
-  EXPECT_EQ(f0.read_ports, 1);
+  EXPECT_EQ(l0->kind, "orf-l0");
+  EXPECT_EQ(l0->count, 8);  // one per lane cluster, holding the three operand-slot banks
+  const OrfSpec& o0 = Orf(*l0);
+  EXPECT_TRUE(o0.split);
+  EXPECT_EQ(o0.banks, 3);
+  EXPECT_EQ(o0.storage.entries, 8);
+  EXPECT_EQ(o0.storage.width, 128);
+  EXPECT_EQ(o0.storage.read_ports, 1);
 
   // The MRF: one structure per lane cluster, each with the cluster's 32 / 8 = 4 banks.
   const DesignStructure* mrf = Find(d, "mrf");
@@ -151,9 +165,16 @@ TEST(YamlLoader, FermiGebhartConfig) {
   EXPECT_EQ(m.bank_impl, MrfSpec::BankImpl::kMacro);
   EXPECT_EQ(m.warps * m.rows_per_warp, m.rows);  // the cluster's banks are exactly full
 
-  ASSERT_EQ(d.Implemented().size(), 3U);
-  ASSERT_EQ(d.Skipped().size(), 1U);
-  EXPECT_EQ(d.Skipped()[0]->name, "warp_scheduler");
+  const DesignStructure* ws = Find(d, "warp_scheduler");
+  ASSERT_NE(ws, nullptr);
+  EXPECT_EQ(ws->kind, "warp-scheduler");
+  const auto& sched = std::get<WarpSchedulerSpec>(*ws->spec);
+  EXPECT_EQ(sched.warps, 32);
+  EXPECT_EQ(sched.active, 8);
+  EXPECT_FALSE(sched.greedy());
+
+  ASSERT_EQ(d.Implemented().size(), 4U);
+  EXPECT_TRUE(d.Skipped().empty());
   for (const DesignStructure* s : d.Skipped()) {
     EXPECT_FALSE(s->implemented());
     EXPECT_NE(s->skip_reason.find("'" + s->kind + "' is not implemented yet"), std::string::npos)
@@ -163,9 +184,9 @@ TEST(YamlLoader, FermiGebhartConfig) {
   }
   // The JSON view carries skipped entries with their reason and generated ones with a module.
   const auto j = d.ToJson();
-  EXPECT_EQ(j["structures"][3]["skipped"], d.Skipped()[0]->skip_reason);
   EXPECT_EQ(j["structures"][0]["module"], m.module_name);
-  EXPECT_EQ(j["structures"][1]["module"], f1.module_name);
+  EXPECT_EQ(j["structures"][1]["module"], o1.module_name);
+  EXPECT_EQ(j["structures"][3]["module"], sched.module_name);
 }
 
 TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
@@ -173,25 +194,37 @@ TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
       "hierarchy: {kind: sw-orf, levels: 2, l1_entries_per_thread: 5}\n"
       "storage: {read_mode: reg, bypass: true, clock_gate: false}\n",
       "t.yaml");
-  ASSERT_EQ(two.Implemented().size(), 2U);  // mrf, orf_l1
-  const FlopArraySpec& f = Flop(*two.Implemented()[1]);
+  ASSERT_EQ(two.Implemented().size(), 3U);  // MRF, L1 ORF and the scheduler
+  EXPECT_EQ(Find(two, "orf_l0"), nullptr);
+  const OrfSpec& o = Orf(*Find(two, "orf_l1"));
+  EXPECT_EQ(o.entries_per_thread, 5);
+  const FlopArraySpec& f = o.storage;
   EXPECT_EQ(f.entries, 40);
   EXPECT_TRUE(f.registered());
   EXPECT_TRUE(f.bypass);
   EXPECT_FALSE(f.clock_gate);
 
-  const DesignSpec unified = LoadDesignFromString("hierarchy: {l0_split: false}\n", "t.yaml");
+  const DesignSpec unified = LoadDesignFromString(
+      "hierarchy: {l0_split: false}\nscheduler: {inner_policy: greedy}\nsm: {warps: 16, "
+      "active_warps: 6}\nmrf: {banks: 16}\n",
+      "t.yaml");
   const DesignStructure* l0 = Find(unified, "orf_l0");
   ASSERT_NE(l0, nullptr);
   EXPECT_EQ(l0->count, 8);
-  EXPECT_EQ(Flop(*l0).read_ports, 3);
+  EXPECT_FALSE(Orf(*l0).split);
+  EXPECT_EQ(Orf(*l0).storage.read_ports, 3);
+  EXPECT_EQ(Orf(*l0).storage.entries, 6);
+  const auto& sched = std::get<WarpSchedulerSpec>(*Find(unified, "warp_scheduler")->spec);
+  EXPECT_EQ(sched.warps, 16);
+  EXPECT_EQ(sched.active, 6);
+  EXPECT_TRUE(sched.greedy());
 
   const DesignSpec base = LoadDesignFromString(
       "hierarchy: {kind: mrf-only}\nscheduler: {kind: single-level}\n", "t.yaml");
   EXPECT_EQ(base.hierarchy.levels, 1);
   ASSERT_EQ(base.Implemented().size(), 1U);
   ASSERT_EQ(base.structures.size(), 1U);
-  EXPECT_EQ(base.structures[0].name, "mrf");
+  EXPECT_EQ(base.structures[0].name, "mrf");  // and no scheduler: single-level is not a structure
 
   const DesignSpec rfc = LoadDesignFromString(
       "hierarchy: {kind: hw-rfc, levels: 2, l1_entries_per_thread: 6, replacement: fifo}\n",
@@ -263,6 +296,7 @@ TEST(YamlLoader, PlannedKindInStructuresIsAcceptedAndSkipped) {
   EXPECT_EQ(s->count, 2);
   EXPECT_EQ(s->loc.str(), "t.yaml:2:5");
   EXPECT_NE(s->skip_reason.find("structure kind 'pcrf' is not implemented yet"), std::string::npos);
+  ASSERT_EQ(d.Skipped().size(), 1U);  // the design's own structures are all implemented
   EXPECT_EQ(d.Skipped().back(), s);
 }
 
@@ -530,7 +564,7 @@ TEST(YamlLoaderReject, StructureMissingNameOrKind) {
                  {2, 5, "structures[0].name", "", "missing required key", "text of 1..48"});
   ExpectRejected("structures:\n  - name: a\n    entries: 4\n",
                  {2, 5, "structures[0].kind", "", "missing required key",
-                  "one of: flop-array, mrf, rfc, warp-scheduler"});
+                  "one of: flop-array, mrf, rfc, warp-scheduler, orf-l1, orf-l0"});
 }
 
 TEST(YamlLoaderReject, HwRfcNeedsCombinationalUnbypassedStorage) {
@@ -548,7 +582,7 @@ TEST(YamlLoaderReject, StandaloneRfcL0EntriesWithOneLevel) {
 TEST(YamlLoaderReject, StructureKindTypo) {
   ExpectRejected("structures:\n  - name: a\n    kind: flop-aray\n",
                  {3, 11, "structures[0].kind", "flop-aray", "did you mean 'flop-array'?",
-                  "one of: flop-array, mrf, rfc"});
+                  "one of: flop-array, mrf, rfc, warp-scheduler, orf-l1, orf-l0"});
 }
 
 TEST(YamlLoaderReject, StructureBadName) {

@@ -1,0 +1,396 @@
+#include "gen/structures/warp_scheduler/warp_scheduler_gen.h"
+
+#include <fmt/format.h>
+
+#include "gen/vlog/ast.h"
+#include "gen/vlog/expr.h"
+#include "gen/vlog/printer.h"
+
+namespace gpurf {
+
+namespace {
+
+using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
+
+std::string RegenerateCommand(const WarpSchedulerSpec& s) {
+  std::string cmd = "gpurf gen warp-scheduler";
+  for (const auto& d : s.params.descs())
+    cmd += fmt::format(" {} {}", d.flag(), s.params.Get(d.name).s);
+  return cmd + " -o DIR";
+}
+
+std::vector<std::string> ModuleDoc(const WarpSchedulerSpec& s) {
+  std::vector<std::string> doc = {
+      fmt::format("{}: two-level warp scheduler, {} warps, {} active slots, {} inner policy.",
+                  s.module_name, s.warps, s.active, s.greedy() ? "greedy" : "round-robin"),
+      "(Gebhart et al., TOCS 2012, section 3.)",
+      "",
+      "Each cycle, in this order:",
+      "1. Issue: a slot can issue when it holds warp w with valid_i[w] && ready_i[w].",
+  };
+  if (s.greedy()) {
+    doc.push_back(
+        "   Greedy: the last issuing slot again while it holds the warp that issued last");
+    doc.push_back(
+        "   and can issue; otherwise the first issuable slot after it, in rotating order.");
+  } else {
+    doc.push_back("   Round-robin: the first issuable slot after the last issuing slot, in");
+    doc.push_back("   rotating order (last+1, ..., NumActive-1, 0, ..., last).");
+  }
+  const std::vector<std::string> rest = {
+      "2. Deschedule: an issuing warp with suspend_i[w] (strand end, long-latency dependence)",
+      "   leaves its slot at this edge (deact_*), and waits for wake_i[w] unless wake_i[w] is",
+      "   set in the same cycle.",
+      "3. Wake: wake_i[w] clears the waiting bit of w; it has no effect on a warp not waiting.",
+      "4. Activation: every slot empty at the start of the cycle is filled at this edge, in",
+      "   ascending slot order, with the next ready pending warp (valid_i[w], not active, not",
+      "   waiting) in round-robin order from the outer pointer, which then moves past the last",
+      "   warp activated. A slot emptied this cycle is refilled from the next cycle on.",
+      "While rst_ni is low nothing issues and no event is signalled. Warp and slot fields of an",
+      "event that is not valid are zero; so is the warp field of an empty slot.",
+      "Invariants (checked with GPURF_ASSERTIONS defined): I1 at most NumActive active warps,",
+      "each held by exactly one slot; I2 a suspended warp never issues; I3 no ready pending",
+      "warp waits while an active slot is free.",
+  };
+  doc.insert(doc.end(), rest.begin(), rest.end());
+  return doc;
+}
+
+// The body that records slot `s` as this cycle's issue.
+Body PickSlot() {
+  return {Blocking("issue_valid", "1'b1"), Blocking("issue_slot", Cast("SlotWidth", "s")),
+          Blocking("issue_warp", Index("slot_warp_q", "s")),
+          Blocking("issue_suspend", Index("slot_suspend", "s"))};
+}
+
+Always SlotLookup() {
+  Always a;
+  a.kind = AlwaysKind::kComb;
+  a.body = {ForLoop(
+      "s", "NumActive",
+      {Blocking(Index("slot_issuable", "s"), "1'b0"), Blocking(Index("slot_suspend", "s"), "1'b0"),
+       ForLoop("w", "NumWarps",
+               {IfThen(Eq(Index("slot_warp_q", "s"), Cast("WarpIdWidth", "w")),
+                       {Blocking(Index("slot_issuable", "s"),
+                                 And({Index("slot_valid_q", "s"), "valid_i[w]", "ready_i[w]"})),
+                        Blocking(Index("slot_suspend", "s"), "suspend_i[w]")})})})};
+  return a;
+}
+
+Always IssueSelect(const WarpSchedulerSpec& spec) {
+  Always a;
+  a.kind = AlwaysKind::kComb;
+  a.body = {Blocking("issue_valid", "1'b0"), Blocking("issue_slot", "'0"),
+            Blocking("issue_warp", "'0"), Blocking("issue_suspend", "1'b0")};
+  if (spec.greedy()) {
+    a.body.push_back(Note("Greedy: stay with the warp that issued last while it can issue."));
+    a.body.push_back(ForLoop(
+        "s", "NumActive",
+        {IfThen(And({"hold_q", Eq("last_q", Cast("SlotWidth", "s")), Index("slot_issuable", "s")}),
+                PickSlot())}));
+  }
+  a.body.push_back(
+      Note(spec.greedy()
+               ? "Otherwise rotating priority: the slots after the last issuing one, then the rest."
+               : "Rotating priority: the slots after the last issuing one, then the rest."));
+  a.body.push_back(
+      ForLoop("s", "NumActive",
+              {IfThen(And({"!issue_valid", BinOp(Cast("SlotWidth", "s"), ">", "last_q"),
+                           Index("slot_issuable", "s")}),
+                      PickSlot())}));
+  a.body.push_back(
+      ForLoop("s", "NumActive",
+              {IfThen(And({"!issue_valid", BinOp(Cast("SlotWidth", "s"), "<=", "last_q"),
+                           Index("slot_issuable", "s")}),
+                      PickSlot())}));
+  return a;
+}
+
+// One pass of the outer round-robin search for slot s over warps on one side of the pointer.
+Stmt ActivationPass(const std::string& side) {
+  return ForLoop("w", "NumWarps",
+                 {IfThen(And({"!act_valid[s]", "pending_left[w]",
+                              BinOp(Cast("WarpIdWidth", "w"), side, "outer_q")}),
+                         {Blocking(Index("act_valid", "s"), "1'b1"),
+                          Blocking(Index("act_warp", "s"), Cast("WarpIdWidth", "w")),
+                          Blocking(Index("pending_left", "w"), "1'b0"),
+                          Blocking("outer_d", "(w == NumWarps - 1) ? '0 : WarpIdWidth'(w + 1)")})});
+}
+
+Always Activation() {
+  Always a;
+  a.kind = AlwaysKind::kComb;
+  a.body = {
+      Blocking("pending_left", "pending_ready"),
+      Blocking("act_valid", "'0"),
+      Blocking("outer_d", "outer_q"),
+      ForLoop("s", "NumActive",
+              {Blocking(Index("act_warp", "s"), "'0"),
+               IfThen("!slot_valid_q[s]",
+                      {Note("From the pointer to the last warp, then from warp 0 to the pointer."),
+                       ActivationPass(">="), ActivationPass("<")})}),
+  };
+  return a;
+}
+
+Always StateUpdate(const WarpSchedulerSpec& spec) {
+  Body reset = {
+      NonBlocking("slot_valid_q", "'0"),
+      ForLoop("s", "NumActive", {NonBlocking(Index("slot_warp_q", "s"), "'0")}),
+      NonBlocking("active_q", "'0"),
+      NonBlocking("waiting_q", "'0"),
+      NonBlocking("last_q", Cast("SlotWidth", "NumActive - 1")),
+      NonBlocking("outer_q", "'0"),
+  };
+  if (spec.greedy())
+    reset.push_back(NonBlocking("hold_q", "1'b0"));
+  Body issue = {NonBlocking("last_q", "issue_slot")};
+  if (spec.greedy())
+    issue.push_back(NonBlocking("hold_q", "!deact_valid"));
+  Body run = {
+      Note("Slots: the descheduled one empties, empty ones take their activated warp."),
+      ForLoop("s", "NumActive",
+              {IfThen(And({"deact_valid", Eq("issue_slot", Cast("SlotWidth", "s"))}),
+                      {NonBlocking(Index("slot_valid_q", "s"), "1'b0"),
+                       NonBlocking(Index("slot_warp_q", "s"), "'0")},
+                      {IfThen(Index("act_valid", "s"),
+                              {NonBlocking(Index("slot_valid_q", "s"), "1'b1"),
+                               NonBlocking(Index("slot_warp_q", "s"), Index("act_warp", "s"))})})}),
+      Note("Warps: a descheduled warp waits unless woken in the same cycle."),
+      ForLoop("w", "NumWarps",
+              {IfThen(And({"deact_valid", Eq("issue_warp", Cast("WarpIdWidth", "w"))}),
+                      {NonBlocking(Index("active_q", "w"), "1'b0"),
+                       NonBlocking(Index("waiting_q", "w"), "!wake_i[w]")},
+                      {IfThen("act_mask[w]", {NonBlocking(Index("active_q", "w"), "1'b1")}),
+                       IfThen("wake_i[w]", {NonBlocking(Index("waiting_q", "w"), "1'b0")})})}),
+      IfThen("issue_valid", issue),
+      NonBlocking("outer_q", "outer_d"),
+  };
+  return Always{
+      AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "", {IfThen("!rst_ni", reset, run)}};
+}
+
+Ifdef Assertions() {
+  Ifdef d{"GPURF_ASSERTIONS", {}};
+  d.items.push_back(
+      MakeItem(CommentItem{"Parameter checks at elaboration; invariants I1-I3 at every edge."}));
+  Initial init{"p_param_check", {}};
+  init.body.push_back(IfThen("NumWarps < 1 || NumWarps > 64",
+                             {SysCall("$error", {Quote("%m: NumWarps must be in 1..64")})}));
+  init.body.push_back(IfThen("NumActive < 1 || NumActive > NumWarps",
+                             {SysCall("$error", {Quote("%m: NumActive must be in 1..NumWarps")})}));
+  d.items.push_back(MakeItem(std::move(init)));
+  d.items.push_back(MakeItem(BlankLine{}));
+  d.items.push_back(MakeItem(Net{"chk_active_count", "7", "", "warps with the active bit", ""}));
+  d.items.push_back(
+      MakeItem(Net{"chk_holders", "7", "", "slots holding warp w (loop temporary)", ""}));
+  d.items.push_back(
+      MakeItem(Net{"chk_active_mismatch", "", "", "active bits differ from the slots' warps", ""}));
+  d.items.push_back(MakeItem(Net{"chk_issue_waiting", "", "", "a waiting warp issues", ""}));
+  d.items.push_back(
+      MakeItem(Net{"chk_slot_left_empty", "", "", "an empty slot stays empty at this edge", ""}));
+  d.items.push_back(MakeItem(Net{"chk_ready_left_pending", "", "",
+                                 "a ready pending warp stays pending at this edge", ""}));
+  d.items.push_back(
+      MakeItem(Net{"chk_activated", "", "", "warp w is activated (loop temporary)", ""}));
+  d.items.push_back(MakeItem(BlankLine{}));
+  Always terms;
+  terms.kind = AlwaysKind::kComb;
+  const std::string warp_in_slot =
+      And({Index("slot_valid_q", "s"), Eq(Index("slot_warp_q", "s"), Cast("WarpIdWidth", "w"))});
+  const std::string act_of_warp =
+      And({Index("act_valid_o", "s"),
+           Eq(PartSelect("act_warp_o", "s*WarpIdWidth", "WarpIdWidth"), Cast("WarpIdWidth", "w"))});
+  terms.body = {
+      Blocking("chk_active_count", "'0"),
+      Blocking("chk_holders", "'0"),
+      Blocking("chk_active_mismatch", "1'b0"),
+      Blocking("chk_issue_waiting", "1'b0"),
+      Blocking("chk_ready_left_pending", "1'b0"),
+      Blocking("chk_activated", "1'b0"),
+      Blocking("chk_slot_left_empty", "|(~slot_valid_q & ~act_valid_o)"),
+      ForLoop("s", "NumActive",
+              {IfThen(And({Index("slot_valid_q", "s"),
+                           BinOp(Cast("32", Index("slot_warp_q", "s")), ">=", "NumWarps")}),
+                      {Blocking("chk_active_mismatch", "1'b1")})}),
+      ForLoop("w", "NumWarps",
+              {Blocking("chk_active_count", "chk_active_count + 8'(active_q[w])"),
+               Blocking("chk_holders", "'0"), Blocking("chk_activated", "1'b0"),
+               ForLoop("s", "NumActive",
+                       {IfThen(warp_in_slot, {Blocking("chk_holders", "chk_holders + 8'd1")}),
+                        IfThen(act_of_warp, {Blocking("chk_activated", "1'b1")})}),
+               IfThen(BinOp("chk_holders", "!=", "8'(active_q[w])"),
+                      {Blocking("chk_active_mismatch", "1'b1")}),
+               IfThen(And({"issue_valid_o", Eq("issue_warp_o", Cast("WarpIdWidth", "w")),
+                           "waiting_q[w]"}),
+                      {Blocking("chk_issue_waiting", "1'b1")}),
+               IfThen(And({"valid_i[w]", "!active_q[w]", "!waiting_q[w]", "!chk_activated"}),
+                      {Blocking("chk_ready_left_pending", "1'b1")})}),
+  };
+  d.items.push_back(MakeItem(std::move(terms)));
+  d.items.push_back(MakeItem(BlankLine{}));
+  Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_invariants", {}};
+  a.body.push_back(IfThen(
+      "rst_ni",
+      {IfThen("chk_active_count > 8'(NumActive)",
+              {SysCall("$error", {Quote("%m: I1 violated: %0d warps active, more than NumActive "
+                                        "(%0d)"),
+                                  "chk_active_count", "NumActive"})}),
+       IfThen("chk_active_mismatch",
+              {SysCall("$error", {Quote("%m: I1 violated: the active bits do not match the warps "
+                                        "held by the slots (one slot per active warp)")})}),
+       IfThen("chk_issue_waiting",
+              {SysCall("$error",
+                       {Quote("%m: I2 violated: suspended warp %0d issued"), "issue_warp_o"})}),
+       IfThen(And({"chk_slot_left_empty", "chk_ready_left_pending"}),
+              {SysCall("$error", {Quote("%m: I3 violated: a ready pending warp waits while an "
+                                        "active slot stays free")})})}));
+  d.items.push_back(MakeItem(std::move(a)));
+  return d;
+}
+
+}  // namespace
+
+GeneratedStructure EmitWarpScheduler(const WarpSchedulerSpec& s) {
+  GeneratedStructure g;
+  g.kind = s.kind;
+  g.instance = s.kind;
+  g.top = s.module_name;
+  g.config_hash = s.config_hash;
+  g.regenerate = RegenerateCommand(s);
+  g.parameters = s.params.ToJson();
+  g.derived = {{"warp_id_width", s.warp_id_width},
+               {"slot_width", s.slot_width},
+               {"pending_warps", s.warps - s.active}};
+
+  Module m;
+  m.name = s.module_name;
+  m.doc = ModuleDoc(s);
+  m.params = {
+      {"NumWarps", Int(s.warps), "W: resident warps", false},
+      {"NumActive", Int(s.active), "A: active slots", false},
+      {"WarpIdWidth", "(NumWarps > 1) ? $clog2(NumWarps) : 1", "bits of a warp id", true},
+      {"SlotWidth", "(NumActive > 1) ? $clog2(NumActive) : 1", "bits of a slot index", true},
+  };
+  m.ports = {
+      {Dir::kInput, "clk_i", "", "clock"},
+      {Dir::kInput, "rst_ni", "", "asynchronous active-low reset"},
+      {Dir::kInput, "ready_i", Msb("NumWarps"), "warp's instruction free of short-latency hazards"},
+      {Dir::kInput, "valid_i", Msb("NumWarps"), "warp has a decoded instruction"},
+      {Dir::kInput, "suspend_i", Msb("NumWarps"), "strand end: deschedule after issuing it"},
+      {Dir::kInput, "wake_i", Msb("NumWarps"), "long-latency results of the warp returned"},
+      {Dir::kOutput, "issue_valid_o", "", "a warp issues this cycle"},
+      {Dir::kOutput, "issue_warp_o", Msb("WarpIdWidth"), "the issuing warp"},
+      {Dir::kOutput, "issue_slot_o", Msb("SlotWidth"), "its active slot"},
+      {Dir::kOutput, "deact_valid_o", "", "the issuing warp is descheduled at this edge"},
+      {Dir::kOutput, "deact_warp_o", Msb("WarpIdWidth"), "descheduled warp"},
+      {Dir::kOutput, "deact_slot_o", Msb("SlotWidth"), "slot it frees"},
+      {Dir::kOutput, "act_valid_o", Msb("NumActive"), "slot s is filled at this edge"},
+      {Dir::kOutput, "act_warp_o", "NumActive*WarpIdWidth-1",
+       "warp activated into slot s at [s*WarpIdWidth +: WarpIdWidth]"},
+      {Dir::kOutput, "slot_valid_o", Msb("NumActive"), "slot s holds an active warp"},
+      {Dir::kOutput, "slot_warp_o", "NumActive*WarpIdWidth-1",
+       "warp held by slot s at [s*WarpIdWidth +: WarpIdWidth]"},
+      {Dir::kOutput, "active_o", Msb("NumWarps"), "warp is active"},
+      {Dir::kOutput, "waiting_o", Msb("NumWarps"), "warp is suspended, waiting for its wake"},
+  };
+
+  m.Comment(
+      "State: the active set as slots, per-warp bits, issue and activation pointers. The pointers\n"
+      "are counters, not state machines: fsm_encoding keeps Yosys from re-encoding them (its FSM\n"
+      "extraction would explode on the activation logic).");
+  m.Add(MakeItem(Net{"slot_valid_q", Msb("NumActive"), "", "slot holds a warp", ""}));
+  m.Add(MakeItem(
+      Net{"slot_warp_q", Msb("WarpIdWidth"), "NumActive", "warp held by slot", "mem2reg"}));
+  m.Add(MakeItem(Net{"active_q", Msb("NumWarps"), "", "warp holds a slot", ""}));
+  m.Add(MakeItem(Net{"waiting_q", Msb("NumWarps"), "", "warp is suspended until its wake", ""}));
+  m.Add(MakeItem(
+      Net{"last_q", Msb("SlotWidth"), "", "slot that issued last", "fsm_encoding = \"none\""}));
+  if (s.greedy()) {
+    m.Add(MakeItem(Net{"hold_q", "", "", "last_q still holds the warp that issued last", ""}));
+  }
+  m.Add(MakeItem(Net{"outer_q", Msb("WarpIdWidth"), "", "first warp the activation search tries",
+                     "fsm_encoding = \"none\""}));
+  m.Blank();
+  m.Comment("This cycle's decisions.");
+  m.Add(MakeItem(Net{"slot_issuable", Msb("NumActive"), "", "slot's warp is valid and ready", ""}));
+  m.Add(MakeItem(Net{"slot_suspend", Msb("NumActive"), "", "slot's warp has suspend_i set", ""}));
+  m.Add(MakeItem(Net{"issue_valid", "", "", "some slot issues", ""}));
+  m.Add(MakeItem(Net{"issue_slot", Msb("SlotWidth"), "", "the issuing slot", ""}));
+  m.Add(MakeItem(Net{"issue_warp", Msb("WarpIdWidth"), "", "the issuing warp", ""}));
+  m.Add(MakeItem(Net{"issue_suspend", "", "", "the issuing warp ends its strand", ""}));
+  m.Add(MakeItem(Net{"deact_valid", "", "", "the issuing warp is descheduled", ""}));
+  m.Add(MakeItem(Net{"pending_ready", Msb("NumWarps"), "", "pending warps ready for a slot", ""}));
+  m.Add(MakeItem(Net{"pending_left", Msb("NumWarps"), "", "those not activated this cycle", ""}));
+  m.Add(MakeItem(Net{"act_valid", Msb("NumActive"), "", "slot s is filled", ""}));
+  m.Add(MakeItem(Net{"act_warp", Msb("WarpIdWidth"), "NumActive", "with this warp", "mem2reg"}));
+  m.Add(MakeItem(Net{"act_mask", Msb("NumWarps"), "", "warps activated this cycle", ""}));
+  m.Add(MakeItem(Net{"outer_d", Msb("WarpIdWidth"), "", "next outer pointer", ""}));
+  m.Blank();
+  m.Comment("What each slot's warp can do this cycle.");
+  m.Add(MakeItem(SlotLookup()));
+  m.Blank();
+  m.Comment(s.greedy() ? "Inner level: greedy selection among the active slots."
+                       : "Inner level: round-robin selection among the active slots.");
+  m.Add(MakeItem(IssueSelect(s)));
+  m.Blank();
+  m.Add(MakeItem(ContinuousAssign{"deact_valid", And({"issue_valid", "issue_suspend"})}));
+  m.Blank();
+  m.Comment(
+      "Outer level: fill every empty slot with the next ready pending warp, round-robin from\n"
+      "outer_q. Nothing is activated during reset.");
+  m.Add(MakeItem(
+      ContinuousAssign{"pending_ready", "{NumWarps{rst_ni}} & valid_i & ~active_q & ~waiting_q"}));
+  m.Add(MakeItem(Activation()));
+  m.Add(MakeItem(ContinuousAssign{"act_mask", "pending_ready & ~pending_left"}));
+  m.Blank();
+  m.Add(MakeItem(StateUpdate(s)));
+  m.Blank();
+  m.Comment("Outputs.");
+  m.Add(MakeItem(ContinuousAssign{"issue_valid_o", "issue_valid"}));
+  m.Add(MakeItem(ContinuousAssign{"issue_warp_o", "issue_warp"}));
+  m.Add(MakeItem(ContinuousAssign{"issue_slot_o", "issue_slot"}));
+  m.Add(MakeItem(ContinuousAssign{"deact_valid_o", "deact_valid"}));
+  m.Add(MakeItem(ContinuousAssign{"deact_warp_o", "deact_valid ? issue_warp : '0"}));
+  m.Add(MakeItem(ContinuousAssign{"deact_slot_o", "deact_valid ? issue_slot : '0"}));
+  m.Add(MakeItem(ContinuousAssign{"act_valid_o", "act_valid"}));
+  m.Add(MakeItem(ContinuousAssign{"slot_valid_o", "slot_valid_q"}));
+  m.Add(MakeItem(ContinuousAssign{"active_o", "active_q"}));
+  m.Add(MakeItem(ContinuousAssign{"waiting_o", "waiting_q"}));
+  GenerateFor pack{"gen_slot_outputs", "s", "NumActive", {}};
+  pack.items.push_back(MakeItem(ContinuousAssign{
+      PartSelect("act_warp_o", "s*WarpIdWidth", "WarpIdWidth"), Index("act_warp", "s")}));
+  pack.items.push_back(MakeItem(ContinuousAssign{
+      PartSelect("slot_warp_o", "s*WarpIdWidth", "WarpIdWidth"), Index("slot_warp_q", "s")}));
+  m.Add(MakeItem(std::move(pack)));
+  m.Blank();
+  m.Add(MakeItem(Assertions()));
+
+  SourceFile top{s.module_name + ".sv", Banner(s.kind, s.config_hash, g.regenerate), std::move(m)};
+  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+
+  const int W = s.warps, A = s.active, ww = s.warp_id_width, sw = s.slot_width;
+  g.ports = {
+      {"clk_i", PortDir::kInput, 1, 1, "clock", "clock"},
+      {"rst_ni", PortDir::kInput, 1, 1, "reset_n", "asynchronous active-low reset"},
+      {"ready_i", PortDir::kInput, W, W, "warp_ready", "per warp: no short-latency hazard"},
+      {"valid_i", PortDir::kInput, W, W, "warp_valid", "per warp: decoded instruction buffered"},
+      {"suspend_i", PortDir::kInput, W, W, "warp_suspend", "per warp: strand-end bit"},
+      {"wake_i", PortDir::kInput, W, W, "warp_wake", "per warp: long-latency results returned"},
+      {"issue_valid_o", PortDir::kOutput, 1, 1, "issue_valid", "a warp issues"},
+      {"issue_warp_o", PortDir::kOutput, ww, 1, "issue_warp", "issuing warp"},
+      {"issue_slot_o", PortDir::kOutput, sw, 1, "issue_slot", "issuing slot"},
+      {"deact_valid_o", PortDir::kOutput, 1, 1, "deactivate_valid", "issuing warp descheduled"},
+      {"deact_warp_o", PortDir::kOutput, ww, 1, "deactivate_warp", "descheduled warp"},
+      {"deact_slot_o", PortDir::kOutput, sw, 1, "deactivate_slot", "freed slot"},
+      {"act_valid_o", PortDir::kOutput, A, A, "activate_valid", "per slot: filled at this edge"},
+      {"act_warp_o", PortDir::kOutput, A * ww, A, "activate_warp", "per slot: activated warp"},
+      {"slot_valid_o", PortDir::kOutput, A, A, "slot_valid", "per slot: holds a warp"},
+      {"slot_warp_o", PortDir::kOutput, A * ww, A, "slot_warp", "per slot: warp held"},
+      {"active_o", PortDir::kOutput, W, W, "warp_active", "per warp: active"},
+      {"waiting_o", PortDir::kOutput, W, W, "warp_waiting", "per warp: suspended"},
+  };
+  return g;
+}
+
+}  // namespace gpurf
