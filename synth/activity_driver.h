@@ -12,7 +12,8 @@
 //
 // Drivers are found by structure kind. The read/write-port driver works from the manifest's port
 // roles alone (clock, reset_n, write_enable, write_address, write_data, read_address,
-// read_enable, read_data) and serves flop-array; a structure whose ports are not plain read and
+// read_enable, read_data) and serves flop-array; the ORF driver addresses (slot, entry) rows of
+// orf-l1 and orf-l0; a structure whose ports are not plain read and
 // write ports (a scheduler, a tagged cache with handshakes) registers its own driver with
 // RegisterActivityDriver() or in BuiltinActivityDrivers() (activity_driver.cc).
 #pragma once

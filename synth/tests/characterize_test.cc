@@ -12,6 +12,7 @@
 #include <map>
 
 #include "gen/structures/flop_array/flop_array_gen.h"
+#include "gen/structures/orf/orf_gen.h"
 #include "gen/util/diag.h"
 #include "synth/liberty_expr.h"
 #include "verif/harness/verilator_build.h"
@@ -302,6 +303,44 @@ TEST(CharErrors, UnknownKindHasNoDriver) {
   } catch (const ToolError& e) {
     EXPECT_NE(std::string(e.what()).find("grant"), std::string::npos) << e.what();
   }
+}
+
+}  // namespace
+}  // namespace gpurf
+
+namespace gpurf {
+namespace {
+
+// The ORF levels have (slot, entry) ports, driven by their own activity driver: a 2-slot x
+// 2-entry L1 of 16-bit rows and a split L0 of 2 slots. Energies positive, writes above reads,
+// and the L1 (3 read ports over 4 rows) dearer per read than the split L0 (one row per bank
+// and slot).
+TEST(CharOrf, DriverCharacterizesBothLevels) {
+  const fs::path cache = MakeTempDir(fs::temp_directory_path(), "gpurf-char-orf-test");
+  const LibertyLibrary lib = LoadLiberty(DefaultLibertyPath());
+  auto make = [](bool l1, std::vector<std::pair<std::string, std::string>> values) {
+    ParamSet p(l1 ? OrfSpec::L1ParamDescs() : OrfSpec::L0ParamDescs());
+    for (const auto& [k, v] : values)
+      p.Set(k, v, SourceLoc{}, "--" + k);
+    return EmitOrf(l1 ? OrfSpec::FromL1Params(p) : OrfSpec::FromL0Params(p));
+  };
+  const GeneratedStructure g1 =
+      make(true, {{"active_warps", "2"}, {"entries_per_thread", "2"}, {"width", "16"}});
+  const GeneratedStructure g0 = make(false, {{"active_warps", "2"}, {"width", "16"}});
+  ASSERT_TRUE(HasActivityDriver(g1.kind));
+  ASSERT_TRUE(HasActivityDriver(g0.kind));
+  CharacterizeOptions opt;
+  opt.cycles = 1000;
+  opt.synth.cache_dir = cache;
+  opt.progress = [](const std::string&) {};
+  const auto rs = CharacterizeAll({&g1, &g0}, lib, opt);
+  ASSERT_EQ(rs.size(), 2U);
+  for (const auto& r : rs) {
+    EXPECT_GT(r.e_read_pj, 0) << r.top();
+    EXPECT_GT(r.e_write_pj, r.e_read_pj) << r.top();
+    EXPECT_GT(r.idle_pj_per_cycle, 0) << r.top();
+  }
+  fs::remove_all(cache);
 }
 
 }  // namespace
