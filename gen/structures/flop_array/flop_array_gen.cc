@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gen/rtl_primitives.h"
+#include "gen/structures/emit_util.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
 #include "gen/vlog/printer.h"
@@ -12,13 +13,6 @@ namespace gpurf {
 namespace {
 
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
-
-std::string RegenerateCommand(const FlopArraySpec& s) {
-  std::string cmd = "gpurf gen flop-array";
-  for (const auto& d : s.params.descs())
-    cmd += fmt::format(" {} {}", d.flag(), s.params.Get(d.name).s);
-  return cmd + " -o DIR";
-}
 
 std::vector<std::string> ModuleDoc(const FlopArraySpec& s) {
   std::vector<std::string> doc = {
@@ -181,13 +175,7 @@ Ifdef Assertions() {
 }  // namespace
 
 GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
-  GeneratedStructure g;
-  g.kind = s.kind;
-  g.instance = s.kind;
-  g.top = s.module_name;
-  g.config_hash = s.config_hash;
-  g.regenerate = RegenerateCommand(s);
-  g.parameters = s.params.ToJson();
+  GeneratedStructure g = NewGeneratedStructure(s, RegenerateCommand(s.kind, s.params));
   g.derived = {{"addr_width", s.addr_width},
                {"storage_bits", static_cast<long long>(s.entries) * s.width},
                {"read_latency", s.registered() ? 1 : 0}};

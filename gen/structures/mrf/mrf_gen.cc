@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gen/rtl_primitives.h"
+#include "gen/structures/emit_util.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
 #include "gen/vlog/printer.h"
@@ -12,13 +13,6 @@ namespace gpurf {
 namespace {
 
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
-
-std::string RegenerateCommand(const MrfSpec& s) {
-  std::string cmd = "gpurf gen mrf";
-  for (const auto& d : s.params.descs())
-    cmd += fmt::format(" {} {}", d.flag(), s.params.Get(d.name).s);
-  return cmd + " -o DIR";
-}
 
 bool WritePriority(const MrfSpec& s) {
   return s.wb_policy == MrfSpec::WbPolicy::kWritePriority;
@@ -458,13 +452,7 @@ Ifdef Assertions() {
 }  // namespace
 
 GeneratedStructure EmitMrf(const MrfSpec& s) {
-  GeneratedStructure g;
-  g.kind = s.kind;
-  g.instance = s.kind;
-  g.top = s.module_name;
-  g.config_hash = s.config_hash;
-  g.regenerate = RegenerateCommand(s);
-  g.parameters = s.params.ToJson();
+  GeneratedStructure g = NewGeneratedStructure(s, RegenerateCommand(s.kind, s.params));
   const bool macro = s.bank_impl == MrfSpec::BankImpl::kMacro;
   g.derived = {
       {"row_addr_width", s.row_addr_width},

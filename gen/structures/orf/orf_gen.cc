@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "gen/structures/emit_util.h"
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
@@ -12,13 +13,6 @@ namespace gpurf {
 namespace {
 
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
-
-std::string RegenerateCommand(const OrfSpec& s) {
-  std::string cmd = "gpurf gen " + s.kind;
-  for (const auto& d : s.params.descs())
-    cmd += fmt::format(" {} {}", d.flag(), s.params.Get(d.name).s);
-  return cmd + " -o DIR";
-}
 
 std::string LevelText(const OrfSpec& s) {
   if (s.level == OrfSpec::Level::kL1)
@@ -144,13 +138,7 @@ Ifdef Assertions(const OrfSpec& s) {
 GeneratedStructure EmitOrf(const OrfSpec& s) {
   const GeneratedStructure bank = EmitFlopArray(s.storage);
 
-  GeneratedStructure g;
-  g.kind = s.kind;
-  g.instance = s.kind;
-  g.top = s.module_name;
-  g.config_hash = s.config_hash;
-  g.regenerate = RegenerateCommand(s);
-  g.parameters = s.params.ToJson();
+  GeneratedStructure g = NewGeneratedStructure(s, RegenerateCommand(s.kind, s.params));
   g.derived = {{"level", s.level == OrfSpec::Level::kL1 ? "L1" : "L0"},
                {"entries", s.entries},
                {"banks", s.banks},

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gen/rtl_primitives.h"
+#include "gen/structures/emit_util.h"
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
@@ -30,16 +31,6 @@ struct Level {
   std::string s(const std::string& name) const { return x + "_" + name; }
   bool aged() const { return entries > 1; }
 };
-
-std::string RegenerateCommand(const RfcSpec& s) {
-  std::string cmd = "gpurf gen rfc";
-  for (const auto& d : s.params.descs()) {
-    if (d.name == "l0_entries" && !s.two_levels())
-      continue;
-    cmd += fmt::format(" {} {}", d.flag(), s.params.Get(d.name).s);
-  }
-  return cmd + " -o DIR";
-}
 
 std::vector<std::string> ModuleDoc(const RfcSpec& s) {
   std::vector<std::string> doc = {
@@ -547,13 +538,10 @@ Ifdef Assertions(const RfcSpec& s, const std::vector<Level>& levels) {
 }  // namespace
 
 GeneratedStructure EmitRfc(const RfcSpec& s) {
-  GeneratedStructure g;
-  g.kind = s.kind;
-  g.instance = s.kind;
-  g.top = s.module_name;
-  g.config_hash = s.config_hash;
-  g.regenerate = RegenerateCommand(s);
-  g.parameters = s.params.ToJson();
+  GeneratedStructure g = NewGeneratedStructure(
+      s, RegenerateCommand(s.kind, s.params, [&s](const ParamDesc& d) {
+        return d.name == "l0_entries" && !s.two_levels();  // only a 2-level RFC has an L0
+      }));
   const long long tag_bits =
       static_cast<long long>(s.active_warps) * (s.l1_entries + s.l0_entries) * (s.reg_bits + 1);
   g.derived = {{"slot_bits", s.slot_bits},

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "gen/structures/emit_util.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
 #include "gen/vlog/printer.h"
@@ -11,13 +12,6 @@ namespace gpurf {
 namespace {
 
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
-
-std::string RegenerateCommand(const WarpSchedulerSpec& s) {
-  std::string cmd = "gpurf gen warp-scheduler";
-  for (const auto& d : s.params.descs())
-    cmd += fmt::format(" {} {}", d.flag(), s.params.Get(d.name).s);
-  return cmd + " -o DIR";
-}
 
 std::vector<std::string> ModuleDoc(const WarpSchedulerSpec& s) {
   std::vector<std::string> doc = {
@@ -252,13 +246,7 @@ Ifdef Assertions() {
 }  // namespace
 
 GeneratedStructure EmitWarpScheduler(const WarpSchedulerSpec& s) {
-  GeneratedStructure g;
-  g.kind = s.kind;
-  g.instance = s.kind;
-  g.top = s.module_name;
-  g.config_hash = s.config_hash;
-  g.regenerate = RegenerateCommand(s);
-  g.parameters = s.params.ToJson();
+  GeneratedStructure g = NewGeneratedStructure(s, RegenerateCommand(s.kind, s.params));
   g.derived = {{"warp_id_width", s.warp_id_width},
                {"slot_width", s.slot_width},
                {"pending_warps", s.warps - s.active}};
