@@ -3,7 +3,6 @@
 // energies file, missing design) with exit code 2 and file:line in the message.
 
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -11,42 +10,19 @@
 #include <sstream>
 #include <string>
 
+#include "sim/tests/cli_fixture.h"
+
 namespace gpurf {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
+using Result = test::CliResult;
+using test::Slurp;
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class CliPasses : public testing::Test {
+class CliPasses : public test::CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::path(testing::TempDir()) / ("gpurf-cli-passes-" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  Result Run(const std::string& args) const {
-    const fs::path out = dir_ / "out.txt", err = dir_ / "err.txt";
-    const std::string cmd =
-        "'" GPURF_BINARY "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
-    const int st = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.out = Slurp(out);
-    r.err = Slurp(err);
-    return r;
-  }
-  fs::path dir_;
+  CliPasses() : CliFixture("gpurf-cli-passes-") {}
 };
 
 const std::string kTrace = GPURF_SOURCE_DIR "/workloads/accelsim/vectoradd";

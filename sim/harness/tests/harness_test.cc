@@ -3,17 +3,14 @@
 // compiler's static counts and the MrfCore, parameter sweeps, and the CLI's exit codes.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "gen/config/yaml_loader.h"
 #include "sim/harness/driver.h"
 #include "sim/passes/analysis.h"
+#include "sim/tests/cli_fixture.h"
 #include "sim/tests/kernels_util.h"
 #include "sim/workload/launch.h"
 
@@ -268,37 +265,12 @@ TEST_F(Corpus, FewerActiveWarpsLowerIpc) {
 // ---------------------------------------------------------------------------------------------
 // CLI
 
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
+using Result = test::CliResult;
+using test::Slurp;
 
-std::string Slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-class HarnessCli : public testing::Test {
+class HarnessCli : public test::CliFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::path(testing::TempDir()) / ("gpurf-harness-cli-" + std::to_string(::getpid()));
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  Result Run(const std::string& args) const {
-    const fs::path out = dir_ / "out.txt", err = dir_ / "err.txt";
-    const std::string cmd =
-        "'" GPURF_BINARY "' " + args + " >'" + out.string() + "' 2>'" + err.string() + "'";
-    const int st = std::system(cmd.c_str());
-    Result r;
-    r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    r.out = Slurp(out);
-    r.err = Slurp(err);
-    return r;
-  }
-  fs::path dir_;
+  HarnessCli() : CliFixture("gpurf-harness-cli-") {}
 };
 
 const std::string kExamples = GPURF_SOURCE_DIR "/configs/examples/";
