@@ -368,14 +368,7 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
       r.sta.reason = "disabled";
     }
     WriteFile(tmp / "result.json", CharPart(r).dump(2) + "\n");
-    std::error_code ec;
-    fs::rename(tmp, dir, ec);
-    if (ec) {
-      fs::remove_all(tmp);
-      if (!fs::exists(dir / "result.json"))
-        throw ToolError("cannot place characterization in cache " + dir.string() + ": " +
-                        ec.message());
-    }
+    PublishCacheEntry(tmp, dir, "result.json", "characterization");
   } catch (...) {
     std::error_code ec;
     fs::remove_all(tmp, ec);

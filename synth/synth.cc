@@ -438,15 +438,7 @@ ModuleSynthResult SynthesizeModule(const GeneratedStructure& g, const LibertyLib
     WriteFile(tmp / "sta.log", slog);
     WriteFile(tmp / "sta.rc", std::to_string(src) + "\n");
 
-    std::error_code ec;
-    fs::rename(tmp, dir, ec);
-    if (ec) {
-      // Another process finished the same module first: use theirs.
-      fs::remove_all(tmp);
-      if (!fs::exists(dir / "stat.json"))
-        throw ToolError("cannot place synthesis result in cache " + dir.string() + ": " +
-                        ec.message());
-    }
+    PublishCacheEntry(tmp, dir, "stat.json", "synthesis result");
   } catch (...) {
     std::error_code ec;
     fs::remove_all(tmp, ec);

@@ -244,3 +244,35 @@ TEST_F(OutputTest, DesignFilelistListsIdenticalModulesOnce) {
 
 }  // namespace
 }  // namespace gpurf
+
+namespace gpurf {
+namespace {
+
+TEST(PublishCacheEntry, MovesTheEntryOrKeepsTheOneAlreadyPlaced) {
+  const TempDir root("gpurf-publish-test");
+  const fs::path dest = root.path() / "entry";
+  const fs::path mine = MakeTempDir(root.path(), ".tmp");
+  WriteFile(mine / "result.json", "mine");
+  PublishCacheEntry(mine, dest, "result.json", "test entry");
+  EXPECT_EQ(ReadFile(dest / "result.json"), "mine");
+  EXPECT_FALSE(fs::exists(mine));
+
+  // A second builder finishing the same entry later keeps the first one and cleans up.
+  const fs::path late = MakeTempDir(root.path(), ".tmp");
+  WriteFile(late / "result.json", "late");
+  WriteFile(late / "extra", "x");
+  PublishCacheEntry(late, dest, "result.json", "test entry");
+  EXPECT_EQ(ReadFile(dest / "result.json"), "mine");
+  EXPECT_FALSE(fs::exists(late));
+
+  // A destination that is occupied but not a complete entry is an error, and tmp is removed.
+  const fs::path broken = root.path() / "broken";
+  fs::create_directories(broken / "junk");
+  const fs::path third = MakeTempDir(root.path(), ".tmp");
+  WriteFile(third / "result.json", "third");
+  EXPECT_THROW(PublishCacheEntry(third, broken, "result.json", "test entry"), ToolError);
+  EXPECT_FALSE(fs::exists(third));
+}
+
+}  // namespace
+}  // namespace gpurf

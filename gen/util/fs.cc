@@ -85,6 +85,19 @@ void StagingDir::Commit() {
     fs::remove_all(old, ec);
 }
 
+void PublishCacheEntry(const fs::path& tmp, const fs::path& dest, const fs::path& marker,
+                       const std::string& what) {
+  std::error_code ec;
+  fs::rename(tmp, dest, ec);
+  if (!ec)
+    return;
+  std::error_code ignored;
+  fs::remove_all(tmp, ignored);
+  if (!fs::exists(dest / marker))
+    throw ToolError(
+        fmt::format("cannot place {} in cache {}: {}", what, dest.string(), ec.message()));
+}
+
 void WriteFile(const fs::path& path, const std::string& contents) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out)

@@ -36,6 +36,12 @@ class StagingDir {
   bool committed_ = false;
 };
 
+// Moves a fully built cache entry from `tmp` to `dest` with one rename. When another process
+// placed the same entry first (the rename fails and `dest / marker` exists), `tmp` is dropped and
+// theirs is used; any other failure removes `tmp` and throws ToolError naming `what`.
+void PublishCacheEntry(const fs::path& tmp, const fs::path& dest, const fs::path& marker,
+                       const std::string& what);
+
 // A temporary work folder removed with everything in it when the object goes out of scope.
 class TempDir {
  public:

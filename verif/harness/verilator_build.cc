@@ -265,14 +265,7 @@ BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt) {
       if (ext == ".o" || ext == ".a" || ext == ".d")
         fs::remove(e.path());
     }
-    std::error_code ec;
-    fs::rename(tmp, m.dir, ec);
-    if (ec) {
-      // Another process finished the same build first: use theirs.
-      fs::remove_all(tmp);
-      if (!fs::exists(m.so_path))
-        throw ToolError("cannot place model in cache " + m.dir.string() + ": " + ec.message());
-    }
+    PublishCacheEntry(tmp, m.dir, m.so_path.lexically_relative(m.dir), "model");
   } catch (...) {
     std::error_code ec;
     fs::remove_all(tmp, ec);
