@@ -33,6 +33,9 @@ void AddCommon(CLI::App* cmd, HarnessArgs& a) {
                   "override the design's active warps (two-level scheduling)");
   cmd->add_option("--scheduler", a.scheduler, "override the scheduler")
       ->check(CLI::IsMember({"single-level", "two-level"}));
+  cmd->add_option("--inner-policy", a.inner_policy,
+                  "override the two-level scheduler's inner selection")
+      ->check(CLI::IsMember({"greedy", "round-robin"}));
   cmd->add_option("--json", a.json, "write the results as JSON to this file");
 }
 
@@ -71,6 +74,7 @@ h::DriverOptions Options(const HarnessArgs& a) {
   }
   o.active_warps = a.active_warps;
   o.scheduler = a.scheduler;
+  o.inner_policy = a.inner_policy;
   return o;
 }
 
@@ -111,6 +115,7 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   j["hierarchy"] = r.hierarchy;
   j["active_warps"] = r.sm.active_warps;
   j["two_level"] = r.two_level;
+  j["inner_policy"] = r.inner_policy;
   j["ipc"] = r.Ipc();
   j["baseline_ipc"] = r.BaseIpc();
   j["cycles"] = r.cycles;
@@ -156,10 +161,10 @@ std::string CountsTable(const energy::AccessCounts& c,
 }
 
 std::string Header(const h::DesignResult& r) {
-  return fmt::format("design {}: {}; SM {} lanes, {} warps, {} scheduling{}\n", r.design,
-                     r.hierarchy, r.sm.lanes, r.sm.warps,
-                     r.two_level ? "two-level" : "single-level",
-                     r.two_level ? fmt::format(" with {} active", r.sm.active_warps) : "");
+  return fmt::format(
+      "design {}: {}; SM {} lanes, {} warps, {} scheduling{} ({} inner)\n", r.design, r.hierarchy,
+      r.sm.lanes, r.sm.warps, r.two_level ? "two-level" : "single-level",
+      r.two_level ? fmt::format(" with {} active", r.sm.active_warps) : "", r.inner_policy);
 }
 
 }  // namespace

@@ -6,7 +6,8 @@
 //                [--svg F] [--md F]
 // A workload is a corpus name, a launch.yaml, an Accel-Sim trace folder / kernelslist.g /
 // .traceg, or "all" for every corpus workload. Common options: --energies F (characterization
-// JSON), --no-hints (HW RFC without liveness hints), --active-warps N, --scheduler S.
+// JSON), --no-hints (HW RFC without liveness hints), --active-warps N, --scheduler S,
+// --inner-policy P.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -22,6 +23,7 @@ struct HarnessArgs {
   bool no_hints = false;
   int active_warps = 0;
   std::string scheduler;
+  std::string inner_policy;
   bool stats = false;
   std::string json, csv, svg, md;
   std::string title;

@@ -65,7 +65,8 @@ class DesignSpec {
   SmConfig sm;
   MrfConfig mrf;
   HierarchyConfig hierarchy;
-  std::string scheduler;  // single-level | two-level
+  std::string scheduler;     // single-level | two-level
+  std::string inner_policy;  // two-level inner selection: greedy | round-robin
   std::vector<DesignStructure> structures;
 
   std::vector<const DesignStructure*> Implemented() const;

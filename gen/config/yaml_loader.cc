@@ -363,6 +363,7 @@ nlohmann::ordered_json DesignSpec::ToJson() const {
                     {"l0_split", hierarchy.l0_split},
                     {"replacement", hierarchy.replacement}};
   j["scheduler"] = scheduler;
+  j["inner_policy"] = inner_policy;
   nlohmann::ordered_json st = nlohmann::ordered_json::array();
   for (const auto& s : structures) {
     nlohmann::ordered_json e = {
@@ -520,6 +521,7 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   }
 
   d.scheduler = sched.Enum("kind");
+  d.inner_policy = sched.Enum("inner_policy");
 
   // --- Structures of the design point.
   const SourceLoc mrf_loc = ld.section_loc.at("mrf");

@@ -91,7 +91,7 @@ struct One {
 };
 
 One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& run,
-             const sim::SmConfig& sm, bool two_level, const sp::PassOptions& po,
+             const sim::SmConfig& sm, bool two_level, bool greedy, const sp::PassOptions& po,
              const HarnessOptions& ho) {
   sp::KernelAnalysis a;
   if (d.hierarchy.kind == "sw-orf" && d.hierarchy.levels > 1)
@@ -99,7 +99,10 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
   else if (d.hierarchy.kind == "hw-rfc")
     a.live = sp::ComputeLiveness(k);
   std::unique_ptr<RfSystem> rf = MakeRfSystem(d, k, sm, a, ho);
-  sim::RoundRobinPolicy policy(static_cast<uint32_t>(sm.warps));
+  sim::RoundRobinPolicy round_robin(static_cast<uint32_t>(sm.warps));
+  sim::GreedyPolicy greedy_policy(static_cast<uint32_t>(sm.warps));
+  sim::SchedulerPolicy& policy =
+      greedy ? static_cast<sim::SchedulerPolicy&>(greedy_policy) : round_robin;
   sim::SmOptions so;
   so.two_level = two_level;
   One r;
@@ -117,6 +120,10 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   DesignResult res;
   res.design = d.name;
   res.sm = SmConfigFor(d, o, res.two_level);
+  res.inner_policy = o.inner_policy.empty() ? d.inner_policy : o.inner_policy;
+  if (res.inner_policy.empty())
+    res.inner_policy = "round-robin";
+  const bool greedy = res.inner_policy == "greedy";
   const int slots = res.sm.active_warps;
   res.hierarchy = DescribeHierarchy(d, o, slots);
   sp::PassOptions po;
@@ -136,13 +143,13 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     KernelResult kr;
     kr.workload = wk.workload;
     kr.kernel = wk.kernel->name;
-    One r = Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, po, o.harness);
+    One r = Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness);
     kr.sm = r.sm;
     kr.rf = r.rf;
     kr.energy = energy::Evaluate(r.rf.counts, res.energies, res.wires, res.geometry);
     if (o.baseline) {
       if (!same) {
-        One b = Simulate(base, *wk.kernel, *wk.run, res.sm, res.two_level, po, o.harness);
+        One b = Simulate(base, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness);
         kr.base_sm = b.sm;
         kr.base_energy = energy::Evaluate(b.rf.counts, res.energies, res.wires, res.geometry);
       } else {

@@ -30,9 +30,10 @@ struct WorkloadKernel {
 struct DriverOptions {
   std::string energies_json;  // "" = Gebhart defaults
   HarnessOptions harness;
-  int active_warps = 0;   // > 0: overrides the design's active warps
-  std::string scheduler;  // "" = the design's; single-level | two-level
-  bool baseline = true;   // also simulate the MRF-only baseline
+  int active_warps = 0;      // > 0: overrides the design's active warps
+  std::string scheduler;     // "" = the design's; single-level | two-level
+  std::string inner_policy;  // "" = the design's; greedy | round-robin
+  bool baseline = true;      // also simulate the MRF-only baseline
 };
 
 struct KernelResult {
@@ -48,6 +49,7 @@ struct DesignResult {
   std::string design, hierarchy;  // name, one-line description of the hierarchy
   sim::SmConfig sm;
   bool two_level = false;
+  std::string inner_policy;  // greedy | round-robin (the inner selection, two-level or not)
   energy::Energies energies;
   energy::WireModel wires;
   energy::SmGeometry geometry;

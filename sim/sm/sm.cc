@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 #include <queue>
 #include <stdexcept>
+
+#include "verif/models/warp_scheduler_model.h"
 
 namespace gpurf::sim {
 
@@ -155,7 +158,6 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
   const int active_limit = opt.two_level ? cfg.active_warps : cfg.warps;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions;
   std::array<uint64_t, 10> unit_free{};
-  uint32_t activate_ptr = 0;
   int last = -1;
 
   auto launch = [&](uint64_t cycle) {
@@ -203,6 +205,48 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
       rf->Deactivate(cycle, id);
   };
 
+  // Warps of a CTA slot that will still arrive at (or wait at) its current barrier.
+  auto barrier_live = [&](const CtaSlot& slot) {
+    int live = 0;
+    for (uint32_t o : slot.warps)
+      live += (warps[o].state != WarpState::kDone && !warps[o].finished_stream()) ||
+              warps[o].at_barrier;
+    return live;
+  };
+
+  // Two-level: does issuing warp w's next instruction end a strand (see sm.h)?
+  auto ends_strand = [&](const Warp& w, uint64_t cycle) {
+    const size_t n = w.next + 1;
+    if (n >= w.stream->insts.size())
+      return true;  // its last instruction: the warp leaves the active set
+    const Instruction& x = k.code[w.stream->insts[w.next].inst];
+    if (x.op_class == OpClass::kBarrier &&
+        slots[w.cta_slot].arrived + 1 < barrier_live(slots[w.cta_slot]))
+      return true;
+    const Instruction& y = k.code[w.stream->insts[n].inst];
+    bool dep = false;
+    auto check = [&](uint32_t r) {
+      bool from_x = false;
+      if (x.long_latency)
+        ForEachReg(x.dsts, [&](uint32_t q) { from_x = from_x || q == r; });
+      dep = dep || from_x || (w.long_pending[r] && w.ready_at[r] > cycle);
+    };
+    ForEachReg(y.srcs, check);
+    ForEachReg(y.dsts, check);
+    return dep;
+  };
+
+  std::optional<WarpScheduler> sched;
+  if (opt.two_level) {
+    if (cfg.warps > 64) {
+      throw std::invalid_argument(
+          fmt::format("two-level scheduling supports at most 64 warps, the SM has {}", cfg.warps));
+    }
+    sched.emplace(
+        static_cast<int>(cfg.warps), active_limit,
+        policy.IsGreedy() ? WarpScheduler::Policy::kGreedy : WarpScheduler::Policy::kRoundRobin);
+  }
+
   launch(0);
   uint64_t cycle = 0;
   std::vector<uint32_t> issuable;
@@ -231,7 +275,7 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
       for (uint32_t id : slot.warps) {
         Warp& w = warps[id];
         if (w.state != WarpState::kDone && w.finished_stream() && w.outstanding == 0) {
-          if (w.state == WarpState::kActive)
+          if (w.state == WarpState::kActive && !opt.two_level)
             deactivate(id, cycle);
           w.state = WarpState::kDone;
         }
@@ -250,32 +294,21 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
         std::none_of(slots.begin(), slots.end(), [](const CtaSlot& s) { return s.busy; }))
       break;
 
-    // 2. Two-level: suspend active warps that wait on a long-latency result or a barrier, then
-    // fill free active slots round-robin with pending warps that can make progress.
-    if (opt.two_level) {
-      for (uint32_t id = 0; id < warps.size(); ++id) {
-        Warp& w = warps[id];
-        if (w.state == WarpState::kActive && !w.finished_stream() &&
-            (w.at_barrier || next_depends_on_long(w, cycle)))
-          deactivate(id, cycle);
+    // 2. Single-level: every pending warp is active. Two-level: the WarpScheduler decides below.
+    if (!opt.two_level) {
+      for (uint32_t n = 0; n < warps.size() && active < active_limit; ++n) {
+        Warp& w = warps[n];
+        if (w.state != WarpState::kPending || w.finished_stream())
+          continue;
+        w.state = WarpState::kActive;
+        ++active;
+        ++st.activations;
+        if (rf)
+          rf->Activate(cycle, n);
       }
     }
-    for (uint32_t n = 0; n < warps.size() && active < active_limit; ++n) {
-      const uint32_t id = (activate_ptr + n) % static_cast<uint32_t>(warps.size());
-      Warp& w = warps[id];
-      if (w.state != WarpState::kPending || w.finished_stream())
-        continue;
-      if (opt.two_level && (w.at_barrier || next_depends_on_long(w, cycle)))
-        continue;
-      w.state = WarpState::kActive;
-      ++active;
-      ++st.activations;
-      activate_ptr = (id + 1) % static_cast<uint32_t>(warps.size());
-      if (rf)
-        rf->Activate(cycle, id);
-    }
 
-    // 3. Issue.
+    // 3. Issue: which active warps could issue this cycle.
     issuable.clear();
     bool sb_stall = false, unit_stall = false, rf_stall = false;
     for (uint32_t id = 0; id < warps.size(); ++id) {
@@ -302,7 +335,32 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
       }
       issuable.push_back(id);
     }
-    const int pick = policy.Pick(issuable, last);
+    int pick = -1;
+    WarpScheduler::Decision decision;
+    if (opt.two_level) {
+      WarpScheduler::Inputs in;
+      for (uint32_t id = 0; id < warps.size(); ++id) {
+        const Warp& w = warps[id];
+        const uint64_t bit = 1ULL << id;
+        const bool live = (w.state == WarpState::kPending || w.state == WarpState::kActive) &&
+                          !w.finished_stream();
+        if (live && !w.at_barrier)
+          in.valid |= bit;
+        if (sched->IsWaiting(static_cast<int>(id)) &&
+            (!live || (!w.at_barrier && !next_depends_on_long(w, cycle))))
+          in.wake |= bit;
+      }
+      for (uint32_t id : issuable) {
+        in.ready |= 1ULL << id;
+        if (ends_strand(warps[id], cycle))
+          in.suspend |= 1ULL << id;
+      }
+      decision = sched->Step(in);
+      if (decision.issue)
+        pick = decision.issue_warp;
+    } else {
+      pick = policy.Pick(issuable, last);
+    }
     if (pick >= 0) {
       const auto id = static_cast<uint32_t>(pick);
       Warp& w = warps[id];
@@ -330,11 +388,7 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
         CtaSlot& slot = slots[w.cta_slot];
         w.at_barrier = true;
         ++slot.arrived;
-        int live = 0;
-        for (uint32_t o : slot.warps)
-          live += (warps[o].state != WarpState::kDone && !warps[o].finished_stream()) ||
-                  warps[o].at_barrier;
-        if (slot.arrived >= live) {
+        if (slot.arrived >= barrier_live(slot)) {
           for (uint32_t o : slot.warps)
             warps[o].at_barrier = false;
           slot.arrived = 0;
@@ -343,6 +397,16 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
       last = pick;
     } else {
       ++st.idle_cycles;  // `last` stays: a greedy scheduler returns to it when it can issue
+    }
+    // The two-level scheduler's events take effect at the edge, after the issue.
+    if (decision.deactivate)
+      deactivate(static_cast<uint32_t>(decision.issue_warp), cycle);
+    for (const auto& a : decision.activations) {
+      warps[static_cast<size_t>(a.warp)].state = WarpState::kActive;
+      ++active;
+      ++st.activations;
+      if (rf)
+        rf->Activate(cycle, static_cast<uint32_t>(a.warp));
     }
     st.scoreboard_stalls += sb_stall;
     st.unit_stalls += unit_stall;

@@ -14,6 +14,15 @@
 //      it is not waiting at a barrier, and the register-file system can take the operands;
 //   3. the picked warp issues; its results become visible after the unit latency plus the
 //      register-file system's operand delay (bank conflicts, tag-check stage).
+//
+// Two-level scheduling (Gebhart et al., section 3) is the scheduler's golden model itself,
+// gpurf::WarpScheduler (verif/models/warp_scheduler_model.h), the model the scheduler RTL is
+// verified against: every cycle the SM gives it each warp's valid (instructions left, not at a
+// barrier), ready (issuable as in step 2) and suspend bits and the wake bits of waiting warps,
+// and applies its decision (issue, deactivation, activations) at the cycle's edge. A warp is
+// suspended when it issues the end of a strand: an instruction after which its next
+// instruction depends on a long-latency result still in flight, a barrier it must wait at, or
+// its last instruction; it wakes when that result lands or the barrier releases.
 #pragma once
 
 #include <array>
@@ -80,6 +89,9 @@ class SchedulerPolicy {
   // Returns the warp to issue from `issuable` (SM warp ids, ascending), or -1. `last` is the
   // warp that issued in the previous cycle (-1 if none).
   virtual int Pick(const std::vector<uint32_t>& issuable, int last) = 0;
+  // Whether the policy keeps issuing from one warp while it can (the two-level scheduler's inner
+  // selection follows this: greedy or round-robin).
+  virtual bool IsGreedy() const { return false; }
 };
 
 // Round-robin from the warp after the last one that issued.
@@ -99,6 +111,7 @@ class GreedyPolicy : public SchedulerPolicy {
   explicit GreedyPolicy(uint32_t warps) : rr_(warps) {}
   std::string Name() const override { return "greedy"; }
   int Pick(const std::vector<uint32_t>& issuable, int last) override;
+  bool IsGreedy() const override { return true; }
 
  private:
   RoundRobinPolicy rr_;
@@ -124,7 +137,7 @@ struct SmStats {
 };
 
 struct SmOptions {
-  bool two_level = false;  // deactivate warps that wait on a long-latency result
+  bool two_level = false;  // two-level scheduling: cfg.active_warps active (at most 64 warps)
   uint64_t max_cycles = 2'000'000'000;
 };
 

@@ -192,6 +192,68 @@ TEST(Sm, BarrierHoldsEarlyWarpsUntilTheLastArrives) {
     EXPECT_GT(rf.issued.at({w, 3}), last_barrier) << w;
 }
 
+TEST(Sm, TwoLevelBarrierWithMoreWarpsThanActiveSlotsCompletes) {
+  // 8 warps of one CTA meet at a barrier with only 2 active slots: warps waiting at the barrier
+  // must leave the active set, or the later ones could never reach it.
+  Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kBarrier, {}, {}),
+             Op(OpClass::kAlu, {2}, {1}), Op(OpClass::kExit, {}, {})},
+            1, 8);
+  SmConfig cfg;
+  cfg.active_warps = 2;
+  RoundRobinPolicy rr(cfg.warps);
+  SpyRf rf(cfg.active_warps);
+  SmOptions opt;
+  opt.two_level = true;
+  opt.max_cycles = 100000;
+  const SmStats st = RunSm(f.run, cfg, rr, &rf, opt);
+  EXPECT_EQ(st.warp_instructions, 32u);
+  EXPECT_EQ(rf.max_active, 2);
+  uint64_t last_barrier = 0;
+  for (uint32_t w = 0; w < 8; ++w)
+    last_barrier = std::max(last_barrier, rf.issued.at({w, 1}));
+  for (uint32_t w = 0; w < 8; ++w)
+    EXPECT_GT(rf.issued.at({w, 2}), last_barrier) << w;
+}
+
+TEST(Sm, TwoLevelFreesTheSlotWhenAWarpIssuesItsLastInstruction) {
+  // One active slot, four warps that each store (long latency, nothing depends on it) and exit:
+  // a warp leaves the slot with its exit, not when its store completes 400 cycles later.
+  Fixture f({Op(OpClass::kGlobalMem, {}, {0}, true), Op(OpClass::kExit, {}, {})}, 1, 4);
+  SmConfig cfg;
+  cfg.active_warps = 1;
+  RoundRobinPolicy rr(cfg.warps);
+  SpyRf rf(cfg.active_warps);
+  SmOptions opt;
+  opt.two_level = true;
+  RunSm(f.run, cfg, rr, &rf, opt);
+  EXPECT_EQ(rf.max_active, 1);
+  for (uint32_t w = 0; w < 4; ++w)
+    EXPECT_LT(rf.issued.at({w, 0}), 100u) << w;
+}
+
+TEST(Sm, TwoLevelInnerPolicyIsTheSchedulers) {
+  // Two active warps of independent ALU work: round-robin alternates, greedy stays on one warp
+  // until it cannot issue (here: until its exit frees the slot).
+  Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kAlu, {2}, {0}), Op(OpClass::kExit, {}, {})},
+            1, 2);
+  SmConfig cfg;
+  cfg.active_warps = 2;
+  SmOptions opt;
+  opt.two_level = true;
+  {
+    RoundRobinPolicy rr(cfg.warps);
+    SpyRf rf(cfg.active_warps);
+    RunSm(f.run, cfg, rr, &rf, opt);
+    EXPECT_EQ(rf.order, (std::vector<uint32_t>{0, 1, 0, 1, 0, 1}));
+  }
+  {
+    GreedyPolicy greedy(cfg.warps);
+    SpyRf rf(cfg.active_warps);
+    RunSm(f.run, cfg, greedy, &rf, opt);
+    EXPECT_EQ(rf.order, (std::vector<uint32_t>{0, 0, 0, 1, 1, 1}));
+  }
+}
+
 TEST(Sm, RegistersLimitResidentCtas) {
   // 8 warps x 32 lanes x 63 registers = 16128 of 32768: two CTAs at a time, so the third CTA
   // launches only after one finishes.
