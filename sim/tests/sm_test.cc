@@ -118,6 +118,27 @@ TEST(Sm, SfuThroughputSpacesWarpInstructions) {
   EXPECT_GT(st.unit_stalls, 0u);
 }
 
+// Runs `f` with two-level scheduling and `active` slots; `rf` records the issues.
+SmStats RunTwoLevel(const Fixture& f, int active, SpyRf& rf, bool greedy = false) {
+  SmConfig cfg;
+  cfg.active_warps = active;
+  RoundRobinPolicy rr(cfg.warps);
+  GreedyPolicy gr(cfg.warps);
+  SmOptions opt;
+  opt.two_level = true;
+  opt.max_cycles = 100000;
+  return RunSm(f.run, cfg, greedy ? static_cast<SchedulerPolicy&>(gr) : rr, &rf, opt);
+}
+
+// Every warp's instruction `after` issued later than every warp's instruction `before`.
+void ExpectAllAfterAll(const SpyRf& rf, uint32_t warps, uint32_t before, uint32_t after) {
+  uint64_t last = 0;
+  for (uint32_t w = 0; w < warps; ++w)
+    last = std::max(last, rf.issued.at({w, before}));
+  for (uint32_t w = 0; w < warps; ++w)
+    EXPECT_GT(rf.issued.at({w, after}), last) << w;
+}
+
 TEST(Sm, RoundRobinInterleavesWarpsAndGreedyStaysOnOne) {
   Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kAlu, {2}, {0}), Op(OpClass::kExit, {}, {})},
             1, 2);
@@ -158,13 +179,8 @@ TEST(Sm, TwoLevelSuspendsOnLongLatencyAndNeverExceedsTheActiveSet) {
   Fixture f({Op(OpClass::kGlobalMem, {1}, {0}, true), Op(OpClass::kAlu, {2}, {1}),
              Op(OpClass::kExit, {}, {})},
             1, 8);
-  SmConfig cfg;
-  cfg.active_warps = 2;
-  RoundRobinPolicy rr(cfg.warps);
-  SpyRf rf(cfg.active_warps);
-  SmOptions opt;
-  opt.two_level = true;
-  const SmStats st = RunSm(f.run, cfg, rr, &rf, opt);
+  SpyRf rf(2);
+  const SmStats st = RunTwoLevel(f, 2, rf);
   EXPECT_EQ(rf.max_active, 2);
   // Every warp's load issued before any load returned: suspension made room for the others.
   for (uint32_t w = 0; w < 8; ++w)
@@ -185,11 +201,7 @@ TEST(Sm, BarrierHoldsEarlyWarpsUntilTheLastArrives) {
   RoundRobinPolicy rr(cfg.warps);
   SpyRf rf(cfg.warps);
   RunSm(f.run, cfg, rr, &rf);
-  uint64_t last_barrier = 0;
-  for (uint32_t w = 0; w < 4; ++w)
-    last_barrier = std::max(last_barrier, rf.issued.at({w, 2}));
-  for (uint32_t w = 0; w < 4; ++w)
-    EXPECT_GT(rf.issued.at({w, 3}), last_barrier) << w;
+  ExpectAllAfterAll(rf, 4, 2, 3);
 }
 
 TEST(Sm, TwoLevelBarrierWithMoreWarpsThanActiveSlotsCompletes) {
@@ -198,34 +210,19 @@ TEST(Sm, TwoLevelBarrierWithMoreWarpsThanActiveSlotsCompletes) {
   Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kBarrier, {}, {}),
              Op(OpClass::kAlu, {2}, {1}), Op(OpClass::kExit, {}, {})},
             1, 8);
-  SmConfig cfg;
-  cfg.active_warps = 2;
-  RoundRobinPolicy rr(cfg.warps);
-  SpyRf rf(cfg.active_warps);
-  SmOptions opt;
-  opt.two_level = true;
-  opt.max_cycles = 100000;
-  const SmStats st = RunSm(f.run, cfg, rr, &rf, opt);
+  SpyRf rf(2);
+  const SmStats st = RunTwoLevel(f, 2, rf);
   EXPECT_EQ(st.warp_instructions, 32u);
   EXPECT_EQ(rf.max_active, 2);
-  uint64_t last_barrier = 0;
-  for (uint32_t w = 0; w < 8; ++w)
-    last_barrier = std::max(last_barrier, rf.issued.at({w, 1}));
-  for (uint32_t w = 0; w < 8; ++w)
-    EXPECT_GT(rf.issued.at({w, 2}), last_barrier) << w;
+  ExpectAllAfterAll(rf, 8, 1, 2);
 }
 
 TEST(Sm, TwoLevelFreesTheSlotWhenAWarpIssuesItsLastInstruction) {
   // One active slot, four warps that each store (long latency, nothing depends on it) and exit:
   // a warp leaves the slot with its exit, not when its store completes 400 cycles later.
   Fixture f({Op(OpClass::kGlobalMem, {}, {0}, true), Op(OpClass::kExit, {}, {})}, 1, 4);
-  SmConfig cfg;
-  cfg.active_warps = 1;
-  RoundRobinPolicy rr(cfg.warps);
-  SpyRf rf(cfg.active_warps);
-  SmOptions opt;
-  opt.two_level = true;
-  RunSm(f.run, cfg, rr, &rf, opt);
+  SpyRf rf(1);
+  RunTwoLevel(f, 1, rf);
   EXPECT_EQ(rf.max_active, 1);
   for (uint32_t w = 0; w < 4; ++w)
     EXPECT_LT(rf.issued.at({w, 0}), 100u) << w;
@@ -236,22 +233,11 @@ TEST(Sm, TwoLevelInnerPolicyIsTheSchedulers) {
   // until it cannot issue (here: until its exit frees the slot).
   Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kAlu, {2}, {0}), Op(OpClass::kExit, {}, {})},
             1, 2);
-  SmConfig cfg;
-  cfg.active_warps = 2;
-  SmOptions opt;
-  opt.two_level = true;
-  {
-    RoundRobinPolicy rr(cfg.warps);
-    SpyRf rf(cfg.active_warps);
-    RunSm(f.run, cfg, rr, &rf, opt);
-    EXPECT_EQ(rf.order, (std::vector<uint32_t>{0, 1, 0, 1, 0, 1}));
-  }
-  {
-    GreedyPolicy greedy(cfg.warps);
-    SpyRf rf(cfg.active_warps);
-    RunSm(f.run, cfg, greedy, &rf, opt);
-    EXPECT_EQ(rf.order, (std::vector<uint32_t>{0, 0, 0, 1, 1, 1}));
-  }
+  SpyRf rr(2), greedy(2);
+  RunTwoLevel(f, 2, rr);
+  EXPECT_EQ(rr.order, (std::vector<uint32_t>{0, 1, 0, 1, 0, 1}));
+  RunTwoLevel(f, 2, greedy, /*greedy=*/true);
+  EXPECT_EQ(greedy.order, (std::vector<uint32_t>{0, 0, 0, 1, 1, 1}));
 }
 
 TEST(Sm, RegistersLimitResidentCtas) {
