@@ -9,6 +9,7 @@
 
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "verif/lint/lint.h"
+#include "verif/tests/rtl_test_util.h"
 #include "verif/tests/test_util.h"
 #include "verif/verify.h"
 
@@ -41,12 +42,7 @@ TEST_P(FlopArrayMatrix, LintsCleanAndMatchesModel) {
   const FlopArraySpec spec = test::MakeSpec(kShapes[index]);
   const GeneratedStructure rtl = EmitFlopArray(spec);
 
-  const TempDir dir("gpurf-matrix");
-  WriteStructure(dir.path(), rtl);
-  const LintReport lint = LintStructure(rtl, dir.path());
-  for (const auto& f : lint.findings)
-    ADD_FAILURE() << f.tool << " (" << f.view << "): " << f.message;
-  EXPECT_EQ(lint.tools_run.size(), 5u);
+  test::ExpectLintClean(rtl);
 
   VerifyOptions opt;
   opt.cycles = 100000;

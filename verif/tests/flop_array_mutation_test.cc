@@ -8,6 +8,7 @@
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "verif/models/flop_array_model.h"
 #include "verif/stimulus/flop_array_stimulus.h"
+#include "verif/tests/rtl_test_util.h"
 #include "verif/tests/test_util.h"
 #include "verif/verify.h"
 
@@ -61,25 +62,9 @@ TEST_P(FlopArrayMutation, IsCaughtWithReportAndWaveform) {
   const Mutation& mu = kMutations[GetParam()];
   const FlopArraySpec spec = test::MakeSpec(mu.shape);
   GeneratedStructure rtl = EmitFlopArray(spec);
-  bool applied = false;
-  for (auto& f : rtl.files) {
-    const bool target = *mu.file ? f.name == mu.file : f.module == rtl.top;
-    if (!target)
-      continue;
-    const auto pos = f.contents.find(mu.from);
-    ASSERT_NE(pos, std::string::npos) << "mutation site not found in " << f.name << ": " << mu.from;
-    f.contents.replace(pos, std::string(mu.from).size(), mu.to);
-    applied = true;
-  }
-  ASSERT_TRUE(applied);
-
-  VerifyOptions opt;
-  opt.cycles = 20000;
-  opt.seed = 7;
-  opt.build.jobs = 1;
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, mu.file, mu.from, mu.to));
   const TempDir waves("gpurf-mutation");
-  opt.waveform_dir = waves.path();
-  const VerifyResult r = VerifyStructure(spec, rtl, opt);
+  const VerifyResult r = test::VerifyMutant(spec, rtl, 20000, 7, waves);
   ASSERT_FALSE(r.passed()) << mu.name << " escaped verification: " << r.Summary();
   EXPECT_FALSE(r.run.assertion);
   const std::string s = r.Summary();

@@ -24,6 +24,7 @@
 #include "verif/lint/lint.h"
 #include "verif/models/mrf_model.h"
 #include "verif/stimulus/mrf_stimulus.h"
+#include "verif/tests/rtl_test_util.h"
 #include "verif/verify.h"
 
 namespace gpurf {
@@ -136,25 +137,13 @@ TEST_P(MrfMatrix, LintsCleanAndMatchesModel) {
   const MrfSpec spec = Spec(kConfigs[index].values);
   const GeneratedStructure rtl = EmitMrf(spec);
 
-  const TempDir dir("gpurf-mrf-matrix");
-  WriteStructure(dir.path(), rtl);
-  const LintReport lint = LintStructure(rtl, dir.path());
-  for (const auto& f : lint.findings)
-    ADD_FAILURE() << f.tool << " (" << f.view << "): " << f.message;
-  EXPECT_EQ(lint.tools_run.size(), 5u);
+  test::ExpectLintClean(rtl);
 
-  BuildOptions bo;
-  bo.jobs = 1;
-  const BuiltModel built = BuildModel(rtl, bo);
-  auto dut = LoadModel(built);
   MrfModel model(spec);
   MrfStimulus stim(spec, 2000 + index);
-  LockstepOptions lo;
-  lo.cycles = 100000;
-  lo.seed = 2000 + index;
-  const LockstepResult r = RunLockstep(*dut, rtl, model, stim, lo);
+  const LockstepResult r = test::RunInLockstep(rtl, model, stim, 100000, 2000 + index);
   EXPECT_TRUE(r.passed) << r.failure;
-  EXPECT_EQ(r.cycles, lo.cycles);
+  EXPECT_EQ(r.cycles, 100000u);
   EXPECT_EQ(r.checked_cycles, r.cycles);  // ready and counter outputs are always defined
 
   // The run reached the interesting paths (counts over the whole run, resets included).
@@ -244,25 +233,9 @@ TEST_P(MrfMutation, IsCaught) {
   const Mutation& mu = kMutations[GetParam()];
   const MrfSpec spec = Spec(*mu.config);
   GeneratedStructure rtl = EmitMrf(spec);
-  bool applied = false;
-  for (auto& f : rtl.files) {
-    const bool target = *mu.file ? f.name == mu.file : f.module == rtl.top;
-    if (!target)
-      continue;
-    const auto pos = f.contents.find(mu.from);
-    ASSERT_NE(pos, std::string::npos) << "mutation site not found in " << f.name << ": " << mu.from;
-    f.contents.replace(pos, std::string(mu.from).size(), mu.to);
-    applied = true;
-  }
-  ASSERT_TRUE(applied);
-
-  VerifyOptions opt;
-  opt.cycles = 20000;
-  opt.seed = 7;
-  opt.build.jobs = 1;
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, mu.file, mu.from, mu.to));
   const TempDir waves("gpurf-mrf-mutation");
-  opt.waveform_dir = waves.path();
-  const VerifyResult r = VerifyStructure(spec, rtl, opt);
+  const VerifyResult r = test::VerifyMutant(spec, rtl, 20000, 7, waves);
   ASSERT_FALSE(r.passed()) << mu.name << " escaped verification: " << r.Summary();
   EXPECT_EQ(r.run.assertion, mu.assertion) << r.Summary();
   const std::string s = r.Summary();

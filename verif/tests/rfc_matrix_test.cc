@@ -12,6 +12,7 @@
 #include "gen/structures/rfc/rfc_gen.h"
 #include "verif/lint/lint.h"
 #include "verif/tests/rfc_test_util.h"
+#include "verif/tests/rtl_test_util.h"
 #include "verif/verify.h"
 
 namespace gpurf {
@@ -40,12 +41,7 @@ TEST_P(RfcMatrix, LintsCleanAndMatchesModel) {
   const RfcSpec spec = test::MakeRfcSpec(kShapes[index]);
   const GeneratedStructure rtl = EmitRfc(spec);
 
-  const TempDir dir("gpurf-rfc-matrix");
-  WriteStructure(dir.path(), rtl);
-  const LintReport lint = LintStructure(rtl, dir.path());
-  for (const auto& f : lint.findings)
-    ADD_FAILURE() << f.tool << " (" << f.view << "): " << f.message;
-  EXPECT_EQ(lint.tools_run.size(), 5u);
+  test::ExpectLintClean(rtl);
 
   VerifyOptions opt;
   opt.cycles = 100000;

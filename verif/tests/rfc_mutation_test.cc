@@ -7,6 +7,7 @@
 
 #include "gen/structures/rfc/rfc_gen.h"
 #include "verif/tests/rfc_test_util.h"
+#include "verif/tests/rtl_test_util.h"
 #include "verif/verify.h"
 
 namespace gpurf {
@@ -79,24 +80,9 @@ TEST_P(RfcMutation, IsCaught) {
   const Mutation& mu = kMutations[GetParam()];
   const RfcSpec spec = test::MakeRfcSpec(mu.shape);
   GeneratedStructure rtl = EmitRfc(spec);
-  bool applied = false;
-  for (auto& f : rtl.files) {
-    if (f.module != rtl.top)
-      continue;
-    const auto pos = f.contents.find(mu.from);
-    ASSERT_NE(pos, std::string::npos) << "mutation site not found: " << mu.from;
-    f.contents.replace(pos, std::string(mu.from).size(), mu.to);
-    applied = true;
-  }
-  ASSERT_TRUE(applied);
-
-  VerifyOptions opt;
-  opt.cycles = 50000;
-  opt.seed = 11;
-  opt.build.jobs = 1;
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
   const TempDir waves("gpurf-rfc-mutation");
-  opt.waveform_dir = waves.path();
-  const VerifyResult r = VerifyStructure(spec, rtl, opt);
+  const VerifyResult r = test::VerifyMutant(spec, rtl, 50000, 11, waves);
   ASSERT_FALSE(r.passed()) << mu.name << " escaped verification: " << r.Summary();
   EXPECT_EQ(r.run.assertion, mu.assertion) << r.Summary();
   const std::string s = r.Summary();

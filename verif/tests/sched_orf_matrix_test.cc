@@ -17,6 +17,7 @@
 #include "verif/models/warp_scheduler_model.h"
 #include "verif/stimulus/orf_stimulus.h"
 #include "verif/stimulus/warp_scheduler_stimulus.h"
+#include "verif/tests/rtl_test_util.h"
 #include "verif/tests/sched_orf_test_util.h"
 #include "verif/verify.h"
 
@@ -24,27 +25,6 @@ namespace gpurf {
 namespace {
 
 constexpr uint64_t kCycles = 100000;
-
-void ExpectLintClean(const GeneratedStructure& rtl) {
-  const TempDir dir("gpurf-matrix");
-  WriteStructure(dir.path(), rtl);
-  const LintReport lint = LintStructure(rtl, dir.path());
-  for (const auto& f : lint.findings)
-    ADD_FAILURE() << f.tool << " (" << f.view << "): " << f.message;
-  EXPECT_EQ(lint.tools_run.size(), 5u);
-}
-
-LockstepResult RunInLockstep(const GeneratedStructure& rtl, CycleModel& model, Stimulus& stim,
-                             uint64_t seed) {
-  BuildOptions bo;
-  bo.jobs = 1;
-  const BuiltModel built = BuildModel(rtl, bo);
-  auto dut = LoadModel(built);
-  LockstepOptions lo;
-  lo.cycles = kCycles;
-  lo.seed = seed;
-  return RunLockstep(*dut, rtl, model, stim, lo);
-}
 
 // ------------------------------------------------------------------------------ scheduler
 
@@ -60,11 +40,11 @@ TEST_P(SchedulerMatrix, LintsCleanAndMatchesModel) {
   const size_t index = GetParam();
   const WarpSchedulerSpec spec = test::MakeSchedSpec(kSched[index]);
   const GeneratedStructure rtl = EmitWarpScheduler(spec);
-  ExpectLintClean(rtl);
+  test::ExpectLintClean(rtl);
 
   WarpSchedulerCycleModel model(spec);
   WarpSchedulerStimulus stim(spec, 2000 + index);
-  const LockstepResult r = RunInLockstep(rtl, model, stim, 2000 + index);
+  const LockstepResult r = test::RunInLockstep(rtl, model, stim, kCycles, 2000 + index);
   EXPECT_TRUE(r.passed) << r.failure;
   EXPECT_EQ(r.cycles, kCycles);
   EXPECT_EQ(r.checked_cycles, kCycles);  // every output is defined every cycle
@@ -107,11 +87,11 @@ TEST_P(OrfMatrix, LintsCleanAndMatchesModel) {
   const size_t index = GetParam();
   const OrfSpec spec = test::MakeOrfSpec(kOrf[index]);
   const GeneratedStructure rtl = EmitOrf(spec);
-  ExpectLintClean(rtl);
+  test::ExpectLintClean(rtl);
 
   OrfCycleModel model(spec);
   OrfStimulus stim(spec, 3000 + index);
-  const LockstepResult r = RunInLockstep(rtl, model, stim, 3000 + index);
+  const LockstepResult r = test::RunInLockstep(rtl, model, stim, kCycles, 3000 + index);
   EXPECT_TRUE(r.passed) << r.failure;
   EXPECT_EQ(r.cycles, kCycles);
   EXPECT_GT(r.checked_cycles, kCycles * 8 / 10);  // invalidations and resets leave some idle

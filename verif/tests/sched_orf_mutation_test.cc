@@ -21,6 +21,7 @@
 #include "verif/models/warp_scheduler_model.h"
 #include "verif/stimulus/orf_stimulus.h"
 #include "verif/stimulus/warp_scheduler_stimulus.h"
+#include "verif/tests/rtl_test_util.h"
 #include "verif/tests/sched_orf_test_util.h"
 #include "verif/verify.h"
 
@@ -28,21 +29,6 @@ namespace gpurf {
 namespace {
 
 // Replaces the first `from` in the file whose name starts with `file_prefix` ("" = the top).
-void Mutate(GeneratedStructure& rtl, const std::string& file_prefix, const std::string& from,
-            const std::string& to) {
-  bool applied = false;
-  for (auto& f : rtl.files) {
-    const bool target = file_prefix.empty() ? f.module == rtl.top : f.name.starts_with(file_prefix);
-    if (!target)
-      continue;
-    const auto pos = f.contents.find(from);
-    ASSERT_NE(pos, std::string::npos) << "mutation site not found in " << f.name << ": " << from;
-    f.contents.replace(pos, from.size(), to);
-    applied = true;
-  }
-  ASSERT_TRUE(applied) << "no file " << file_prefix;
-}
-
 struct Outcome {
   LockstepResult run;
   std::string log;  // what the simulation printed (assertion messages)
@@ -94,14 +80,9 @@ TEST_P(SchedulerMutation, IsCaughtByLockstep) {
   const SchedMutation& mu = kSchedMutations[GetParam()];
   const WarpSchedulerSpec spec = test::MakeSchedSpec(mu.shape);
   GeneratedStructure rtl = EmitWarpScheduler(spec);
-  Mutate(rtl, "", mu.from, mu.to);
-  VerifyOptions opt;
-  opt.cycles = 30000;
-  opt.seed = 7;
-  opt.build.jobs = 1;
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
   const TempDir waves("gpurf-mutation");
-  opt.waveform_dir = waves.path();
-  const VerifyResult r = VerifyStructure(spec, rtl, opt);
+  const VerifyResult r = test::VerifyMutant(spec, rtl, 30000, 7, waves);
   ASSERT_FALSE(r.passed()) << mu.name << " escaped verification: " << r.Summary();
   const std::string s = r.Summary();
   EXPECT_NE(s.find("mismatch at cycle " + std::to_string(r.run.fail_cycle)), std::string::npos)
@@ -142,7 +123,7 @@ TEST_P(SchedulerInvariant, AssertionFiresOnBrokenRtl) {
   const InvariantMutation& mu = kInvariantMutations[GetParam()];
   const WarpSchedulerSpec spec = test::MakeSchedSpec({16, 4, false});
   GeneratedStructure rtl = EmitWarpScheduler(spec);
-  Mutate(rtl, "", mu.from, mu.to);
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
   test::NoCompareModel model;
   WarpSchedulerStimulus stim(spec, 7);
   const Outcome o = RunCaptured(rtl, model, stim, 20000);
@@ -196,14 +177,9 @@ TEST_P(OrfMutationTest, IsCaughtByLockstep) {
   const OrfMutation& mu = kOrfMutations[GetParam()];
   const OrfSpec spec = test::MakeOrfSpec(mu.shape);
   GeneratedStructure rtl = EmitOrf(spec);
-  Mutate(rtl, mu.file_prefix, mu.from, mu.to);
-  VerifyOptions opt;
-  opt.cycles = 20000;
-  opt.seed = 7;
-  opt.build.jobs = 1;
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, mu.file_prefix, mu.from, mu.to));
   const TempDir waves("gpurf-mutation");
-  opt.waveform_dir = waves.path();
-  const VerifyResult r = VerifyStructure(spec, rtl, opt);
+  const VerifyResult r = test::VerifyMutant(spec, rtl, 20000, 7, waves);
   ASSERT_FALSE(r.passed()) << mu.name << " escaped verification: " << r.Summary();
   EXPECT_FALSE(r.run.assertion) << r.Summary();
   EXPECT_NE(r.Summary().find("signal rdata_o"), std::string::npos) << r.Summary();

@@ -1,0 +1,74 @@
+// Steps shared by the RTL tests of every structure kind: lint with all three tools, plant a
+// bug in generated RTL, and run a mutant through `gpurf verify`'s code path or a model in
+// lockstep through a fresh Verilator build.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "gen/output/artifact.h"
+#include "gen/util/fs.h"
+#include "verif/harness/lockstep.h"
+#include "verif/harness/verilator_build.h"
+#include "verif/lint/lint.h"
+#include "verif/verify.h"
+
+namespace gpurf::test {
+
+// Writes `rtl` to a temporary folder and lints it with every tool; each finding is a failure.
+inline void ExpectLintClean(const GeneratedStructure& rtl) {
+  const TempDir dir("gpurf-lint-test");
+  WriteStructure(dir.path(), rtl);
+  const LintReport lint = LintStructure(rtl, dir.path());
+  for (const auto& f : lint.findings)
+    ADD_FAILURE() << f.tool << " (" << f.view << "): " << f.message;
+  EXPECT_EQ(lint.tools_run.size(), 5u);
+}
+
+// Replaces the first `from` by `to` in every file of `rtl` whose name starts with `file` (""
+// = the file of the top module). A site that is not found is a fatal failure (ASSERT): call it
+// as ASSERT_NO_FATAL_FAILURE(Mutate(...)).
+inline void Mutate(GeneratedStructure& rtl, const std::string& file, const std::string& from,
+                   const std::string& to) {
+  bool applied = false;
+  for (auto& f : rtl.files) {
+    const bool target = file.empty() ? f.module == rtl.top : f.name.starts_with(file);
+    if (!target)
+      continue;
+    const auto pos = f.contents.find(from);
+    ASSERT_NE(pos, std::string::npos) << "mutation site not found in " << f.name << ": " << from;
+    f.contents.replace(pos, from.size(), to);
+    applied = true;
+  }
+  ASSERT_TRUE(applied) << "no file " << (file.empty() ? rtl.top : file) << " in the structure";
+}
+
+// Runs `gpurf verify`'s code path on `rtl` (a mutant) for `cycles` with `seed`, leaving the
+// waveform of a failure in `waves`.
+inline VerifyResult VerifyMutant(const StructureSpec& spec, const GeneratedStructure& rtl,
+                                 uint64_t cycles, uint64_t seed, const TempDir& waves) {
+  VerifyOptions opt;
+  opt.cycles = cycles;
+  opt.seed = seed;
+  opt.build.jobs = 1;
+  opt.waveform_dir = waves.path();
+  return VerifyStructure(spec, rtl, opt);
+}
+
+// Builds `rtl` with Verilator and runs it against `model` under `stim` for `cycles`.
+inline LockstepResult RunInLockstep(const GeneratedStructure& rtl, CycleModel& model,
+                                    Stimulus& stim, uint64_t cycles, uint64_t seed) {
+  BuildOptions bo;
+  bo.jobs = 1;
+  const BuiltModel built = BuildModel(rtl, bo);
+  auto dut = LoadModel(built);
+  LockstepOptions lo;
+  lo.cycles = cycles;
+  lo.seed = seed;
+  return RunLockstep(*dut, rtl, model, stim, lo);
+}
+
+}  // namespace gpurf::test
