@@ -452,6 +452,8 @@ void RfSystem::Clock(const RfSysInputs& in) {
       }
     }
   }
+  if (!spec_.upper() && in.flush.valid)
+    ++counters_.flushes;  // mrf-only: nothing above the MRF to deschedule
   if (spec_.hw()) {
     if (c.fl_accept) {
       ++counters_.flushes;

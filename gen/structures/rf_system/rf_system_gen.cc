@@ -315,8 +315,10 @@ struct Builder {
     unused.push_back("res_long_i");
     unused.push_back("res_no_l0_i");
     unused.push_back("fl_warp_i");
-    if (ew1 < s.entry_width)
-      unused.push_back(fmt::format("issue_src_entry_i"));
+    if (ew1 < s.entry_width) {
+      unused.push_back("issue_src_entry_i");
+      unused.push_back("res_orf_entry_i");  // the levels use its low bits
+    }
     if (!l0)
       unused.push_back("src_l0");  // an L0 operand is misuse without L0 (assertion below)
   }

@@ -20,7 +20,7 @@ const std::vector<ParamDesc>& RfSystemSpec::ParamDescs() {
       EnumParam("replacement", {"fifo", "lru"}, "lru", "hw-rfc replacement"),
       BoolParam("hints", true, "hw-rfc: honour liveness (dead) hints of the issue"),
       IntParam("warps", 1, 64, 32, "resident warps"),
-      IntParam("active_warps", 1, 32, 8, "active-warp slots of the upper levels"),
+      IntParam("active_warps", 1, 64, 8, "active-warp slots of the upper levels (hw-rfc: 1..32)"),
       IntParam("banks", 1, 64, 4, "MRF banks of the lane cluster"),
       IntParam("rows", 1, 4096, 256, "rows per MRF bank"),
       IntParam("regs", 1, 256, 32, "architected registers per thread"),
