@@ -205,15 +205,14 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
   ASSERT_EQ(l1.files.size(), 3U);  // clock gate, flop array, ORF
   ASSERT_EQ(l0.files.size(), 3U);
   ASSERT_EQ(sys.files[2].name.rfind("rf_mrf_", 0), 0U);  // after the SRAM wrappers
-  EXPECT_EQ(files,
-            (std::vector<std::string>{"mrf/gpurf_sram_1r1w_macro.sv", "mrf/gpurf_sram_1r1w.sv",
-                                      "mrf/" + mrf.top + ".sv", "orf_l1/gpurf_clock_gate.sv",
-                                      "orf_l1/" + l1.files[1].name, "orf_l1/" + l1.top + ".sv",
-                                      "orf_l0/" + l0.files[1].name, "orf_l0/" + l0.top + ".sv",
-                                      // the system's own MRF (2-bit tags), then the top itself
-                                      "rf_system/" + sys.files[2].name,
-                                      "rf_system/" + sys.top + ".sv",
-                                      "warp_scheduler/" + ws.top + ".sv"}));
+  EXPECT_EQ(files, (std::vector<std::string>{
+                       "mrf/gpurf_sram_1r1w_macro.sv", "mrf/gpurf_sram_1r1w.sv",
+                       "mrf/" + mrf.top + ".sv", "orf_l1/gpurf_clock_gate.sv",
+                       "orf_l1/" + l1.files[1].name, "orf_l1/" + l1.top + ".sv",
+                       "orf_l0/" + l0.files[1].name, "orf_l0/" + l0.top + ".sv",
+                       // the system's own MRF (2-bit tags), then the top itself
+                       "rf_system/" + sys.files[2].name, "rf_system/" + sys.top + ".sv",
+                       "warp_scheduler/" + ws.top + ".sv"}));
   for (const auto& f : files)
     EXPECT_TRUE(fs::is_regular_file(dest / f)) << f;
 }

@@ -112,7 +112,8 @@ RfSystem::Cycle RfSystem::Compute(const RfSysInputs& in) {
       const bool l1 = is.src_valid[p] && is.src_level[p] == RfSystemSpec::kLevelL1;
       c.src_l0[p] = is.src_valid[p] && is.src_level[p] == RfSystemSpec::kLevelL0;
       c.up[p] = l1 || (spec_.has_l0() && c.src_l0[p]);
-      c.q1.reads[p] = {c.issue_fire && l1, is.slot, Mask(is.src_entry[p], spec_.orf_l1.entry_width)};
+      c.q1.reads[p] = {c.issue_fire && l1, is.slot,
+                       Mask(is.src_entry[p], spec_.orf_l1.entry_width)};
       c.q0.reads[p] = {c.issue_fire && c.src_l0[p], is.slot, spec_.l0_split ? p : 0};
     }
     c.mw.valid = rs.valid && rs.mrf;
@@ -182,8 +183,7 @@ RfSystem::Cycle RfSystem::Compute(const RfSysInputs& in) {
     rfc_->Outputs(c.rin, c.rout, c.rdef);
     c.rfc_fl_done = c.rout[rp_.fl_done].bit(0);
     o.res_ready = rs.mrf ? (!c.rfc_wb_valid && wb_ready) : c.rout[rp_.wr_ready].bit(0);
-    o.fl_ready = fault_ == Fault::kFlushReadyEarly ? (fl_started_ || c.rfc_fl_done)
-                                                    : c.rfc_fl_done;
+    o.fl_ready = fault_ == Fault::kFlushReadyEarly ? (fl_started_ || c.rfc_fl_done) : c.rfc_fl_done;
     c.fl_accept = !c.reset && in.flush.valid && !fl_started_ && !c.rout[rp_.fl_busy].bit(0);
   } else {
     o.res_ready = wb_ready;
@@ -218,8 +218,8 @@ RfSystem::Cycle RfSystem::Compute(const RfSysInputs& in) {
 
   // Dispatch: the MRF's oldest complete instruction with its buffered operands.
   const MrfDispatch& md = c.view.disp;
-  c.hold = spec_.registered_reads() && cap_valid_ && md.valid &&
-           static_cast<int>(md.tag) == cap_idx_;
+  c.hold =
+      spec_.registered_reads() && cap_valid_ && md.valid && static_cast<int>(md.tag) == cap_idx_;
   RfSysDispatch& d = o.disp;
   d.valid = md.valid && !c.hold;
   for (auto& x : d.data)
@@ -255,9 +255,10 @@ RfSysOutputs RfSystem::Evaluate(const RfSysInputs& in) {
 
 void RfSystem::CheckFlushDone(int warp, int slot) {
   if (const int live = rfc_->cache().LiveCount(slot); live != 0) {
-    Fail(fmt::format("I3 violated: deschedule of warp {} (slot {}) completed with {} live RFC "
-                     "entries left in the slot",
-                     warp, slot, live));
+    Fail(
+        fmt::format("I3 violated: deschedule of warp {} (slot {}) completed with {} live RFC "
+                    "entries left in the slot",
+                    warp, slot, live));
     return;
   }
   for (int r = 0; r < spec_.mrf.regs; ++r) {
@@ -266,9 +267,10 @@ void RfSystem::CheckFlushDone(int warp, int slot) {
       continue;
     const std::optional<Bits> have = mrf_.Register(warp, r);
     if (!have || *have != *want) {
-      Fail(fmt::format("I3 violated: deschedule of warp {} (slot {}) completed but the MRF holds "
-                       "{} for r{}, the latest value is {}",
-                       warp, slot, have ? have->hex() : "nothing", r, want->hex()));
+      Fail(
+          fmt::format("I3 violated: deschedule of warp {} (slot {}) completed but the MRF holds "
+                      "{} for r{}, the latest value is {}",
+                      warp, slot, have ? have->hex() : "nothing", r, want->hex()));
       return;
     }
   }
@@ -334,7 +336,7 @@ void RfSystem::Clock(const RfSysInputs& in) {
           Fail(fmt::format(
               "I1 violated: tag {} warp {} operand {} (r{}, level {}) dispatched {}, the value "
               "at issue was {}",
-              d.tag, d.warp, "ABC"[p], it->reg[p], it->level[p],
+              d.tag, d.warp, "ABC"[p], it -> reg[p], it -> level[p],
               d.defined[p] ? d.data[p].hex() : "an undefined value", it->expected[p]->hex()));
         }
       }
@@ -389,8 +391,7 @@ void RfSystem::Clock(const RfSysInputs& in) {
           else if (is.slot < spec_.active_warps)
             l.expected[p] = sh_l0_[is.slot][spec_.l0_split ? p : 0];
         } else if (spec_.sw() && is.src_level[p] != RfSystemSpec::kLevelMrf) {
-          Fail(fmt::format("harness misuse: operand {} names level {}", "ABC"[p],
-                           is.src_level[p]));
+          Fail(fmt::format("harness misuse: operand {} names level {}", "ABC"[p], is.src_level[p]));
         } else if (is.warp < spec_.warps && is.src_reg[p] < spec_.mrf.regs) {
           l.expected[p] = sh_reg_[is.warp][is.src_reg[p]];
         }

@@ -62,10 +62,10 @@ struct RfSysResult {
   int slot = 0;
   int reg = 0;
   Bits data;
-  bool mrf = false;     // sw-orf: also to the MRF; hw-rfc: warp without slot, MRF only
-  bool orf = false;     // sw-orf: to an ORF level
-  bool orf_l0 = false;  // sw-orf: that level is L0
-  int orf_entry = 0;    // sw-orf: L1 entry or split L0 bank
+  bool mrf = false;           // sw-orf: also to the MRF; hw-rfc: warp without slot, MRF only
+  bool orf = false;           // sw-orf: to an ORF level
+  bool orf_l0 = false;        // sw-orf: that level is L0
+  int orf_entry = 0;          // sw-orf: L1 entry or split L0 bank
   bool long_latency = false;  // hw-rfc: bypass the RFC to the MRF
   bool no_l0 = false;         // hw-rfc: allocate in L1
 };

@@ -77,7 +77,8 @@ int RfSystemStimulus::PickReg(int /*warp*/) {
 
 bool RfSystemStimulus::BlockedReg(int warp, int reg) const {
   auto reads = [&](const Flight& f) {
-    return f.warp == warp && std::find(f.mrf_regs.begin(), f.mrf_regs.end(), reg) != f.mrf_regs.end();
+    return f.warp == warp &&
+           std::find(f.mrf_regs.begin(), f.mrf_regs.end(), reg) != f.mrf_regs.end();
   };
   if (issue_offered_ && reads(issue_))
     return true;
@@ -160,7 +161,7 @@ void RfSystemStimulus::Next(uint64_t cycle, PortValues& in) {
         issue_slot = s;
         issue_offered_ = true;
         issue_.tag = next_tag_++ & ((spec_.tag_width >= 64 ? ~uint64_t{0}
-                                                            : (uint64_t{1} << spec_.tag_width) - 1));
+                                                           : (uint64_t{1} << spec_.tag_width) - 1));
         issue_.warp = w;
         in[P::kIssueValid].set_bit(0, true);
         set(P::kIssueTag, 0, spec_.tag_width, issue_.tag);
@@ -219,14 +220,9 @@ void RfSystemStimulus::Next(uint64_t cycle, PortValues& in) {
   }
 
   // Result.
-  bool want_res = init || Chance(phase_ == PhaseKind::kEvictions ||
-                                         phase_ == PhaseKind::kFlushDirty
-                                     ? 7
-                                     : 1,
-                                 phase_ == PhaseKind::kEvictions ||
-                                         phase_ == PhaseKind::kFlushDirty
-                                     ? 8
-                                     : 2);
+  bool want_res =
+      init || Chance(phase_ == PhaseKind::kEvictions || phase_ == PhaseKind::kFlushDirty ? 7 : 1,
+                     phase_ == PhaseKind::kEvictions || phase_ == PhaseKind::kFlushDirty ? 8 : 2);
   if (want_res) {
     bool ok = true;
     res_orf_ = res_l0_ = false;

@@ -72,8 +72,8 @@ class RfSystemStimulus : public Stimulus {
   int stream_reg_ = 0;
   uint64_t next_tag_ = 0;
 
-  std::vector<int> slot_warp_;  // -1: free
-  std::vector<int> warp_slot_;  // -1: no slot
+  std::vector<int> slot_warp_;                          // -1: free
+  std::vector<int> warp_slot_;                          // -1: no slot
   std::vector<std::vector<bool>> l1_valid_, l0_valid_;  // sw-orf: [slot][entry / bank]
   std::vector<std::vector<bool>> dead_;                 // hw-rfc: [warp][reg]
   std::vector<Flight> flights_;

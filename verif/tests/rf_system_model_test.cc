@@ -114,7 +114,7 @@ TEST(RfSystemModel, HwEvictionReachesTheMrfAndHitsAreServedByTheCache) {
   sys.Writeback(Result(s, 4, 0, 2, 22));  // the one entry of slot 0: r1 is evicted
   sys.Step();
   EXPECT_FALSE(sys.mrf().Register(4, 1).has_value());  // still in the write-back register
-  sys.Step();                                           // written back at this edge
+  sys.Step();                                          // written back at this edge
   ASSERT_TRUE(sys.mrf().Register(4, 1).has_value());
   EXPECT_EQ(*sys.mrf().Register(4, 1), Value(s.width, 21));
   EXPECT_EQ(sys.counters().writebacks, 1u);
@@ -244,10 +244,14 @@ struct FaultCase {
 
 const FaultCase kFaults[] = {
     {"UpperDataFromMrf", {}, RfSystem::Fault::kUpperDataFromMrf, "I1 violated"},
-    {"UpperDataFromMrfHw", {{"hierarchy", "hw-rfc"}}, RfSystem::Fault::kUpperDataFromMrf,
+    {"UpperDataFromMrfHw",
+     {{"hierarchy", "hw-rfc"}},
+     RfSystem::Fault::kUpperDataFromMrf,
      "I1 violated"},
     {"DispatchTagSwapped", {}, RfSystem::Fault::kDispatchTagSwapped, "I2 violated"},
-    {"FlushReadyEarly", {{"hierarchy", "hw-rfc"}}, RfSystem::Fault::kFlushReadyEarly,
+    {"FlushReadyEarly",
+     {{"hierarchy", "hw-rfc"}},
+     RfSystem::Fault::kFlushReadyEarly,
      "I3 violated"},
     {"FlushKeepsOrf", {}, RfSystem::Fault::kFlushKeepsOrf, "I3 violated"},
 };
@@ -263,7 +267,8 @@ TEST_P(RfSystemModelFault, InvariantCheckFires) {
   EXPECT_NE(model.Failure().find(f.invariant), std::string::npos) << model.Failure();
 }
 
-INSTANTIATE_TEST_SUITE_P(Faults, RfSystemModelFault, ::testing::Range<size_t>(0, std::size(kFaults)),
+INSTANTIATE_TEST_SUITE_P(Faults, RfSystemModelFault,
+                         ::testing::Range<size_t>(0, std::size(kFaults)),
                          [](const ::testing::TestParamInfo<size_t>& p) {
                            return std::string(kFaults[p.param].name);
                          });

@@ -133,13 +133,12 @@ struct Mutation {
   const char* to;
 };
 
-const std::map<std::string, std::string> kSmallSw = {
-    {"banks", "2"}, {"warps", "8"}, {"active_warps", "4"}, {"regs", "8"}, {"width", "16"},
-    {"rows", "32"}};
+const std::map<std::string, std::string> kSmallSw = {{"banks", "2"},        {"warps", "8"},
+                                                     {"active_warps", "4"}, {"regs", "8"},
+                                                     {"width", "16"},       {"rows", "32"}};
 const std::map<std::string, std::string> kSmallHw = {
-    {"hierarchy", "hw-rfc"}, {"levels", "2"}, {"l1_entries", "3"}, {"banks", "2"},
-    {"warps", "8"},          {"active_warps", "4"}, {"regs", "8"}, {"width", "16"},
-    {"rows", "32"}};
+    {"hierarchy", "hw-rfc"}, {"levels", "2"}, {"l1_entries", "3"}, {"banks", "2"}, {"warps", "8"},
+    {"active_warps", "4"},   {"regs", "8"},   {"width", "16"},     {"rows", "32"}};
 
 const Mutation kMutations[] = {
     // Upper-level operands are not merged: the dispatch shows the MRF collector's data.
@@ -186,8 +185,7 @@ TEST_P(RfSystemMutation, IsCaught) {
   EXPECT_TRUE(fs::exists(r.waveform)) << s;
 }
 
-INSTANTIATE_TEST_SUITE_P(Bugs, RfSystemMutation,
-                         ::testing::Range<size_t>(0, std::size(kMutations)),
+INSTANTIATE_TEST_SUITE_P(Bugs, RfSystemMutation, ::testing::Range<size_t>(0, std::size(kMutations)),
                          [](const ::testing::TestParamInfo<size_t>& p) {
                            return std::string(kMutations[p.param].name);
                          });

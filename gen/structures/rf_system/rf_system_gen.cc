@@ -102,8 +102,8 @@ struct Builder {
         {"CounterWidth", Int(s.counter_width), "bits per event counter", true},
     };
     if (s.hw())
-      m.params.insert(m.params.begin(), {"NumActive", Int(s.active_warps),
-                                         "active-warp slots of the RFC", true});
+      m.params.insert(m.params.begin(),
+                      {"NumActive", Int(s.active_warps), "active-warp slots of the RFC", true});
   }
 
   void Ports() {
@@ -250,15 +250,15 @@ struct Builder {
     g.items.push_back(MakeItem(
         ContinuousAssign{PartSelect("l1_rslot", "s*SlotWidth", "SlotWidth"), "issue_slot_i"}));
     const int ew1 = s.orf_l1.entry_width;
-    g.items.push_back(MakeItem(ContinuousAssign{
-        PartSelect("l1_rentry", fmt::format("s*{}", ew1), std::to_string(ew1)),
-        fmt::format("issue_src_entry_i[s*EntryWidth +: {}]", ew1)}));
+    g.items.push_back(MakeItem(
+        ContinuousAssign{PartSelect("l1_rentry", fmt::format("s*{}", ew1), std::to_string(ew1)),
+                         fmt::format("issue_src_entry_i[s*EntryWidth +: {}]", ew1)}));
     if (l0) {
       g.items.push_back(MakeItem(ContinuousAssign{"l0_re[s]", "issue_fire && src_l0[s]"}));
       const int ew0 = s.orf_l0.entry_width;
-      g.items.push_back(MakeItem(ContinuousAssign{
-          PartSelect("l0_rentry", fmt::format("s*{}", ew0), std::to_string(ew0)),
-          s.l0_split ? fmt::format("{}'(s)", ew0) : fmt::format("{}'(0)", ew0)}));
+      g.items.push_back(MakeItem(
+          ContinuousAssign{PartSelect("l0_rentry", fmt::format("s*{}", ew0), std::to_string(ew0)),
+                           s.l0_split ? fmt::format("{}'(s)", ew0) : fmt::format("{}'(0)", ew0)}));
     }
     const std::string up = l0 ? "src_l1[s] || src_l0[s]" : "src_l1[s]";
     g.items.push_back(MakeItem(ContinuousAssign{"up_valid[s]", up}));
@@ -373,8 +373,8 @@ struct Builder {
     mux.body = {Blocking("rfc_wb_warp", "'0"),
                 ForLoop("a", "NumActive",
                         {IfThen(Eq("rfc_wb_slot", Cast("SlotWidth", "a")),
-                                {Blocking("rfc_wb_warp",
-                                          PartSelect("slot_warp_q", "a*WarpWidth", "WarpWidth"))})})};
+                                {Blocking("rfc_wb_warp", PartSelect("slot_warp_q", "a*WarpWidth",
+                                                                    "WarpWidth"))})})};
     m.Add(MakeItem(std::move(mux)));
     m.Blank();
     Always ff{AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "p_slot_warp", {}};
@@ -392,11 +392,13 @@ struct Builder {
     m.Add(MakeItem(std::move(ff)));
     m.Blank();
     m.Comment("Hardware RFC (" + s.rfc.module_name + ").");
-    std::vector<std::pair<std::string, std::string>> ports = {
-        {"clk_i", "clk_i"},          {"rst_ni", "rst_ni"},
-        {"lu_valid_i", "lu_valid"},  {"lu_slot_i", "lu_slot"},
-        {"lu_reg_i", "issue_src_reg_i"}, {"lu_last_i", "lu_last"},
-        {"lu_hit_o", "lu_hit"}};
+    std::vector<std::pair<std::string, std::string>> ports = {{"clk_i", "clk_i"},
+                                                              {"rst_ni", "rst_ni"},
+                                                              {"lu_valid_i", "lu_valid"},
+                                                              {"lu_slot_i", "lu_slot"},
+                                                              {"lu_reg_i", "issue_src_reg_i"},
+                                                              {"lu_last_i", "lu_last"},
+                                                              {"lu_hit_o", "lu_hit"}};
     if (two)
       ports.push_back({"lu_l0_o", "lu_l0"});
     ports.push_back({"lu_data_o", "up_data"});
@@ -440,10 +442,10 @@ struct Builder {
     Assign("res_ready_o", "mrf_wb_ready");
     Assign("fl_ready_o", "1'b1");
     m.Blank();
-    for (const char* u : {"issue_slot_i", "issue_src_level_i", "issue_src_entry_i",
-                          "issue_src_dead_i", "res_slot_i", "res_mrf_i", "res_orf_i",
-                          "res_orf_l0_i", "res_orf_entry_i", "res_long_i", "res_no_l0_i",
-                          "fl_valid_i", "fl_warp_i", "fl_slot_i", "res_fire"})
+    for (const char* u :
+         {"issue_slot_i", "issue_src_level_i", "issue_src_entry_i", "issue_src_dead_i",
+          "res_slot_i", "res_mrf_i", "res_orf_i", "res_orf_l0_i", "res_orf_entry_i", "res_long_i",
+          "res_no_l0_i", "fl_valid_i", "fl_warp_i", "fl_slot_i", "res_fire"})
       unused.push_back(u);
   }
 
@@ -484,21 +486,21 @@ struct Builder {
     m.Comment("Operand buffer: allocate the lowest free entry, free the dispatched one.");
     Always alloc;
     alloc.kind = AlwaysKind::kComb;
-    alloc.body = {
-        Blocking("buf_alloc", "'0"), Blocking("buf_any_free", "1'b0"),
-        ForLoop("k", "NumCollectors",
-                {IfThen(And({"!buf_busy_q[k]", "!buf_any_free"}),
-                        {Blocking("buf_alloc", Cast("BufIdxWidth", "k")),
-                         Blocking("buf_any_free", "1'b1")})})};
+    alloc.body = {Blocking("buf_alloc", "'0"), Blocking("buf_any_free", "1'b0"),
+                  ForLoop("k", "NumCollectors",
+                          {IfThen(And({"!buf_busy_q[k]", "!buf_any_free"}),
+                                  {Blocking("buf_alloc", Cast("BufIdxWidth", "k")),
+                                   Blocking("buf_any_free", "1'b1")})})};
     m.Add(MakeItem(std::move(alloc)));
     m.Blank();
     Always busy{AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "p_buffer_busy", {}};
-    Body busy_body = {IfThen("!rst_ni", {NonBlocking("buf_busy_q", "'0")},
-                             {ForLoop("k", "NumCollectors",
-                                      {IfThen(And({"issue_fire", Eq("buf_alloc", Cast("BufIdxWidth", "k"))}),
-                                              {NonBlocking("buf_busy_q[k]", "1'b1")},
-                                              {IfThen(And({"disp_fire", Eq("mrf_disp_tag", Cast("BufIdxWidth", "k"))}),
-                                                      {NonBlocking("buf_busy_q[k]", "1'b0")})})})})};
+    Body busy_body = {IfThen(
+        "!rst_ni", {NonBlocking("buf_busy_q", "'0")},
+        {ForLoop("k", "NumCollectors",
+                 {IfThen(And({"issue_fire", Eq("buf_alloc", Cast("BufIdxWidth", "k"))}),
+                         {NonBlocking("buf_busy_q[k]", "1'b1")},
+                         {IfThen(And({"disp_fire", Eq("mrf_disp_tag", Cast("BufIdxWidth", "k"))}),
+                                 {NonBlocking("buf_busy_q[k]", "1'b0")})})})})};
     if (s.registered_reads()) {
       Stmt& top = busy_body[0];
       auto& ifs = std::get<If>(top.node);
@@ -518,10 +520,9 @@ struct Builder {
                 {IfThen(And({"issue_fire", Eq("buf_alloc", Cast("BufIdxWidth", "k"))}), fill)})};
     if (s.upper()) {
       // Operand data: at issue (combinational reads), or one cycle later (registered ORF reads).
-      const std::string when =
-          s.registered_reads()
-              ? And({"cap_valid_q", Eq("cap_idx_q", Cast("BufIdxWidth", "k"))})
-              : And({"issue_fire", Eq("buf_alloc", Cast("BufIdxWidth", "k"))});
+      const std::string when = s.registered_reads()
+                                   ? And({"cap_valid_q", Eq("cap_idx_q", Cast("BufIdxWidth", "k"))})
+                                   : And({"issue_fire", Eq("buf_alloc", Cast("BufIdxWidth", "k"))});
       const std::string up = s.registered_reads() ? "buf_up_q[k*3 + p]" : "up_valid[p]";
       contents.push_back(ForLoop(
           "k", "NumCollectors",
@@ -542,8 +543,8 @@ struct Builder {
 
   void Dispatch() {
     m.Comment("Dispatch: the MRF's oldest complete instruction with its buffered operands.");
-    Assign("buf_hold", s.registered_reads() ? "cap_valid_q && (cap_idx_q == mrf_disp_tag)"
-                                            : "1'b0");
+    Assign("buf_hold",
+           s.registered_reads() ? "cap_valid_q && (cap_idx_q == mrf_disp_tag)" : "1'b0");
     Assign("disp_valid_o", "mrf_disp_valid && !buf_hold");
     Assign("mrf_disp_ready", "disp_ready_i && !buf_hold");
     Assign("disp_fire", "disp_valid_o && disp_ready_i");
@@ -560,8 +561,8 @@ struct Builder {
       sel.body.push_back(Blocking("sel_up", "'0"));
       sel.body.push_back(Blocking("sel_data", "'0"));
     }
-    sel.body.push_back(ForLoop(
-        "k", "NumCollectors", {IfThen(Eq("mrf_disp_tag", Cast("BufIdxWidth", "k")), pick)}));
+    sel.body.push_back(ForLoop("k", "NumCollectors",
+                               {IfThen(Eq("mrf_disp_tag", Cast("BufIdxWidth", "k")), pick)}));
     m.Add(MakeItem(std::move(sel)));
     Assign("disp_tag_o", "sel_tag");
     Assign("disp_warp_o", "mrf_disp_warp");
@@ -579,7 +580,8 @@ struct Builder {
   }
 
   void Counters() {
-    m.Comment("Event counters: the MRF's own, and this cycle's upper-level events added at the edge.");
+    m.Comment(
+        "Event counters: the MRF's own, and this cycle's upper-level events added at the edge.");
     for (size_t i = 0; i < std::size(kMrfCounters); ++i)
       Assign(kMrfCounterPorts[i], fmt::format("mrf_cnt_{}", kMrfCounters[i]));
     Always inc;
@@ -588,13 +590,13 @@ struct Builder {
       inc.body.push_back(Blocking(fmt::format("inc_{}", c.name), "'0"));
     Body per;
     auto add = [&](const char* name, const std::string& cond) {
-      per.push_back(IfThen(cond, {Blocking(fmt::format("inc_{}", name),
-                                           fmt::format("inc_{} + 3'd1", name))}));
+      per.push_back(IfThen(
+          cond, {Blocking(fmt::format("inc_{}", name), fmt::format("inc_{} + 3'd1", name))}));
     };
     Body once;
     auto add1 = [&](const char* name, const std::string& cond) {
-      once.push_back(IfThen(cond, {Blocking(fmt::format("inc_{}", name),
-                                            fmt::format("inc_{} + 3'd1", name))}));
+      once.push_back(IfThen(
+          cond, {Blocking(fmt::format("inc_{}", name), fmt::format("inc_{} + 3'd1", name))}));
     };
     if (s.sw()) {
       add("l1_reads", "l1_re[p]");
@@ -647,12 +649,13 @@ struct Builder {
     unused.push_back("buf_any_free");  // read by the assertions only
     m.Comment("Inputs and sub-module outputs this hierarchy does not use.");
     Net("unused_inputs", "");
-    Assign("unused_inputs", "^{" + [&] {
-      std::string t;
-      for (size_t i = 0; i < unused.size(); ++i)
-        t += (i ? ", " : "") + unused[i];
-      return t;
-    }() + "}");
+    Assign(
+        "unused_inputs", "^{" + [&] {
+          std::string t;
+          for (size_t i = 0; i < unused.size(); ++i)
+            t += (i ? ", " : "") + unused[i];
+          return t;
+        }() + "}");
     m.Blank();
   }
 
@@ -660,18 +663,17 @@ struct Builder {
     Ifdef d{"GPURF_ASSERTIONS", {}};
     Body checks = {IfThen(
         "issue_fire && !buf_any_free",
-        {SysCall("$error", {Quote("%m: the MRF accepted an issue while the operand buffer is full")})})};
+        {SysCall("$error",
+                 {Quote("%m: the MRF accepted an issue while the operand buffer is full")})})};
     if (s.upper()) {
-      checks.push_back(IfThen(
-          "issue_fire && (32'(issue_slot_i) >= " + Int(s.active_warps) + ")",
-          {SysCall("$error", {Quote("%m: issue names slot %0d, there are %0d"), "issue_slot_i",
-                              Int(s.active_warps)})}));
-      checks.push_back(IfThen(
-          (s.hw() ? "res_fire && !res_mrf_i && (32'(res_slot_i) >= "
-                  : "res_fire && res_orf_i && (32'(res_slot_i) >= ") +
-              Int(s.active_warps) + ")",
-          {SysCall("$error", {Quote("%m: result names slot %0d, there are %0d"), "res_slot_i",
-                              Int(s.active_warps)})}));
+      checks.push_back(IfThen("issue_fire && (32'(issue_slot_i) >= " + Int(s.active_warps) + ")",
+                              {SysCall("$error", {Quote("%m: issue names slot %0d, there are %0d"),
+                                                  "issue_slot_i", Int(s.active_warps)})}));
+      checks.push_back(IfThen((s.hw() ? "res_fire && !res_mrf_i && (32'(res_slot_i) >= "
+                                      : "res_fire && res_orf_i && (32'(res_slot_i) >= ") +
+                                  Int(s.active_warps) + ")",
+                              {SysCall("$error", {Quote("%m: result names slot %0d, there are %0d"),
+                                                  "res_slot_i", Int(s.active_warps)})}));
     }
     if (s.sw()) {
       const std::string lvl = PartSelect("issue_src_level_i", "p*LevelWidth", "LevelWidth");
@@ -691,10 +693,13 @@ struct Builder {
       if (!s.has_l0()) {
         checks.push_back(IfThen(
             "res_fire && res_orf_i && res_orf_l0_i",
-            {SysCall("$error", {Quote("%m: a result targets L0, which this hierarchy does not have")})}));
+            {SysCall("$error",
+                     {Quote("%m: a result targets L0, which this hierarchy does not have")})}));
       }
     }
-    d.items.push_back(MakeItem(Always{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_misuse_check",
+    d.items.push_back(MakeItem(Always{AlwaysKind::kPlain,
+                                      "posedge clk_i or negedge rst_ni",
+                                      "p_misuse_check",
                                       {IfThen("rst_ni", checks)}}));
     m.Add(MakeItem(std::move(d)));
   }
@@ -802,7 +807,8 @@ GeneratedStructure EmitRfSystem(const RfSystemSpec& s) {
   for (const char* p : kMrfCounterPorts)
     g.ports.push_back({p, PortDir::kOutput, cw, 1, "counter", "MRF event counter"});
   for (const Counter& c : kUpperCounters)
-    g.ports.push_back({fmt::format("cnt_{}_o", c.name), PortDir::kOutput, cw, 1, "counter", c.what});
+    g.ports.push_back(
+        {fmt::format("cnt_{}_o", c.name), PortDir::kOutput, cw, 1, "counter", c.what});
   return g;
 }
 

@@ -195,8 +195,8 @@ std::string RfSystemSpec::Description() const {
                          l1_entries, lru ? "LRU" : "FIFO", hints ? "on" : "off", mrf_text);
     case Hierarchy::kSwOrf:
       return fmt::format("{}-level software ORF (L1 {} entries/thread{}) over the {}", levels,
-                         l1_entries,
-                         levels == 3 ? (l0_split ? ", split L0" : ", unified L0") : "", mrf_text);
+                         l1_entries, levels == 3 ? (l0_split ? ", split L0" : ", unified L0") : "",
+                         mrf_text);
   }
   return "";
 }

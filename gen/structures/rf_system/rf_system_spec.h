@@ -93,8 +93,8 @@ namespace gpurf {
 
 struct RfSystemSpec {
   enum class Hierarchy { kMrfOnly, kHwRfc, kSwOrf };
-  static constexpr int kSlots = 3;       // operand slots A, B, C
-  static constexpr int kLevelBits = 2;   // issue_src_level_i per slot
+  static constexpr int kSlots = 3;      // operand slots A, B, C
+  static constexpr int kLevelBits = 2;  // issue_src_level_i per slot
   enum SrcLevel { kLevelMrf = 0, kLevelL1 = 1, kLevelL0 = 2 };
 
   // Parameters.
