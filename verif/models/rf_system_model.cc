@@ -124,15 +124,17 @@ RfSystem::Cycle RfSystem::Compute(const RfSysInputs& in) {
     c.rout = c.rin;
     c.rdef = c.rin;
     c.rin[rp_.rst_n].set_bit(0, !c.reset);
+    // Out-of-range slots are harness misuse (reported in Clock); the RFC model is not asked.
+    const bool issue_ok = is.slot < spec_.active_warps;
     for (int p = 0; p < 3; ++p) {
-      c.rin[rp_.lu_valid].set_bit(p, c.issue_fire && is.src_valid[p]);
+      c.rin[rp_.lu_valid].set_bit(p, c.issue_fire && is.src_valid[p] && issue_ok);
       c.rin[rp_.lu_slot].set(p * spec_.rfc.slot_bits, spec_.rfc.slot_bits,
                              static_cast<uint64_t>(is.slot));
       c.rin[rp_.lu_reg].set(p * spec_.reg_width, spec_.reg_width,
                             static_cast<uint64_t>(is.src_reg[p]));
       c.rin[rp_.lu_last].set_bit(p, spec_.hints && is.src_dead[p]);
     }
-    c.rin[rp_.wr_valid].set_bit(0, rs.valid && !rs.mrf);
+    c.rin[rp_.wr_valid].set_bit(0, rs.valid && !rs.mrf && rs.slot < spec_.active_warps);
     c.rin[rp_.wr_slot].set(0, spec_.rfc.slot_bits, static_cast<uint64_t>(rs.slot));
     c.rin[rp_.wr_reg].set(0, spec_.reg_width, static_cast<uint64_t>(rs.reg));
     if (rs.data.width() == spec_.width)
@@ -140,7 +142,8 @@ RfSystem::Cycle RfSystem::Compute(const RfSysInputs& in) {
     c.rin[rp_.wr_long].set_bit(0, rs.long_latency);
     if (rp_.wr_no_l0 >= 0)
       c.rin[rp_.wr_no_l0].set_bit(0, rs.no_l0);
-    c.rin[rp_.fl_valid].set_bit(0, in.flush.valid && !fl_started_);
+    c.rin[rp_.fl_valid].set_bit(
+        0, in.flush.valid && !fl_started_ && in.flush.slot < spec_.active_warps);
     c.rin[rp_.fl_slot].set(0, spec_.rfc.slot_bits, static_cast<uint64_t>(in.flush.slot));
     c.rin[rp_.wb_ready].set_bit(0, true);  // provisional: the write-back is registered
     rfc_->Outputs(c.rin, c.rout, c.rdef);
@@ -184,7 +187,8 @@ RfSystem::Cycle RfSystem::Compute(const RfSysInputs& in) {
     c.rfc_fl_done = c.rout[rp_.fl_done].bit(0);
     o.res_ready = rs.mrf ? (!c.rfc_wb_valid && wb_ready) : c.rout[rp_.wr_ready].bit(0);
     o.fl_ready = fault_ == Fault::kFlushReadyEarly ? (fl_started_ || c.rfc_fl_done) : c.rfc_fl_done;
-    c.fl_accept = !c.reset && in.flush.valid && !fl_started_ && !c.rout[rp_.fl_busy].bit(0);
+    c.fl_accept = !c.reset && in.flush.valid && !fl_started_ && !c.rout[rp_.fl_busy].bit(0) &&
+                  in.flush.slot < spec_.active_warps;
   } else {
     o.res_ready = wb_ready;
     o.fl_ready = true;
@@ -314,6 +318,19 @@ void RfSystem::Clock(const RfSysInputs& in) {
     if (l0_->misuses() != 0)
       Fail("harness misuse of the L0 ORF: " + l0_->first_misuse());
   }
+
+  // Harness contract: slots in range.
+  if (spec_.upper() && c.issue_fire && is.slot >= spec_.active_warps)
+    Fail(fmt::format("harness misuse: issue names slot {}, there are {}", is.slot,
+                     spec_.active_warps));
+  if (c.res_fire && (spec_.hw() ? !rs.mrf : (spec_.sw() && rs.orf)) &&
+      rs.slot >= spec_.active_warps)
+    Fail(fmt::format("harness misuse: result names slot {}, there are {}", rs.slot,
+                     spec_.active_warps));
+
+  if (spec_.upper() && in.flush.valid && in.flush.slot >= spec_.active_warps)
+    Fail(fmt::format("harness misuse: deschedule names slot {}, there are {}", in.flush.slot,
+                     spec_.active_warps));
 
   // I2 and I1: the dispatched instruction against the ledger of issued ones.
   const RfSysDispatch& d = c.out.disp;

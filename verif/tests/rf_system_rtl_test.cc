@@ -11,7 +11,11 @@
 // Then RTL mutations of the glue that lockstep must catch.
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "gen/structures/rf_system/rf_system_gen.h"
+#include "verif/harness/lockstep.h"
+#include "verif/harness/verilator_build.h"
 #include "verif/lint/lint.h"
 #include "verif/tests/rf_system_test_util.h"
 #include "verif/verify.h"
@@ -188,6 +192,122 @@ TEST_P(RfSystemMutation, IsCaught) {
 INSTANTIATE_TEST_SUITE_P(Bugs, RfSystemMutation, ::testing::Range<size_t>(0, std::size(kMutations)),
                          [](const ::testing::TestParamInfo<size_t>& p) {
                            return std::string(kMutations[p.param].name);
+                         });
+
+}  // namespace
+}  // namespace gpurf
+
+namespace gpurf {
+namespace {
+
+using P = RfSystemCycleModel::Port;
+
+// The system stimulus with one cycle's inputs rewritten.
+class PokedStimulus : public Stimulus {
+ public:
+  PokedStimulus(const RfSystemSpec& s, uint64_t at, std::function<void(PortValues&)> poke)
+      : inner_(s, 5), at_(at), poke_(std::move(poke)) {}
+  void Next(uint64_t cycle, PortValues& in) override {
+    inner_.Next(cycle, in);
+    if (cycle == at_)
+      poke_(in);
+  }
+  std::string Phase() const override { return inner_.Phase(); }
+  void Observe(uint64_t cycle, const PortValues& out) override { inner_.Observe(cycle, out); }
+
+ private:
+  RfSystemStimulus inner_;
+  uint64_t at_;
+  std::function<void(PortValues&)> poke_;
+};
+
+struct Misuse {
+  const char* name;
+  std::map<std::string, std::string> values;
+  std::function<void(const RfSystemSpec&, PortValues&)> poke;
+  const char* rtl_message;
+  const char* model_message;
+};
+
+// During the init phase (cycle 10: results only, every collector free) one request breaks the
+// harness contract; the RTL assertion and the model both report it at that cycle's edge.
+const Misuse kMisuses[] = {
+    {"IssueOfMissingLevel",
+     {{"levels", "2"},
+      {"warps", "4"},
+      {"regs", "8"},
+      {"banks", "2"},
+      {"rows", "16"},
+      {"width", "16"},
+      {"active_warps", "2"}},
+     [](const RfSystemSpec& s, PortValues& in) {
+       in[P::kIssueValid].set_bit(0, true);
+       in[P::kIssueSrcValid].set_bit(0, true);
+       in[P::kIssueSrcLevel].set(0, RfSystemSpec::kLevelBits, RfSystemSpec::kLevelL0);
+       in[P::kIssueSlot].set(0, s.slot_width, 0);
+     },
+     "operand slot 0 names level 2",
+     "operand A names L0"},
+    {"IssueSlotOutOfRange",
+     {{"warps", "4"},
+      {"regs", "8"},
+      {"banks", "2"},
+      {"rows", "16"},
+      {"width", "16"},
+      {"active_warps", "3"}},
+     [](const RfSystemSpec& s, PortValues& in) {
+       in[P::kIssueValid].set_bit(0, true);
+       in[P::kIssueSrcValid].set_bit(1, true);
+       in[P::kIssueSlot].set(0, s.slot_width, 3);
+     },
+     "issue names slot 3, there are 3",
+     "issue names slot 3"},
+    {"HwResultSlotOutOfRange",
+     {{"hierarchy", "hw-rfc"},
+      {"levels", "2"},
+      {"warps", "4"},
+      {"regs", "8"},
+      {"banks", "2"},
+      {"rows", "16"},
+      {"width", "16"},
+      {"active_warps", "3"}},
+     [](const RfSystemSpec& s, PortValues& in) {
+       in[P::kResMrf].set_bit(0, false);
+       in[P::kResSlot].set(0, s.slot_width, 3);
+     },
+     "result names slot 3, there are 3",
+     "result names slot 3"},
+};
+
+class RfSystemMisuse : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(RfSystemMisuse, AssertionAndModelFireAtTheCycle) {
+  const Misuse& mu = kMisuses[GetParam()];
+  const RfSystemSpec spec = test::MakeRfSystemSpec(mu.values);
+  const GeneratedStructure rtl = EmitRfSystem(spec);
+  BuildOptions bo;
+  bo.jobs = 1;
+  const BuiltModel built = BuildModel(rtl, bo);
+  auto dut = LoadModel(built);
+  RfSystemCycleModel model(spec);
+  PokedStimulus stim(spec, 10, [&](PortValues& in) { mu.poke(spec, in); });
+  LockstepOptions lo;
+  lo.cycles = 200;
+  lo.seed = 5;
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  const LockstepResult r = RunLockstep(*dut, rtl, model, stim, lo);
+  const std::string log =
+      ::testing::internal::GetCapturedStdout() + ::testing::internal::GetCapturedStderr();
+  ASSERT_FALSE(r.passed);
+  EXPECT_EQ(r.fail_cycle, 10u) << r.failure;
+  EXPECT_NE(log.find(mu.rtl_message), std::string::npos) << log;
+  EXPECT_NE(r.failure.find(mu.model_message), std::string::npos) << r.failure;
+}
+
+INSTANTIATE_TEST_SUITE_P(Contract, RfSystemMisuse, ::testing::Range<size_t>(0, std::size(kMisuses)),
+                         [](const ::testing::TestParamInfo<size_t>& p) {
+                           return std::string(kMisuses[p.param].name);
                          });
 
 }  // namespace

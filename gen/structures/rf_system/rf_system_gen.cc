@@ -741,6 +741,10 @@ GeneratedStructure EmitRfSystem(const RfSystemSpec& s) {
                {"operand_buffer_entries", s.collectors()},
                {"orf_read_latency", s.registered_reads() ? 1 : 0}};
 
+  // The MRF's black-boxed SRAM banks, for synthesis (kept as macro cells, area from the model).
+  if (subs[0].derived.contains("sram_macros"))
+    g.derived["sram_macros"] = subs[0].derived["sram_macros"];
+
   Builder b{s, {}, {}};
   b.m.name = s.module_name;
   b.m.doc = ModuleDoc(s);
