@@ -37,6 +37,9 @@ const char* const kMrfCounters[] = {"reads", "writes", "conflicts", "issue_stall
 const char* const kMrfCounterPorts[] = {"cnt_mrf_reads_o", "cnt_mrf_writes_o",
                                         "cnt_mrf_conflicts_o", "cnt_issue_stalls_o",
                                         "cnt_mrf_wb_stalls_o"};
+const char* const kMrfCounterText[] = {
+    "MRF bank reads", "MRF writes", "MRF operand-cycles waiting for a bank",
+    "cycles an issue waited for a collector", "cycles an MRF write waited"};
 
 std::vector<std::string> ModuleDoc(const RfSystemSpec& s) {
   std::vector<std::string> doc = {
@@ -146,8 +149,8 @@ struct Builder {
         {Dir::kInput, "fl_warp_i", Msb("WarpWidth"), "the descheduled warp"},
         {Dir::kInput, "fl_slot_i", Msb("SlotWidth"), "its slot"},
     };
-    for (const char* p : kMrfCounterPorts)
-      m.ports.push_back({Dir::kOutput, p, cw, "MRF counter"});
+    for (size_t i = 0; i < std::size(kMrfCounterPorts); ++i)
+      m.ports.push_back({Dir::kOutput, kMrfCounterPorts[i], cw, kMrfCounterText[i]});
     for (const Counter& c : kUpperCounters)
       m.ports.push_back({Dir::kOutput, fmt::format("cnt_{}_o", c.name), cw, c.what});
   }
@@ -229,7 +232,7 @@ struct Builder {
     Net("src_l1", "2", "slot s is read from L1");
     Net("src_l0", "2", "slot s is read from L0");
     Net("l1_re", "2");
-    Net("l1_rslot", "3*SlotWidth-1");
+    Net("orf_rslot", "3*SlotWidth-1", "every operand reads its warp's slot");
     Net("l1_rentry", fmt::format("3*{}-1", s.orf_l1.entry_width));
     Net("l1_rdata", "3*Width-1");
     Net("l1_we", "");
@@ -248,7 +251,7 @@ struct Builder {
         ContinuousAssign{"src_l0[s]", "issue_src_valid_i[s] && (" + lvl + " == LevelWidth'(2))"}));
     g.items.push_back(MakeItem(ContinuousAssign{"l1_re[s]", "issue_fire && src_l1[s]"}));
     g.items.push_back(MakeItem(
-        ContinuousAssign{PartSelect("l1_rslot", "s*SlotWidth", "SlotWidth"), "issue_slot_i"}));
+        ContinuousAssign{PartSelect("orf_rslot", "s*SlotWidth", "SlotWidth"), "issue_slot_i"}));
     const int ew1 = s.orf_l1.entry_width;
     g.items.push_back(MakeItem(
         ContinuousAssign{PartSelect("l1_rentry", fmt::format("s*{}", ew1), std::to_string(ew1)),
@@ -295,7 +298,7 @@ struct Builder {
           {"wentry_i", fmt::format("res_orf_entry_i[{}:0]", o.entry_width - 1)},
           {"wdata_i", "res_data_i"},
           {"re_i", x + "_re"},
-          {"rslot_i", "l1_rslot"},
+          {"rslot_i", "orf_rslot"},
           {"rentry_i", x + "_rentry"},
           {"rdata_o", x + "_rdata"},
           {"inv_i", "fl_valid_i"},
@@ -808,8 +811,9 @@ GeneratedStructure EmitRfSystem(const RfSystemSpec& s) {
       {"fl_warp_i", PortDir::kInput, ww, 1, "flush_warp", "descheduled warp"},
       {"fl_slot_i", PortDir::kInput, sw, 1, "flush_slot", "its slot"},
   };
-  for (const char* p : kMrfCounterPorts)
-    g.ports.push_back({p, PortDir::kOutput, cw, 1, "counter", "MRF event counter"});
+  for (size_t i = 0; i < std::size(kMrfCounterPorts); ++i)
+    g.ports.push_back(
+        {kMrfCounterPorts[i], PortDir::kOutput, cw, 1, "counter", kMrfCounterText[i]});
   for (const Counter& c : kUpperCounters)
     g.ports.push_back(
         {fmt::format("cnt_{}_o", c.name), PortDir::kOutput, cw, 1, "counter", c.what});
