@@ -6,11 +6,13 @@
 #include "verif/models/flop_array_model.h"
 #include "verif/models/mrf_model.h"
 #include "verif/models/orf_model.h"
+#include "verif/models/rf_system_model.h"
 #include "verif/models/rfc_model.h"
 #include "verif/models/warp_scheduler_model.h"
 #include "verif/stimulus/flop_array_stimulus.h"
 #include "verif/stimulus/mrf_stimulus.h"
 #include "verif/stimulus/orf_stimulus.h"
+#include "verif/stimulus/rf_system_stimulus.h"
 #include "verif/stimulus/rfc_stimulus.h"
 #include "verif/stimulus/warp_scheduler_stimulus.h"
 
@@ -42,6 +44,9 @@ std::unique_ptr<CycleModel> MakeModel(const StructureSpec& spec) {
     std::unique_ptr<CycleModel> operator()(const OrfSpec& s) const {
       return std::make_unique<OrfCycleModel>(s);
     }
+    std::unique_ptr<CycleModel> operator()(const RfSystemSpec& s) const {
+      return std::make_unique<RfSystemCycleModel>(s);
+    }
   };
   return std::visit(Maker{}, spec);
 }
@@ -63,6 +68,9 @@ std::unique_ptr<Stimulus> MakeStimulus(const StructureSpec& spec, uint64_t seed)
     }
     std::unique_ptr<Stimulus> operator()(const OrfSpec& s) const {
       return std::make_unique<OrfStimulus>(s, seed);
+    }
+    std::unique_ptr<Stimulus> operator()(const RfSystemSpec& s) const {
+      return std::make_unique<RfSystemStimulus>(s, seed);
     }
   };
   return std::visit(Maker{seed}, spec);

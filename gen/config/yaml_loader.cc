@@ -300,6 +300,51 @@ DesignStructure RfcFor(const DesignSpec& d, const ParamSet& hier, const ParamSet
   return s;
 }
 
+// The register-file system top of one lane cluster: the MRF with the design's hierarchy behind
+// one request interface (gen/structures/rf_system/rf_system_spec.h), every value traced to the
+// YAML field that decided it. A combination the system cannot compose is listed as skipped.
+DesignStructure RfSystemFor(const DesignSpec& d, const ParamSet& hier, const ParamSet& sm,
+                            const ParamSet& mrf, const ParamSet& storage, const SourceLoc& loc) {
+  DesignStructure s;
+  s.name = "rf_system";
+  s.kind = "rf-system";
+  s.count = d.sm.clusters;
+  s.loc = loc;
+  if (d.hierarchy.kind == "hw-rfc" && mrf.Enum("wb_policy") != "write-priority") {
+    s.role = "register-file system top of one lane cluster";
+    s.skip_reason =
+        "a hw-rfc system needs mrf.wb_policy write-priority (an RFC write-back waiting behind a "
+        "read of its own MRF row would be read stale)";
+    return s;
+  }
+  ParamSet p(RfSystemSpec::ParamDescs());
+  auto set = [&](const std::string& key, const std::string& text, const ParamValue& from) {
+    p.Set(key, text, from.loc, from.field + " (-> rf_system." + key + ")");
+  };
+  set("hierarchy", d.hierarchy.kind, hier.Get("kind"));
+  set("levels", std::to_string(d.hierarchy.levels), hier.Get("levels"));
+  set("l1_entries", std::to_string(d.hierarchy.l1_entries_per_thread),
+      hier.Get("l1_entries_per_thread"));
+  set("l0_entries", std::to_string(d.hierarchy.l0_entries_per_thread),
+      hier.Get("l0_entries_per_thread"));
+  set("l0_split", d.hierarchy.l0_split ? "true" : "false", hier.Get("l0_split"));
+  set("replacement", d.hierarchy.replacement, hier.Get("replacement"));
+  set("warps", std::to_string(d.sm.warps), sm.Get("warps"));
+  set("active_warps", std::to_string(d.sm.active_warps), sm.Get("active_warps"));
+  set("banks", std::to_string(d.mrf.banks_per_cluster), mrf.Get("banks"));
+  set("rows", std::to_string(d.mrf.entries), mrf.Get("entries"));
+  set("regs", std::to_string(d.mrf.registers_per_thread), mrf.Get("entries"));
+  set("width", std::to_string(d.mrf.width), mrf.Get("width"));
+  for (const char* k : {"collectors", "interleave", "wb_policy", "bank_impl"})
+    set(k, mrf.Get(k).s, mrf.Get(k));
+  for (const char* k : {"read_mode", "bypass", "clock_gate"})
+    set(k, storage.Get(k).s, storage.Get(k));
+  s.spec = RfSystemSpec::FromParams(p);
+  s.role = "register-file system top of one lane cluster: " +
+           std::get<RfSystemSpec>(*s.spec).Description();
+  return s;
+}
+
 // The flip-flop storage options of every ORF/RFC level.
 std::vector<DerivedValue> StorageValues(const ParamSet& storage) {
   std::vector<DerivedValue> v;
@@ -560,6 +605,7 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   } else if (d.hierarchy.kind == "hw-rfc") {
     d.structures.push_back(RfcFor(d, hier, sm, mrf, storage, hier_loc));
   }
+  d.structures.push_back(RfSystemFor(d, hier, sm, mrf, storage, hier_loc));
   if (d.scheduler == "two-level") {
     d.structures.push_back(
         DerivedStructure("warp_scheduler", "warp-scheduler",

@@ -23,6 +23,10 @@ const std::vector<StructureKind>& StructureKinds() {
        "software-managed L0 operand register file, unified or split per operand slot (Gebhart)",
        OrfSpec::L0ParamDescs(),
        [](const ParamSet& p) -> StructureSpec { return OrfSpec::FromL0Params(p); }},
+      {"rf-system",
+       "register-file system top of one lane cluster: MRF + HW RFC or SW ORF levels (Gebhart)",
+       RfSystemSpec::ParamDescs(),
+       [](const ParamSet& p) -> StructureSpec { return RfSystemSpec::FromParams(p); }},
   };
   return kinds;
 }

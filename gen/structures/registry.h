@@ -12,13 +12,15 @@
 #include "gen/structures/flop_array/flop_array_spec.h"
 #include "gen/structures/mrf/mrf_spec.h"
 #include "gen/structures/orf/orf_spec.h"
+#include "gen/structures/rf_system/rf_system_spec.h"
 #include "gen/structures/rfc/rfc_spec.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
 
 namespace gpurf {
 
 // One alternative per implemented structure kind.
-using StructureSpec = std::variant<FlopArraySpec, MrfSpec, RfcSpec, WarpSchedulerSpec, OrfSpec>;
+using StructureSpec =
+    std::variant<FlopArraySpec, MrfSpec, RfcSpec, WarpSchedulerSpec, OrfSpec, RfSystemSpec>;
 
 struct StructureKind {
   std::string name;     // CLI / YAML name: "flop-array"

@@ -189,7 +189,7 @@ TEST_F(CliTest, GenFermiDesign) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(r.err.find("skipping"), std::string::npos) << r.err;  // every kind is implemented
   EXPECT_NE(r.out.find("design 'fermi-gebhart'"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("4 structures generated"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("5 structures generated"), std::string::npos) << r.out;
   EXPECT_EQ(WorkEntries(), std::set<std::string>{"OUT"});
   for (const char* f : {"manifest.json", "filelist.f", "mrf/manifest.json", "orf_l1/manifest.json",
                         "orf_l0/filelist.f", "warp_scheduler/manifest.json"}) {

@@ -146,7 +146,7 @@ TEST_F(OutputTest, ReplacesAnEmptyFolder) {
 TEST_F(OutputTest, DesignWriterOnFermi) {
   const DesignSpec spec = LoadDesign(GPURF_SOURCE_DIR "/configs/fermi_gebhart.yaml");
   const GeneratedDesign g = GenerateDesign(spec);
-  ASSERT_EQ(g.structures.size(), 4U);
+  ASSERT_EQ(g.structures.size(), 5U);
   const fs::path dest = tmp_ / "fermi";
   {
     StagingDir stage(dest);
@@ -154,14 +154,14 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
     stage.Commit();
   }
   EXPECT_EQ(Entries(dest), (std::set<std::string>{"manifest.json", "filelist.f", "mrf", "orf_l1",
-                                                  "orf_l0", "warp_scheduler"}));
+                                                  "orf_l0", "rf_system", "warp_scheduler"}));
 
   const auto m = nlohmann::json::parse(ReadFile(dest / "manifest.json"));
   EXPECT_EQ(m["generator"]["name"], "gpurf");
   EXPECT_EQ(m["generator"]["version"], GeneratorVersion());
   EXPECT_EQ(m["design"], "fermi-gebhart");
   EXPECT_EQ(m["config_hash"], spec.config_hash);
-  ASSERT_EQ(m["structures"].size(), 4U);
+  ASSERT_EQ(m["structures"].size(), 5U);
   std::set<std::string> skipped, generated;
   for (const auto& e : m["structures"]) {
     const std::string name = e["name"];
@@ -186,11 +186,13 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
     }
   }
   EXPECT_TRUE(skipped.empty());
-  EXPECT_EQ(generated, (std::set<std::string>{"mrf", "orf_l1", "orf_l0", "warp_scheduler"}));
+  EXPECT_EQ(generated,
+            (std::set<std::string>{"mrf", "orf_l1", "orf_l0", "rf_system", "warp_scheduler"}));
   EXPECT_EQ(m["structures"][0]["count"], 8);  // one MRF per lane cluster
   EXPECT_EQ(m["structures"][1]["count"], 8);
   EXPECT_EQ(m["structures"][2]["count"], 8);
-  EXPECT_EQ(m["structures"][3]["count"], 1);
+  EXPECT_EQ(m["structures"][3]["count"], 8);  // one system top per lane cluster
+  EXPECT_EQ(m["structures"][4]["count"], 1);
   EXPECT_EQ(m["spec"]["mrf"]["capacity_bytes"], 131072);
 
   // filelist.f: every file once, primitives first, each ORF after the flop array it instantiates.
@@ -198,15 +200,19 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
   const GeneratedStructure& mrf = g.structures[0].second;
   const GeneratedStructure& l1 = g.structures[1].second;
   const GeneratedStructure& l0 = g.structures[2].second;
-  const GeneratedStructure& ws = g.structures[3].second;
+  const GeneratedStructure& sys = g.structures[3].second;
+  const GeneratedStructure& ws = g.structures[4].second;
   ASSERT_EQ(l1.files.size(), 3U);  // clock gate, flop array, ORF
   ASSERT_EQ(l0.files.size(), 3U);
-  EXPECT_EQ(files,
-            (std::vector<std::string>{"mrf/gpurf_sram_1r1w_macro.sv", "mrf/gpurf_sram_1r1w.sv",
-                                      "mrf/" + mrf.top + ".sv", "orf_l1/gpurf_clock_gate.sv",
-                                      "orf_l1/" + l1.files[1].name, "orf_l1/" + l1.top + ".sv",
-                                      "orf_l0/" + l0.files[1].name, "orf_l0/" + l0.top + ".sv",
-                                      "warp_scheduler/" + ws.top + ".sv"}));
+  ASSERT_EQ(sys.files[2].name.rfind("rf_mrf_", 0), 0U);  // after the SRAM wrappers
+  EXPECT_EQ(files, (std::vector<std::string>{
+                       "mrf/gpurf_sram_1r1w_macro.sv", "mrf/gpurf_sram_1r1w.sv",
+                       "mrf/" + mrf.top + ".sv", "orf_l1/gpurf_clock_gate.sv",
+                       "orf_l1/" + l1.files[1].name, "orf_l1/" + l1.top + ".sv",
+                       "orf_l0/" + l0.files[1].name, "orf_l0/" + l0.top + ".sv",
+                       // the system's own MRF (2-bit tags), then the top itself
+                       "rf_system/" + sys.files[2].name, "rf_system/" + sys.top + ".sv",
+                       "warp_scheduler/" + ws.top + ".sv"}));
   for (const auto& f : files)
     EXPECT_TRUE(fs::is_regular_file(dest / f)) << f;
 }
@@ -223,13 +229,16 @@ TEST_F(OutputTest, DesignFilelistListsIdenticalModulesOnce) {
       "  - {name: c, kind: flop-array, entries: 12, width: 33, clock_gate: false}\n",
       "t.yaml");
   const GeneratedDesign g = GenerateDesign(spec);
-  ASSERT_EQ(g.structures.size(), 4U);  // mrf, a, b, c
+  ASSERT_EQ(g.structures.size(), 5U);  // mrf, rf_system, a, b, c
   const std::string mrf = g.structures[0].second.top;
-  const std::string same = g.structures[1].second.top;
-  EXPECT_EQ(g.structures[2].second.top, same);
-  const std::string other = g.structures[3].second.top;
+  const GeneratedStructure& sys = g.structures[1].second;
+  const std::string sys_mrf = sys.files[sys.files.size() - 2].module;  // its MRF (2-bit tags)
+  const std::string same = g.structures[2].second.top;
+  EXPECT_EQ(g.structures[3].second.top, same);
+  const std::string other = g.structures[4].second.top;
   EXPECT_NE(other, same);
   EXPECT_EQ(g.Filelist(), "mrf/gpurf_sram_1r1w_macro.sv\nmrf/gpurf_sram_1r1w.sv\nmrf/" + mrf +
+                              ".sv\nrf_system/" + sys_mrf + ".sv\nrf_system/" + sys.top +
                               ".sv\na/gpurf_clock_gate.sv\na/" + same + ".sv\nc/" + other +
                               ".sv\n");
   // Both instances still get their own complete folder.
@@ -239,7 +248,7 @@ TEST_F(OutputTest, DesignFilelistListsIdenticalModulesOnce) {
   EXPECT_FALSE(fs::exists(tmp_ / "c" / "gpurf_clock_gate.sv"));
   const auto m = nlohmann::json::parse(ReadFile(tmp_ / "manifest.json"));
   EXPECT_EQ(m["structures"][0]["folder"], "mrf");
-  EXPECT_EQ(m["structures"][2]["folder"], "b");
+  EXPECT_EQ(m["structures"][3]["folder"], "b");
 }
 
 }  // namespace

@@ -95,11 +95,12 @@ TEST(YamlLoader, EmptySectionsGiveTheDocumentedDefaults) {
   EXPECT_EQ(d.hierarchy.kind, "sw-orf");
   EXPECT_EQ(d.hierarchy.levels, 3);
   EXPECT_EQ(d.scheduler, "two-level");
-  ASSERT_EQ(d.structures.size(), 4U);
+  ASSERT_EQ(d.structures.size(), 5U);
   EXPECT_EQ(d.structures[0].name, "mrf");
   EXPECT_EQ(d.structures[1].name, "orf_l1");
   EXPECT_EQ(d.structures[2].name, "orf_l0");
-  EXPECT_EQ(d.structures[3].name, "warp_scheduler");
+  EXPECT_EQ(d.structures[3].name, "rf_system");
+  EXPECT_EQ(d.structures[4].name, "warp_scheduler");
   // A file with only one section gives the same design point.
   const DesignSpec one = LoadDesignFromString("sm: {}\n", "t.yaml");
   EXPECT_EQ(one.config_hash, d.config_hash);
@@ -173,7 +174,7 @@ TEST(YamlLoader, FermiGebhartConfig) {
   EXPECT_EQ(sched.active, 8);
   EXPECT_FALSE(sched.greedy());
 
-  ASSERT_EQ(d.Implemented().size(), 4U);
+  ASSERT_EQ(d.Implemented().size(), 5U);
   EXPECT_TRUE(d.Skipped().empty());
   for (const DesignStructure* s : d.Skipped()) {
     EXPECT_FALSE(s->implemented());
@@ -186,7 +187,7 @@ TEST(YamlLoader, FermiGebhartConfig) {
   const auto j = d.ToJson();
   EXPECT_EQ(j["structures"][0]["module"], m.module_name);
   EXPECT_EQ(j["structures"][1]["module"], o1.module_name);
-  EXPECT_EQ(j["structures"][3]["module"], sched.module_name);
+  EXPECT_EQ(j["structures"][4]["module"], sched.module_name);
 }
 
 TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
@@ -194,7 +195,7 @@ TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
       "hierarchy: {kind: sw-orf, levels: 2, l1_entries_per_thread: 5}\n"
       "storage: {read_mode: reg, bypass: true, clock_gate: false}\n",
       "t.yaml");
-  ASSERT_EQ(two.Implemented().size(), 3U);  // MRF, L1 ORF and the scheduler
+  ASSERT_EQ(two.Implemented().size(), 4U);  // MRF, L1 ORF, the system top and the scheduler
   EXPECT_EQ(Find(two, "orf_l0"), nullptr);
   const OrfSpec& o = Orf(*Find(two, "orf_l1"));
   EXPECT_EQ(o.entries_per_thread, 5);
@@ -222,9 +223,10 @@ TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
   const DesignSpec base = LoadDesignFromString(
       "hierarchy: {kind: mrf-only}\nscheduler: {kind: single-level}\n", "t.yaml");
   EXPECT_EQ(base.hierarchy.levels, 1);
-  ASSERT_EQ(base.Implemented().size(), 1U);
-  ASSERT_EQ(base.structures.size(), 1U);
+  ASSERT_EQ(base.Implemented().size(), 2U);
+  ASSERT_EQ(base.structures.size(), 2U);
   EXPECT_EQ(base.structures[0].name, "mrf");  // and no scheduler: single-level is not a structure
+  EXPECT_EQ(base.structures[1].name, "rf_system");
 
   const DesignSpec rfc = LoadDesignFromString(
       "hierarchy: {kind: hw-rfc, levels: 2, l1_entries_per_thread: 6, replacement: fifo}\n",
