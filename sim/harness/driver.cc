@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "sim/passes/analysis.h"
 
@@ -88,11 +89,15 @@ namespace {
 struct One {
   sim::SmStats sm;
   RfStats rf;
+  DataActivity activity;
+  bool values = true;
 };
 
+// `rtl` non-null: the structures of the RTL in the loop (mode in `ro`).
 One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& run,
              const sim::SmConfig& sm, bool two_level, const sp::PassOptions& po,
-             const HarnessOptions& ho) {
+             const HarnessOptions& ho, const std::vector<RtlStructure>* rtl = nullptr,
+             const RtlLoopOptions* ro = nullptr) {
   sp::KernelAnalysis a;
   if (d.hierarchy.kind == "sw-orf" && d.hierarchy.levels > 1)
     a = sp::AnalyzeKernel(k, po);
@@ -103,8 +108,16 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
   sim::SmOptions so;
   so.two_level = two_level;
   One r;
-  r.sm = sim::RunSm(run, sm, policy, rf.get(), so);
-  rf->Finish();
+  if (rtl != nullptr) {
+    RtlLoopSystem loop(d, k, sm, *rf, *rtl, *ro);
+    r.sm = sim::RunSm(run, sm, policy, &loop, so);
+    loop.Finish();
+    r.activity = loop.activity();
+    r.values = loop.has_values();
+  } else {
+    r.sm = sim::RunSm(run, sm, policy, rf.get(), so);
+    rf->Finish();
+  }
   r.rf = rf->stats();
   r.rf.counts.cycles = 0;  // leakage is not in Gebhart's comparison: no leakage term
   return r;
@@ -129,6 +142,10 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   base.hierarchy.kind = "mrf-only";
   base.hierarchy.levels = 1;
   const bool same = d.hierarchy.kind == "mrf-only" || d.hierarchy.levels == 1;
+  res.mode = o.rtl.mode;
+  std::vector<RtlStructure> rtl;
+  if (o.rtl.mode != RfMode::kModels)
+    rtl = PrepareRtl(d, res.sm, o.rtl.build);
 
   for (const auto& wk : kernels) {
     if (wk.kernel == nullptr || wk.run == nullptr)
@@ -136,9 +153,18 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     KernelResult kr;
     kr.workload = wk.workload;
     kr.kernel = wk.kernel->name;
-    One r = Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, po, o.harness);
+    const auto t0 = std::chrono::steady_clock::now();
+    One r = o.rtl.mode == RfMode::kModels
+                ? Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, po, o.harness)
+                : Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, po, o.harness, &rtl,
+                           &o.rtl);
+    res.sim_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     kr.sm = r.sm;
     kr.rf = r.rf;
+    kr.activity = r.activity;
+    res.activity += r.activity;
+    res.values = res.values && r.values;
     kr.energy = energy::Evaluate(r.rf.counts, res.energies, res.wires, res.geometry);
     if (o.baseline) {
       if (!same) {
@@ -160,6 +186,7 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     res.kernels.push_back(std::move(kr));
   }
   res.energy = energy::Evaluate(res.counts, res.energies, res.wires, res.geometry);
+  res.data_energy = res.activity.DataDependent(res.energy);
   // The baseline total is the sum of the per-kernel baselines (Evaluate is linear in counts).
   for (const auto& k : res.kernels) {
     for (int l = 0; l < energy::kNumLevels; ++l) {

@@ -176,13 +176,14 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
         it->state = WarpState::kPending;
         it->cta_seq = launched;
         slot.warps.push_back(id);
+        if (rf)
+          rf->Launch(cycle, id, *ws);
         if (ws->insts.empty())
           it->state = WarpState::kDone;
       }
       ++next_cta;
       ++launched;
       ++st.ctas;
-      (void)cycle;
     }
   };
 

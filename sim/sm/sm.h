@@ -70,6 +70,9 @@ class RegisterFileSystem {
   virtual void Deactivate(uint64_t cycle, uint32_t warp) = 0;
   // Called once per cycle after issue, for structures with internal timing.
   virtual void Tick(uint64_t /*cycle*/) {}
+  // Warp context `warp` starts executing `stream` (its CTA was launched). Systems that need the
+  // register values of the kernel (RTL in the loop) keep the stream; others ignore it.
+  virtual void Launch(uint64_t /*cycle*/, uint32_t /*warp*/, const WarpStream& /*stream*/) {}
 };
 
 // Warp selection among the active warps, and activation of pending ones.
