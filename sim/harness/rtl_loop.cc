@@ -174,6 +174,7 @@ DataActivity& DataActivity::operator+=(const DataActivity& o) {
     level[l].toggles += o.level[l].toggles;
   }
   value_checks += o.value_checks;
+  dropped_orf_writes += o.dropped_orf_writes;
   rtl_cycles += o.rtl_cycles;
   return *this;
 }
@@ -318,6 +319,8 @@ RtlLoopSystem::RtlLoopSystem(const DesignSpec& d, const sim::Kernel& k, const si
     rfc_slot_warp_.assign(static_cast<size_t>(rfc_spec_.active_warps), 0);
   orf_slot_of_.assign(warps, -1);
   orf_slot_free_.assign(static_cast<size_t>(sm.active_warps), true);
+  for (auto& v : orf_valid_)
+    v.assign(static_cast<size_t>(sm.active_warps) * kOrfEntries, 0);
   inner_.set_listener(this);
 }
 
@@ -371,10 +374,11 @@ void RtlLoopSystem::WriteResultRows(uint32_t warp, const sim::DynInst& d) {
   const bool vals = ws != nullptr && ws->has_values;
   const size_t nsrc = static_cast<size_t>(in.NumSrcRegs());
   size_t j = 0;
+  pending_.clear();
   for (const auto& o : in.dsts) {
     for (int g = 0; g < o.count; ++g, ++j) {
       const int reg = o.first + g;
-      Bits& row = Shadow(warp, reg);
+      Bits row = Shadow(warp, reg);
       for (int l = 0; l < lanes_; ++l) {
         if (((d.active_mask >> l) & 1U) == 0)
           continue;  // the lane keeps the register's value
@@ -382,7 +386,18 @@ void RtlLoopSystem::WriteResultRows(uint32_t warp, const sim::DynInst& d) {
                                 : static_cast<uint32_t>(SplitMix(rand_state_));
         row.set(32 * l, 32, v);
       }
+      pending_.emplace_back(reg, std::move(row));
+    }
+  }
+}
+
+void RtlLoopSystem::Commit(uint32_t warp, int reg) {
+  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
+    if (it->first == reg) {
+      Shadow(warp, reg) = std::move(it->second);
       written_[warp][static_cast<size_t>(reg)] = 1;
+      pending_.erase(it);
+      return;
     }
   }
 }
@@ -459,6 +474,8 @@ void RtlLoopSystem::Writeback(uint64_t cycle, uint32_t warp, const sim::DynInst&
   Enter(cycle, warp, &d);
   WriteResultRows(warp, d);
   inner_.Writeback(cycle, warp, d);
+  while (!pending_.empty())
+    Commit(warp, pending_.front().first);
   OrfRun();
 }
 
@@ -538,6 +555,7 @@ void RtlLoopSystem::MrfRead(uint32_t warp, const std::vector<int>& regs) {
 }
 
 void RtlLoopSystem::MrfWrite(uint32_t warp, int reg) {
+  Commit(warp, reg);
   mrf_wbq_.push_back({warp, reg, Shadow(warp, reg)});
 }
 
@@ -676,6 +694,7 @@ void RtlLoopSystem::RfcWrite(int slot, int reg, bool bypass, bool not_l0,
   const RfcPorts p = RfcPorts::For(rfc_spec_);
   const RfcSpec& s = rfc_spec_;
   Dut& r = *rfc_;
+  Commit(warp_, reg);
   r.Idle();
   r.in[p.wr_valid] = Bits(1, 1);
   r.in[p.wr_slot].set(0, s.slot_bits, static_cast<uint64_t>(slot));
@@ -785,6 +804,8 @@ void RtlLoopSystem::OrfRead(sp::RfLevel level, int src, int reg, int entry) {
 }
 
 void RtlLoopSystem::OrfWrite(sp::RfLevel level, int reg, int entry, bool fill) {
+  if (!fill)
+    Commit(warp_, reg);
   orf_ops_.push_back({level, -1, reg, entry, fill});
 }
 
@@ -793,6 +814,9 @@ void RtlLoopSystem::OrfInvalidate(int slot) {
   for (Dut* o : {orf_l1_.get(), orf_l0_.get()}) {
     if (o == nullptr)
       continue;
+    auto& valid = orf_valid_[o == orf_l0_.get() ? 1 : 0];
+    for (int e = 0; e < kOrfEntries; ++e)
+      valid[OrfIndex(slot, e)] = 0;
     o->Idle();
     o->in[P::kRstN] = Bits(1, 1);
     o->in[P::kInv] = Bits(1, 1);
@@ -808,9 +832,20 @@ void RtlLoopSystem::OrfRun() {
   if (orf_ops_.empty())
     return;
   const int slot = orf_slot_of_[warp_];
-  if (slot < 0)
-    Fail("orf_l1", orf_l1_->cycles,
-         fmt::format("{}: the warp uses the ORF without an active slot", Where(warp_, dyn_->inst)));
+  if (slot < 0) {
+    // A result that arrives after its warp was descheduled: the ORF of the warp was invalidated
+    // at its strand end, and the slot may belong to another warp now, so the write is dropped
+    // (the allocation never reads an ORF value across a strand end).
+    for (const auto& op : orf_ops_) {
+      if (op.port >= 0 || op.fill)
+        Fail("orf_l1", orf_l1_->cycles,
+             fmt::format("{}: the warp uses the ORF without an active slot",
+                         Where(warp_, dyn_->inst)));
+    }
+    act_.dropped_orf_writes += orf_ops_.size();
+    orf_ops_.clear();
+    return;
+  }
   for (sp::RfLevel lvl : {sp::RfLevel::kL1, sp::RfLevel::kL0}) {
     Dut* o = OrfDut(lvl);
     const Level el = lvl == sp::RfLevel::kL0 ? Level::kL0 : Level::kL1;
@@ -842,6 +877,13 @@ void RtlLoopSystem::OrfRun() {
           rest.push_back(op);
           continue;
         }
+        if (!orf_valid_[lvl == sp::RfLevel::kL0 ? 1 : 0][OrfIndex(slot, op.entry)])
+          Fail(o->name, o->cycles,
+               fmt::format("{}: reads R{} from entry {} of slot {}, which holds no value: the "
+                           "warp was descheduled (inv_i) after the value was written, or the "
+                           "write arrived while it was descheduled; the SM's two-level scheduler "
+                           "descheduled it inside a strand of the ORF allocation",
+                           Where(warp_, dyn_->inst), op.reg, op.entry, slot));
         port_op[static_cast<size_t>(op.port)] = static_cast<int>(i);
         o->in[P::kRe].set_bit(op.port, true);
         o->in[P::kRslot].set(op.port * sw, sw, static_cast<uint64_t>(slot));
@@ -879,6 +921,7 @@ void RtlLoopSystem::OrfRun() {
       o->in[P::kWslot].set(0, sw, static_cast<uint64_t>(slot));
       o->in[P::kWentry].set(0, ew, static_cast<uint64_t>(op.entry));
       o->in[P::kWdata] = Shadow(warp_, op.reg);
+      orf_valid_[lvl == sp::RfLevel::kL0 ? 1 : 0][OrfIndex(slot, op.entry)] = 1;
       GPURF_GUARD(*o, Eval(o->in, o->out));
       Toggle(el, el == Level::kL0 ? orf_last_wr_l0_ : orf_last_wr_l1_, o->in[P::kWdata]);
       GPURF_GUARD(*o, Clock(o->in));

@@ -108,6 +108,9 @@ struct DataActivity {
   std::array<Level, energy::kNumLevels> level{};
   uint64_t value_checks = 0;  // rows compared with the kernel's values (all equal, or a stop)
   uint64_t rtl_cycles = 0;    // clock edges of all structures
+  // SW ORF: result writes of warps descheduled before the result arrived (dropped: their ORF
+  // was invalidated at the strand end and the slot may be another warp's).
+  uint64_t dropped_orf_writes = 0;
 
   DataActivity& operator+=(const DataActivity& o);
   // Access energy of `uniform` rescaled by each level's activity (levels without transfers
@@ -203,7 +206,10 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   // Register rows of cluster 0.
   Bits& Shadow(uint32_t warp, int reg);
   bool Written(uint32_t warp, int reg) const;
+  // The rows an instruction's results write (pending_), committed to the shadow when the system
+  // writes each register (an eviction of the old value in between still sees the old row).
   void WriteResultRows(uint32_t warp, const sim::DynInst& d);
+  void Commit(uint32_t warp, int reg);
   Expect SourceExpect(uint32_t warp, int reg) const;
   void CheckValue(const std::string& structure, uint64_t rtl_cycle, const std::string& signal,
                   const Expect& e, const Bits& actual, uint32_t warp, uint32_t inst);
@@ -237,6 +243,7 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   std::vector<std::vector<Bits>> shadow_;
   std::vector<std::vector<uint8_t>> written_;
   uint64_t rand_state_ = 0;
+  std::vector<std::pair<int, Bits>> pending_;
 
   // MRF transactor.
   std::deque<MrfChunk> mrf_queue_;
@@ -255,6 +262,13 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   std::vector<int> orf_slot_of_;  // by warp, -1 when inactive
   std::vector<bool> orf_slot_free_;
   std::vector<OrfOp> orf_ops_;
+  // Entries written since their slot was last invalidated, [L1, L0][slot * kOrfEntries + entry]:
+  // a read of another entry is reported before the RTL's misuse assertion fires.
+  static constexpr int kOrfEntries = 8;
+  static size_t OrfIndex(int slot, int entry) {
+    return static_cast<size_t>(slot) * kOrfEntries + static_cast<size_t>(entry);
+  }
+  std::array<std::vector<uint8_t>, 2> orf_valid_;
   std::array<Bits, 3> orf_last_rd_l1_, orf_last_rd_l0_;
   Bits orf_last_wr_l1_, orf_last_wr_l0_;
 
