@@ -93,7 +93,7 @@ int MrfTiming::Issue(uint64_t cycle, int warp, const std::vector<int>& regs, uin
 }
 
 void MrfTiming::Tick(uint64_t cycle) {
-  if (queue_.empty() && core_.BusyCollectors() == 0)
+  if (Idle())
     return;  // nothing waits: the step would change nothing
   MrfIssue issue;
   if (!queue_.empty() && core_.BusyCollectors() < collectors_)

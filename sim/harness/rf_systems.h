@@ -86,6 +86,8 @@ class MrfTiming {
   // operand delay; adds the conflict cycles per register to `conflicts`.
   int Issue(uint64_t cycle, int warp, const std::vector<int>& regs, uint64_t& conflicts);
   void Tick(uint64_t cycle);
+  // No chunk waiting and every collector free: Tick would change nothing.
+  bool Idle() const { return queue_.empty() && core_.BusyCollectors() == 0; }
   void Finish(RfStats& st) const;
 
  private:
@@ -140,6 +142,7 @@ class RfSystem : public sim::RegisterFileSystem {
   void Activate(uint64_t, uint32_t) override {}
   void Deactivate(uint64_t, uint32_t) override {}
   void Tick(uint64_t cycle) override { mrf_.Tick(cycle); }
+  bool Busy() const override { return !mrf_.Idle(); }
   virtual void Finish() { mrf_.Finish(st_); }
   const RfStats& stats() const { return st_; }
   // Tells `l` (may be null) about every structure transaction from now on.

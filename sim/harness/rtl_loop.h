@@ -158,6 +158,9 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   void Deactivate(uint64_t cycle, uint32_t warp) override;
   void Tick(uint64_t cycle) override;
   void Launch(uint64_t cycle, uint32_t warp, const sim::WarpStream& stream) override;
+  bool Busy() const override {
+    return inner_.Busy() || !mrf_queue_.empty() || !mrf_inflight_.empty() || !mrf_wbq_.empty();
+  }
 
   // Drains the MRF (every queued read dispatched and checked) and finishes the inner system.
   void Finish();

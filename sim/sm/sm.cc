@@ -350,6 +350,24 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
     st.rf_stalls += rf_stall;
     if (rf)
       rf->Tick(cycle);
+    // Event-driven step: when no warp could issue and the register-file system has no work of
+    // its own, nothing changes before the next write-back or the next shared unit becoming
+    // free, so the cycles in between are counted with this cycle's stall reasons and skipped.
+    if (issuable.empty() && (rf == nullptr || !rf->Busy())) {
+      uint64_t next = completions.empty() ? UINT64_MAX : completions.top().cycle;
+      for (uint64_t f : unit_free) {
+        if (f > cycle && f < next)
+          next = f;
+      }
+      if (next != UINT64_MAX && next > cycle + 1) {
+        const uint64_t skip = std::min(next, opt.max_cycles) - cycle - 1;
+        st.idle_cycles += skip;
+        st.scoreboard_stalls += sb_stall ? skip : 0;
+        st.unit_stalls += unit_stall ? skip : 0;
+        st.rf_stalls += rf_stall ? skip : 0;
+        cycle += skip;
+      }
+    }
   }
   st.cycles = cycle;
   return st;
