@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -51,16 +52,27 @@ int main(int argc, char** argv) {
       bool two_level = false;
       if (mode != h::RfMode::kModels)  // build (or find) the models outside the timing
         h::PrepareRtl(d, h::SmConfigFor(d, o, two_level), o.rtl.build);
-      // Repeat short runs until a second has passed, for a stable rate.
+      // Kernel by kernel (a kernel that stops at a divergence is left out and named), repeated
+      // until a second has passed, for a stable rate.
       uint64_t insts = 0;
       double secs = 0;
+      std::string skipped;
       do {
-        const h::DesignResult r = h::RunDesign(d, kernels, o);
-        insts += r.warp_instructions;
-        secs += r.sim_seconds;
+        for (const auto& wk : kernels) {
+          if (skipped.find(" " + wk.workload + " ") != std::string::npos)
+            continue;
+          try {
+            const h::DesignResult r = h::RunDesign(d, {wk}, o);
+            insts += r.warp_instructions;
+            secs += r.sim_seconds;
+          } catch (const h::RtlDivergence& e) {
+            skipped += " " + wk.workload + " ";
+          }
+        }
       } while (secs < 1.0);
-      fmt::print("{:<16} {:<9} {:>12} {:>10.3f} {:>16.0f}\n", d.name, h::RfModeName(mode), insts,
-                 secs, static_cast<double>(insts) / secs);
+      fmt::print("{:<16} {:<9} {:>12} {:>10.3f} {:>16.0f}{}\n", d.name, h::RfModeName(mode),
+                 insts, secs, static_cast<double>(insts) / secs,
+                 skipped.empty() ? "" : "  (stopped at a divergence, left out:" + skipped + ")");
       std::fflush(stdout);
     }
   }

@@ -504,12 +504,14 @@ void RtlLoopSystem::Deactivate(uint64_t cycle, uint32_t warp) {
 void RtlLoopSystem::Tick(uint64_t cycle) {
   Enter(cycle, warp_, nullptr);
   inner_.Tick(cycle);
+  RfcSettle();
   MrfDrainWrites();
   if (!mrf_queue_.empty() || !mrf_inflight_.empty())
     MrfCycle(true);
 }
 
 void RtlLoopSystem::Finish() {
+  RfcSettle();
   MrfDrainWrites();
   for (uint64_t n = 0; !mrf_queue_.empty() || !mrf_inflight_.empty(); ++n) {
     if (n > 100000)
@@ -636,12 +638,46 @@ void RtlLoopSystem::MrfCycle(bool offer_issue) {
 // ---- HW RFC
 
 void RtlLoopSystem::RfcCycle(Dut& r) {
-  // The write-back port is always ready (the MRF takes one write per cycle); a value it shows
-  // transfers at this edge and joins the MRF's write-back queue.
+  // The write-back port is always ready (the MRF takes one write per cycle): a value it shows
+  // transfers at this edge and joins the MRF's write-back queue. Outside a flush it must be the
+  // write-back the model announced at the last write (and nothing when it announced none).
   const RfcPorts p = RfcPorts::For(rfc_spec_);
+  const RfcSpec& s = rfc_spec_;
   r.in[p.rst_n] = Bits(1, 1);
   r.in[p.wb_ready] = Bits(1, 1);
   GPURF_GUARD(r, Eval(r.in, r.out));
+  const bool wb = r.out[p.wb_valid].bit(0);
+  if (wb != rfc_wb_owed_)
+    Fail("rfc", r.cycles,
+         fmt::format("{}: wb_valid_o is {}, the model {}", Where(rfc_wb_warp_, rfc_wb_inst_),
+                     wb ? 1 : 0,
+                     rfc_wb_owed_ ? fmt::format("writes back slot {} R{}", rfc_wb_slot_, rfc_wb_reg_)
+                                  : std::string("owes no write-back")));
+  if (!wb)
+    return;
+  const int wreg = static_cast<int>(r.out[p.wb_reg].get(0, s.reg_bits));
+  const int wslot = static_cast<int>(r.out[p.wb_slot].get(0, s.slot_bits));
+  if (wreg != rfc_wb_reg_ || wslot != rfc_wb_slot_)
+    Fail("rfc", r.cycles,
+         fmt::format("{}: write-back of slot {} R{}, the model writes back slot {} R{}",
+                     Where(rfc_wb_warp_, rfc_wb_inst_), wslot, wreg, rfc_wb_slot_, rfc_wb_reg_));
+  const Bits data = r.out[p.wb_data];
+  CheckValue("rfc", r.cycles, fmt::format("wb_data_o (R{})", wreg), rfc_wb_expect_, data,
+             rfc_wb_warp_, rfc_wb_inst_);
+  if (!rfc_wb_bypass_)
+    Toggle(Level::kL1, rfc_last_wb_, data);
+  mrf_wbq_.push_back({rfc_wb_warp_, wreg, data});
+  rfc_wb_owed_ = false;
+}
+
+void RtlLoopSystem::RfcSettle() {
+  if (!rfc_ || !rfc_wb_owed_)
+    return;
+  Dut& r = *rfc_;
+  r.Idle();
+  RfcCycle(r);
+  GPURF_GUARD(r, Clock(r.in));
+  ++r.cycles;
 }
 
 void RtlLoopSystem::RfcRead(const std::vector<RfcCache::Operand>& ops,
@@ -712,45 +748,28 @@ void RtlLoopSystem::RfcWrite(int slot, int reg, bool bypass, bool not_l0,
   GPURF_GUARD(r, Clock(r.in));
   ++r.cycles;
   rfc_slot_warp_[static_cast<size_t>(slot)] = warp_;
-
-  // The write-back register now holds the model's write-back to the MRF, if any.
-  r.Idle();
-  RfcCycle(r);
-  const bool wb = r.out[p.wb_valid].bit(0);
-  if (wb != res.to_mrf.has_value())
-    Fail("rfc", r.cycles,
-         fmt::format("{}: after the write of R{} (slot {}{}), wb_valid_o is {}, the model {}",
-                     Where(warp_, dyn_->inst), reg, slot, bypass ? ", long latency" : "",
-                     wb ? 1 : 0, res.to_mrf ? "writes back R" + std::to_string(res.to_mrf->reg)
-                                            : "writes nothing back"));
-  if (wb) {
-    const int wreg = static_cast<int>(r.out[p.wb_reg].get(0, s.reg_bits));
-    const int wslot = static_cast<int>(r.out[p.wb_slot].get(0, s.slot_bits));
-    if (wreg != res.to_mrf->reg || wslot != slot)
-      Fail("rfc", r.cycles,
-           fmt::format("{}: write-back of slot {} R{}, the model writes back slot {} R{}",
-                       Where(warp_, dyn_->inst), wslot, wreg, slot, res.to_mrf->reg));
-    const Bits data = r.out[p.wb_data];
-    Expect e;
-    e.value = Shadow(warp_, wreg);
-    e.mask = Bits(width_);
+  // The write-back register now holds the model's write-back to the MRF, if any; it transfers
+  // in the next RFC cycle (the next transaction, or RfcSettle at the end of the SM cycle).
+  if (res.to_mrf) {
+    rfc_wb_owed_ = true;
+    rfc_wb_slot_ = slot;
+    rfc_wb_reg_ = res.to_mrf->reg;
+    rfc_wb_warp_ = warp_;
+    rfc_wb_inst_ = dyn_->inst;
+    rfc_wb_bypass_ = bypass;
+    rfc_wb_expect_.value = Shadow(warp_, rfc_wb_reg_);
+    rfc_wb_expect_.mask = Bits(width_);
     for (int l = 0; l < lanes_; ++l)
-      e.mask.set(32 * l, 32, 0xffffffffU);
-    e.check = Written(warp_, wreg);
-    CheckValue("rfc", r.cycles, fmt::format("wb_data_o (R{})", wreg), e, data, warp_,
-               dyn_->inst);
-    if (!bypass)
-      Toggle(Level::kL1, rfc_last_wb_, data);
-    mrf_wbq_.push_back({warp_, wreg, data});
+      rfc_wb_expect_.mask.set(32 * l, 32, 0xffffffffU);
+    rfc_wb_expect_.check = Written(warp_, rfc_wb_reg_);
   }
-  GPURF_GUARD(r, Clock(r.in));
-  ++r.cycles;
 }
 
 void RtlLoopSystem::RfcFlush(uint32_t warp, int slot, int entries) {
   const RfcPorts p = RfcPorts::For(rfc_spec_);
   const RfcSpec& s = rfc_spec_;
   Dut& r = *rfc_;
+  RfcSettle();
   r.Idle();
   r.in[p.fl_valid] = Bits(1, 1);
   r.in[p.fl_slot].set(0, s.slot_bits, static_cast<uint64_t>(slot));
@@ -763,7 +782,9 @@ void RtlLoopSystem::RfcFlush(uint32_t warp, int slot, int entries) {
   bool done = false;
   for (int n = 0; n < 4 * entries + 16 && !done; ++n) {
     r.Idle();
-    RfcCycle(r);
+    r.in[p.rst_n] = Bits(1, 1);
+    r.in[p.wb_ready] = Bits(1, 1);
+    GPURF_GUARD(r, Eval(r.in, r.out));
     if (r.out[p.wb_valid].bit(0)) {
       const int wreg = static_cast<int>(r.out[p.wb_reg].get(0, s.reg_bits));
       const int wslot = static_cast<int>(r.out[p.wb_slot].get(0, s.slot_bits));

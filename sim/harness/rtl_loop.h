@@ -159,7 +159,7 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   void Tick(uint64_t cycle) override;
   void Launch(uint64_t cycle, uint32_t warp, const sim::WarpStream& stream) override;
   bool Busy() const override {
-    return inner_.Busy() || !mrf_queue_.empty() || !mrf_inflight_.empty() || !mrf_wbq_.empty();
+    return inner_.Busy() || rfc_wb_owed_ || !mrf_queue_.empty() || !mrf_inflight_.empty() || !mrf_wbq_.empty();
   }
 
   // Drains the MRF (every queued read dispatched and checked) and finishes the inner system.
@@ -221,7 +221,8 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   // Structure transactors.
   void MrfCycle(bool offer_issue);
   void MrfDrainWrites();
-  void RfcCycle(Dut& dut);  // rst_ni high, wb_ready_i high, Eval
+  void RfcCycle(Dut& dut);  // rst_ni high, wb_ready_i high, Eval, the owed write-back
+  void RfcSettle();         // an idle cycle that transfers an owed write-back
   void OrfRun();
   void OrfInvalidate(int slot);
   Dut* OrfDut(sim::passes::RfLevel l) const;
@@ -260,6 +261,10 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   std::vector<uint32_t> rfc_slot_warp_;
   std::array<Bits, 3> rfc_last_lu_;
   Bits rfc_last_wr_, rfc_last_wb_;
+  bool rfc_wb_owed_ = false, rfc_wb_bypass_ = false;  // the model's write-back of the last write
+  int rfc_wb_slot_ = 0, rfc_wb_reg_ = 0;
+  uint32_t rfc_wb_warp_ = 0, rfc_wb_inst_ = 0;
+  Expect rfc_wb_expect_;
 
   // ORF transactor.
   std::vector<int> orf_slot_of_;  // by warp, -1 when inactive
