@@ -99,7 +99,8 @@ void MrfTiming::Tick(uint64_t cycle) {
   if (!queue_.empty() && core_.BusyCollectors() < collectors_)
     issue = queue_.front().issue;
   const MrfWriteBack none;
-  const MrfCore::View v = core_.Evaluate(issue, none, false);
+  MrfCore::View v;
+  core_.Step(issue, none, true, false, &v);
   if (v.disp.valid) {
     auto it = inflight_.find(v.disp.tag);
     if (it == inflight_.end())
@@ -115,7 +116,6 @@ void MrfTiming::Tick(uint64_t cycle) {
     inflight_[issue.tag] = queue_.front();
     queue_.pop_front();
   }
-  core_.Step(issue, none, true, false);
 }
 
 void MrfTiming::Finish(RfStats& st) const {

@@ -82,6 +82,11 @@ struct Warp {
   std::array<uint64_t, kMaxRegs + 1> ready_at{};  // cycle each register's pending write lands
   std::array<bool, kMaxRegs + 1> long_pending{};  // that write comes from a long-latency op
   uint64_t cta_seq = 0;  // launch order of its CTA, for activation fairness
+  // Cache of the long-latency wait of the next instruction: while `next` is `wait_next`, the
+  // instruction waits on a long-latency result until cycle `wait_until` (its registers' ready_at
+  // change only when the warp itself issues).
+  size_t wait_next = SIZE_MAX;
+  uint64_t wait_until = 0;
 
   bool finished_stream() const { return next >= stream->insts.size(); }
 };
@@ -187,13 +192,20 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
     }
   };
 
-  auto next_depends_on_long = [&](const Warp& w, uint64_t cycle) {
+  auto next_depends_on_long = [&](Warp& w, uint64_t cycle) {
+    if (w.wait_next == w.next)
+      return w.wait_until > cycle;
     const Instruction& in = k.code[w.stream->insts[w.next].inst];
-    bool dep = false;
-    auto check = [&](uint32_t r) { dep = dep || (w.long_pending[r] && w.ready_at[r] > cycle); };
+    uint64_t until = 0;
+    auto check = [&](uint32_t r) {
+      if (w.long_pending[r] && w.ready_at[r] > cycle)
+        until = std::max(until, w.ready_at[r]);
+    };
     ForEachReg(in.srcs, check);
     ForEachReg(in.dsts, check);
-    return dep;
+    w.wait_next = w.next;
+    w.wait_until = until;
+    return until > cycle;
   };
 
   auto deactivate = [&](uint32_t id, uint64_t cycle) {
@@ -350,10 +362,11 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
     st.rf_stalls += rf_stall;
     if (rf)
       rf->Tick(cycle);
-    // Event-driven step: when no warp could issue and the register-file system has no work of
-    // its own, nothing changes before the next write-back or the next shared unit becoming
-    // free, so the cycles in between are counted with this cycle's stall reasons and skipped.
-    if (issuable.empty() && (rf == nullptr || !rf->Busy())) {
+    // Event-driven step: when no warp could issue and none waited for the register-file system,
+    // no warp can issue before the next write-back or the next shared unit becoming free, so
+    // the cycles in between are counted with this cycle's stall reasons and skipped; the
+    // register-file system still ticks through them while it has work of its own.
+    if (issuable.empty() && !rf_stall) {
       uint64_t next = completions.empty() ? UINT64_MAX : completions.top().cycle;
       for (uint64_t f : unit_free) {
         if (f > cycle && f < next)
@@ -364,7 +377,8 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
         st.idle_cycles += skip;
         st.scoreboard_stalls += sb_stall ? skip : 0;
         st.unit_stalls += unit_stall ? skip : 0;
-        st.rf_stalls += rf_stall ? skip : 0;
+        for (uint64_t c = cycle + 1; rf != nullptr && c <= cycle + skip && rf->Busy(); ++c)
+          rf->Tick(c);
         cycle += skip;
       }
     }

@@ -73,8 +73,9 @@ class RegisterFileSystem {
   // Warp context `warp` starts executing `stream` (its CTA was launched). Systems that need the
   // register values of the kernel (RTL in the loop) keep the stream; others ignore it.
   virtual void Launch(uint64_t /*cycle*/, uint32_t /*warp*/, const WarpStream& /*stream*/) {}
-  // Whether Tick() has work to do (queued operands, busy collectors). While it has none and no
-  // warp can issue, the SM skips ahead to its next event. Default: always busy (never skip).
+  // Whether Tick() has work to do (queued operands, busy collectors). When no warp can issue,
+  // the SM skips ahead to its next event and ticks the system only while it is busy. Default:
+  // always busy (ticked every cycle).
   virtual bool Busy() const { return true; }
 };
 

@@ -109,7 +109,8 @@ MrfCore::View MrfCore::Evaluate(const MrfIssue& issue, const MrfWriteBack& wb, b
   return v;
 }
 
-void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_ready, bool reset) {
+void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_ready, bool reset,
+                   View* seen) {
   if (reset) {
     for (auto& c : collectors_) {
       c.busy = false;
@@ -119,7 +120,9 @@ void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_read
     counters_ = MrfCounters{};
     return;  // banks and their output registers keep their contents
   }
-  const View v = Evaluate(issue, wb, false);
+  View local;
+  View& v = seen != nullptr ? *seen : local;
+  v = Evaluate(issue, wb, false);
   if (const std::string bad = CheckInvariants(v, wb); !bad.empty())
     throw std::logic_error("MRF model invariant violated: " + bad);
   const bool wb_fire = wb.valid && v.wb_ready;
