@@ -332,6 +332,8 @@ void RtlLoopSystem::Enter(uint64_t cycle, uint32_t warp, const sim::DynInst* d) 
   cycle_ = cycle;
   warp_ = warp;
   dyn_ = d;
+  ctx_warp_ = warp;
+  ctx_inst_ = d != nullptr ? d->inst : ~0U;
 }
 
 std::string RtlLoopSystem::Where(uint32_t warp, uint32_t inst) const {
@@ -533,7 +535,7 @@ void RtlLoopSystem::Finish() {
     try {                                                  \
       (dut).be->call;                                      \
     } catch (const RtlDivergence& e) {                     \
-      Fail((dut).name, (dut).cycles, Where(warp_, dyn_ ? dyn_->inst : ~0U) + ": " + e.what()); \
+      Fail((dut).name, (dut).cycles, Where(ctx_warp_, ctx_inst_) + ": " + e.what()); \
     }                                                      \
   } while (0)
 
@@ -547,6 +549,7 @@ void RtlLoopSystem::MrfRead(uint32_t warp, const std::vector<int>& regs) {
     ch.issue.warp = static_cast<int>(warp);
     ch.warp = warp;
     ch.inst = dyn_ != nullptr ? dyn_->inst : ~0U;
+    ch.seq = mrf_seq_++;
     for (size_t s = 0; s < 3 && c * 3 + s < regs.size(); ++s) {
       ch.issue.src_valid[s] = true;
       ch.issue.src_reg[s] = regs[c * 3 + s];
@@ -558,7 +561,7 @@ void RtlLoopSystem::MrfRead(uint32_t warp, const std::vector<int>& regs) {
 
 void RtlLoopSystem::MrfWrite(uint32_t warp, int reg) {
   Commit(warp, reg);
-  mrf_wbq_.push_back({warp, reg, Shadow(warp, reg)});
+  mrf_wbq_.push_back({warp, reg, Shadow(warp, reg), dyn_ != nullptr ? dyn_->inst : ~0U});
 }
 
 void RtlLoopSystem::MrfDrainWrites() {
@@ -596,6 +599,23 @@ void RtlLoopSystem::MrfCycle(bool offer_issue) {
     m.in[P::kWbWarp].set(0, s.warp_width, w.warp);
     m.in[P::kWbReg].set(0, s.reg_width, static_cast<uint64_t>(w.reg));
     m.in[P::kWbData] = w.data;
+  }
+  // Context of a report: the oldest instruction in a collector (the next to dispatch), else the
+  // write-back or issue offered.
+  const MrfChunk* oldest = nullptr;
+  for (const auto& [t, ch] : mrf_inflight_) {
+    if (oldest == nullptr || ch.seq < oldest->seq)
+      oldest = &ch;
+  }
+  if (oldest != nullptr) {
+    ctx_warp_ = oldest->warp;
+    ctx_inst_ = oldest->inst;
+  } else if (wv) {
+    ctx_warp_ = mrf_wbq_.front().warp;
+    ctx_inst_ = mrf_wbq_.front().inst;
+  } else if (iv) {
+    ctx_warp_ = mrf_queue_.front().warp;
+    ctx_inst_ = mrf_queue_.front().inst;
   }
   GPURF_GUARD(m, Eval(m.in, m.out));
   const bool issued = iv && m.out[P::kIssueReady].bit(0);
@@ -674,6 +694,8 @@ void RtlLoopSystem::RfcSettle() {
   if (!rfc_ || !rfc_wb_owed_)
     return;
   Dut& r = *rfc_;
+  ctx_warp_ = rfc_wb_warp_;
+  ctx_inst_ = rfc_wb_inst_;
   r.Idle();
   RfcCycle(r);
   GPURF_GUARD(r, Clock(r.in));
@@ -801,7 +823,7 @@ void RtlLoopSystem::RfcFlush(uint32_t warp, int slot, int entries) {
       CheckValue("rfc", r.cycles, fmt::format("wb_data_o (flush, R{})", wreg), e, data, warp,
                  ~0U);
       Toggle(Level::kL1, rfc_last_wb_, data);
-      mrf_wbq_.push_back({warp, wreg, data});
+      mrf_wbq_.push_back({warp, wreg, data, ~0U});
       ++got;
     }
     done = r.out[p.fl_done].bit(0);

@@ -188,11 +188,13 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
     MrfIssue issue;
     std::array<Expect, 3> expect;
     uint32_t warp = 0, inst = 0;
+    uint64_t seq = 0;  // issue order
   };
   struct MrfWb {
     uint32_t warp = 0;
     int reg = 0;
     Bits data;
+    uint32_t inst = ~0U;  // the instruction whose result it is (~0: a flush)
   };
   struct OrfOp {
     sim::passes::RfLevel level;
@@ -240,6 +242,7 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   uint64_t cycle_ = 0;
   uint32_t warp_ = 0;
   const sim::DynInst* dyn_ = nullptr;
+  uint32_t ctx_warp_ = 0, ctx_inst_ = ~0U;  // the instruction a backend report is about
   std::vector<const sim::WarpStream*> streams_;  // by warp context
   bool values_ = true;                           // every launched stream has values
 
@@ -253,7 +256,7 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   std::deque<MrfChunk> mrf_queue_;
   std::unordered_map<uint64_t, MrfChunk> mrf_inflight_;
   std::deque<MrfWb> mrf_wbq_;
-  uint64_t mrf_next_tag_ = 0, mrf_tag_mask_ = 0;
+  uint64_t mrf_next_tag_ = 0, mrf_tag_mask_ = 0, mrf_seq_ = 0;
   std::array<Bits, 3> mrf_last_read_;
   Bits mrf_last_write_;
 
