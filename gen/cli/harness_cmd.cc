@@ -199,13 +199,15 @@ std::string RtlSummary(const h::DesignResult& r) {
       r.mode == h::RfMode::kLockstep ? "lockstep with the golden models, zero divergence"
                                      : "Verilated structures",
       r.activity.rtl_cycles, r.activity.value_checks,
-      r.values ? "the kernel's register values" : "the rows written (pseudo-random data: the run "
-                                                   "recorded no values)",
+      r.values ? "the kernel's register values"
+               : "the rows written (pseudo-random data: the run "
+                 "recorded no values)",
       r.sim_seconds > 0 ? wi / r.sim_seconds : 0.0);
   if (r.activity.dropped_orf_writes > 0)
-    s += fmt::format("  {} ORF result writes dropped: their warp was descheduled before they "
-                     "arrived\n",
-                     r.activity.dropped_orf_writes);
+    s += fmt::format(
+        "  {} ORF result writes dropped: their warp was descheduled before they "
+        "arrived\n",
+        r.activity.dropped_orf_writes);
   s += "data-dependent switching (toggles on the data ports; uniform random data toggles half "
        "the bits):\n";
   s += fmt::format("  {:<4} {:>12} {:>14} {:>9} {:>16} {:>16}\n", "lvl", "row transfers",
@@ -218,10 +220,11 @@ std::string RtlSummary(const h::DesignResult& r) {
                      r.data_energy.level[static_cast<size_t>(l)].access_pj);
   }
   const double b = r.base_energy.total_pj();
-  s += fmt::format("  total {:.1f} nJ data-dependent vs {:.1f} nJ uniform-random ({:.3f} vs {:.3f} "
-                   "of the MRF-only baseline)\n",
-                   r.data_energy.total_pj() / 1e3, r.energy.total_pj() / 1e3,
-                   b > 0 ? r.data_energy.total_pj() / b : 0.0, b > 0 ? r.energy.total_pj() / b : 0.0);
+  s += fmt::format(
+      "  total {:.1f} nJ data-dependent vs {:.1f} nJ uniform-random ({:.3f} vs {:.3f} "
+      "of the MRF-only baseline)\n",
+      r.data_energy.total_pj() / 1e3, r.energy.total_pj() / 1e3,
+      b > 0 ? r.data_energy.total_pj() / b : 0.0, b > 0 ? r.energy.total_pj() / b : 0.0);
   return s;
 }
 

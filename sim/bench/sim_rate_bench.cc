@@ -40,8 +40,8 @@ int main(int argc, char** argv) {
   std::vector<std::unique_ptr<sim::WorkloadRun>> runs;
   std::vector<h::WorkloadKernel> kernels;
   for (const auto& n : sim::ListWorkloads(sim::DefaultCorpusDir())) {
-    runs.push_back(sim::RunWorkload(sim::LoadLaunch(sim::WorkloadLaunchPath(
-        sim::DefaultCorpusDir(), n))));
+    runs.push_back(
+        sim::RunWorkload(sim::LoadLaunch(sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), n))));
     kernels.push_back({n, &runs.back()->compiled.kernel, &runs.back()->run});
   }
   fmt::print("{:<16} {:<9} {:>12} {:>10} {:>16}\n", "design", "mode", "warp-insts", "seconds",
@@ -79,8 +79,8 @@ int main(int argc, char** argv) {
       } while (secs < 1.0 && insts > 0);
       if (insts == 0)
         continue;
-      fmt::print("{:<16} {:<9} {:>12} {:>10.3f} {:>16.0f}{}\n", d.name, h::RfModeName(mode),
-                 insts, secs, static_cast<double>(insts) / secs,
+      fmt::print("{:<16} {:<9} {:>12} {:>10.3f} {:>16.0f}{}\n", d.name, h::RfModeName(mode), insts,
+                 secs, static_cast<double>(insts) / secs,
                  skipped.empty() ? "" : "  (left out, diverged or did not fit:" + skipped + ")");
       std::fflush(stdout);
     }

@@ -154,12 +154,11 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     kr.workload = wk.workload;
     kr.kernel = wk.kernel->name;
     const auto t0 = std::chrono::steady_clock::now();
-    One r = o.rtl.mode == RfMode::kModels
-                ? Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, po, o.harness)
-                : Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, po, o.harness, &rtl,
-                           &o.rtl);
-    res.sim_seconds +=
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    One r =
+        o.rtl.mode == RfMode::kModels
+            ? Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, po, o.harness)
+            : Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, po, o.harness, &rtl, &o.rtl);
+    res.sim_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     kr.sm = r.sm;
     kr.rf = r.rf;
     kr.activity = r.activity;

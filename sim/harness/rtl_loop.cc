@@ -305,9 +305,10 @@ RtlLoopSystem::RtlLoopSystem(const DesignSpec& d, const sim::Kernel& k, const si
         k.name, k.regs_per_thread, sm.warps, mrf_spec_.regs, mrf_spec_.warps));
   }
   if (rfc_ && k.regs_per_thread > rfc_spec_.registers()) {
-    throw std::runtime_error(fmt::format("RTL in the loop: kernel {} needs {} registers, the RFC "
-                                         "tags name {}",
-                                         k.name, k.regs_per_thread, rfc_spec_.registers()));
+    throw std::runtime_error(
+        fmt::format("RTL in the loop: kernel {} needs {} registers, the RFC "
+                    "tags name {}",
+                    k.name, k.regs_per_thread, rfc_spec_.registers()));
   }
   const auto warps = static_cast<size_t>(sm.warps);
   const auto regs = static_cast<size_t>(std::max(1, k.regs_per_thread));
@@ -350,9 +351,9 @@ void RtlLoopSystem::Fail(const std::string& structure, uint64_t rtl_cycle,
                    : structure == "orf_l1" ? orf_l1_.get()
                                            : orf_l0_.get();
   const std::string top = dut != nullptr ? dut->rtl->top : structure;
-  throw RtlDivergence(fmt::format(
-      "divergence at SM cycle {} in {} ({}, its RTL cycle {}), kernel {}: {}", cycle_, structure,
-      top, rtl_cycle, k_.name, what));
+  throw RtlDivergence(
+      fmt::format("divergence at SM cycle {} in {} ({}, its RTL cycle {}), kernel {}: {}", cycle_,
+                  structure, top, rtl_cycle, k_.name, what));
 }
 
 Bits& RtlLoopSystem::Shadow(uint32_t warp, int reg) {
@@ -518,7 +519,8 @@ void RtlLoopSystem::Finish() {
   for (uint64_t n = 0; !mrf_queue_.empty() || !mrf_inflight_.empty(); ++n) {
     if (n > 100000)
       Fail("mrf", mrf_->cycles,
-           fmt::format("{} instructions never dispatched", mrf_queue_.size() + mrf_inflight_.size()));
+           fmt::format("{} instructions never dispatched",
+                       mrf_queue_.size() + mrf_inflight_.size()));
     MrfCycle(true);
   }
   inner_.Finish();
@@ -529,15 +531,23 @@ void RtlLoopSystem::Finish() {
   }
 }
 
-// Runs one backend call, turning a divergence into the full report.
-#define GPURF_GUARD(dut, call)                             \
-  do {                                                     \
-    try {                                                  \
-      (dut).be->call;                                      \
-    } catch (const RtlDivergence& e) {                     \
-      Fail((dut).name, (dut).cycles, Where(ctx_warp_, ctx_inst_) + ": " + e.what()); \
-    }                                                      \
-  } while (0)
+// One backend call; a divergence becomes the full report.
+void RtlLoopSystem::DutEval(Dut& d) {
+  try {
+    d.be->Eval(d.in, d.out);
+  } catch (const RtlDivergence& e) {
+    Fail(d.name, d.cycles, Where(ctx_warp_, ctx_inst_) + ": " + e.what());
+  }
+}
+
+void RtlLoopSystem::DutClock(Dut& d) {
+  try {
+    d.be->Clock(d.in);
+  } catch (const RtlDivergence& e) {
+    Fail(d.name, d.cycles, Where(ctx_warp_, ctx_inst_) + ": " + e.what());
+  }
+  ++d.cycles;
+}
 
 // ---- MRF
 
@@ -617,7 +627,7 @@ void RtlLoopSystem::MrfCycle(bool offer_issue) {
     ctx_warp_ = mrf_queue_.front().warp;
     ctx_inst_ = mrf_queue_.front().inst;
   }
-  GPURF_GUARD(m, Eval(m.in, m.out));
+  DutEval(m);
   const bool issued = iv && m.out[P::kIssueReady].bit(0);
   const bool wrote = wv && m.out[P::kWbReady].bit(0);
   if (m.out[P::kDispValid].bit(0)) {
@@ -629,23 +639,21 @@ void RtlLoopSystem::MrfCycle(bool offer_issue) {
     for (int k = 0; k < 3; ++k) {
       if (m.out[P::kDispSrcValid].bit(k) != ch.issue.src_valid[k])
         Fail("mrf", m.cycles,
-             fmt::format("{}: disp_src_valid_o[{}] is {}, the instruction has {} slot", Where(ch.warp, ch.inst),
-                         k, m.out[P::kDispSrcValid].bit(k) ? 1 : 0,
+             fmt::format("{}: disp_src_valid_o[{}] is {}, the instruction has {} slot",
+                         Where(ch.warp, ch.inst), k, m.out[P::kDispSrcValid].bit(k) ? 1 : 0,
                          ch.issue.src_valid[k] ? "this" : "no such"));
       if (!ch.issue.src_valid[k])
         continue;
       const Bits data = m.out[P::kDispData].slice(k * s.width, s.width);
-      CheckValue("mrf", m.cycles,
-                 fmt::format("disp_data_o slot {} (R{})", k, ch.issue.src_reg[k]), ch.expect[k],
-                 data, ch.warp, ch.inst);
+      CheckValue("mrf", m.cycles, fmt::format("disp_data_o slot {} (R{})", k, ch.issue.src_reg[k]),
+                 ch.expect[k], data, ch.warp, ch.inst);
       Toggle(Level::kMrf, mrf_last_read_[k], data);
     }
     mrf_inflight_.erase(it);
   }
   if (wrote)
     Toggle(Level::kMrf, mrf_last_write_, mrf_wbq_.front().data);
-  GPURF_GUARD(m, Clock(m.in));
-  ++m.cycles;
+  DutClock(m);
   if (issued) {
     const uint64_t tag = mrf_queue_.front().issue.tag;
     mrf_inflight_[tag] = std::move(mrf_queue_.front());
@@ -665,14 +673,14 @@ void RtlLoopSystem::RfcCycle(Dut& r) {
   const RfcSpec& s = rfc_spec_;
   r.in[p.rst_n] = Bits(1, 1);
   r.in[p.wb_ready] = Bits(1, 1);
-  GPURF_GUARD(r, Eval(r.in, r.out));
+  DutEval(r);
   const bool wb = r.out[p.wb_valid].bit(0);
   if (wb != rfc_wb_owed_)
     Fail("rfc", r.cycles,
-         fmt::format("{}: wb_valid_o is {}, the model {}", Where(rfc_wb_warp_, rfc_wb_inst_),
-                     wb ? 1 : 0,
-                     rfc_wb_owed_ ? fmt::format("writes back slot {} R{}", rfc_wb_slot_, rfc_wb_reg_)
-                                  : std::string("owes no write-back")));
+         fmt::format(
+             "{}: wb_valid_o is {}, the model {}", Where(rfc_wb_warp_, rfc_wb_inst_), wb ? 1 : 0,
+             rfc_wb_owed_ ? fmt::format("writes back slot {} R{}", rfc_wb_slot_, rfc_wb_reg_)
+                          : std::string("owes no write-back")));
   if (!wb)
     return;
   const int wreg = static_cast<int>(r.out[p.wb_reg].get(0, s.reg_bits));
@@ -698,8 +706,7 @@ void RtlLoopSystem::RfcSettle() {
   ctx_inst_ = rfc_wb_inst_;
   r.Idle();
   RfcCycle(r);
-  GPURF_GUARD(r, Clock(r.in));
-  ++r.cycles;
+  DutClock(r);
 }
 
 void RtlLoopSystem::RfcRead(const std::vector<RfcCache::Operand>& ops,
@@ -742,8 +749,7 @@ void RtlLoopSystem::RfcRead(const std::vector<RfcCache::Operand>& ops,
                  SourceExpect(warp_, op.reg), data, warp_, dyn_->inst);
       Toggle(l0 ? Level::kL0 : Level::kL1, rfc_last_lu_[k], data);
     }
-    GPURF_GUARD(r, Clock(r.in));
-    ++r.cycles;
+    DutClock(r);
   }
 }
 
@@ -763,12 +769,12 @@ void RtlLoopSystem::RfcWrite(int slot, int reg, bool bypass, bool not_l0,
     r.in[p.wr_no_l0] = Bits(1, not_l0);
   RfcCycle(r);
   if (!r.out[p.wr_ready].bit(0))
-    Fail("rfc", r.cycles, fmt::format("{}: wr_ready_o is low with the write-back register free",
-                                      Where(warp_, dyn_->inst)));
+    Fail("rfc", r.cycles,
+         fmt::format("{}: wr_ready_o is low with the write-back register free",
+                     Where(warp_, dyn_->inst)));
   if (!bypass)
     Toggle(s.two_levels() && !not_l0 ? Level::kL0 : Level::kL1, rfc_last_wr_, r.in[p.wr_data]);
-  GPURF_GUARD(r, Clock(r.in));
-  ++r.cycles;
+  DutClock(r);
   rfc_slot_warp_[static_cast<size_t>(slot)] = warp_;
   // The write-back register now holds the model's write-back to the MRF, if any; it transfers
   // in the next RFC cycle (the next transaction, or RfcSettle at the end of the SM cycle).
@@ -798,15 +804,14 @@ void RtlLoopSystem::RfcFlush(uint32_t warp, int slot, int entries) {
   RfcCycle(r);
   if (r.out[p.fl_busy].bit(0))
     Fail("rfc", r.cycles, fmt::format("flush of slot {} (warp {}): fl_busy_o is high", slot, warp));
-  GPURF_GUARD(r, Clock(r.in));
-  ++r.cycles;
+  DutClock(r);
   int got = 0;
   bool done = false;
   for (int n = 0; n < 4 * entries + 16 && !done; ++n) {
     r.Idle();
     r.in[p.rst_n] = Bits(1, 1);
     r.in[p.wb_ready] = Bits(1, 1);
-    GPURF_GUARD(r, Eval(r.in, r.out));
+    DutEval(r);
     if (r.out[p.wb_valid].bit(0)) {
       const int wreg = static_cast<int>(r.out[p.wb_reg].get(0, s.reg_bits));
       const int wslot = static_cast<int>(r.out[p.wb_slot].get(0, s.slot_bits));
@@ -820,15 +825,13 @@ void RtlLoopSystem::RfcFlush(uint32_t warp, int slot, int entries) {
       for (int l = 0; l < lanes_; ++l)
         e.mask.set(32 * l, 32, 0xffffffffU);
       e.check = wreg < static_cast<int>(written_[warp].size()) && Written(warp, wreg);
-      CheckValue("rfc", r.cycles, fmt::format("wb_data_o (flush, R{})", wreg), e, data, warp,
-                 ~0U);
+      CheckValue("rfc", r.cycles, fmt::format("wb_data_o (flush, R{})", wreg), e, data, warp, ~0U);
       Toggle(Level::kL1, rfc_last_wb_, data);
       mrf_wbq_.push_back({warp, wreg, data, ~0U});
       ++got;
     }
     done = r.out[p.fl_done].bit(0);
-    GPURF_GUARD(r, Clock(r.in));
-    ++r.cycles;
+    DutClock(r);
   }
   if (!done || got != entries)
     Fail("rfc", r.cycles,
@@ -864,9 +867,8 @@ void RtlLoopSystem::OrfInvalidate(int slot) {
     o->in[P::kRstN] = Bits(1, 1);
     o->in[P::kInv] = Bits(1, 1);
     o->in[P::kInvSlot].set(0, o->in[P::kInvSlot].width(), static_cast<uint64_t>(slot));
-    GPURF_GUARD(*o, Eval(o->in, o->out));
-    GPURF_GUARD(*o, Clock(o->in));
-    ++o->cycles;
+    DutEval(*o);
+    DutClock(*o);
   }
 }
 
@@ -914,8 +916,9 @@ void RtlLoopSystem::OrfRun() {
       for (size_t i = 0; i < reads.size(); ++i) {
         const OrfOp& op = reads[i];
         if (op.port > 2)
-          Fail(o->name, o->cycles, fmt::format("{}: source operand {} has no ORF read port",
-                                               Where(warp_, dyn_->inst), op.port));
+          Fail(o->name, o->cycles,
+               fmt::format("{}: source operand {} has no ORF read port", Where(warp_, dyn_->inst),
+                           op.port));
         if (port_op[static_cast<size_t>(op.port)] >= 0) {
           rest.push_back(op);
           continue;
@@ -932,13 +935,12 @@ void RtlLoopSystem::OrfRun() {
         o->in[P::kRslot].set(op.port * sw, sw, static_cast<uint64_t>(slot));
         o->in[P::kRentry].set(op.port * ew, ew, static_cast<uint64_t>(op.entry));
       }
-      GPURF_GUARD(*o, Eval(o->in, o->out));
+      DutEval(*o);
       if (registered) {
-        GPURF_GUARD(*o, Clock(o->in));
-        ++o->cycles;
+        DutClock(*o);
         o->Idle();
         o->in[P::kRstN] = Bits(1, 1);
-        GPURF_GUARD(*o, Eval(o->in, o->out));
+        DutEval(*o);
       }
       for (int port = 0; port < 3; ++port) {
         if (port_op[static_cast<size_t>(port)] < 0)
@@ -948,12 +950,12 @@ void RtlLoopSystem::OrfRun() {
         CheckValue(o->name, o->cycles,
                    fmt::format("rdata_o port {} (R{}, entry {})", port, op.reg, op.entry),
                    SourceExpect(warp_, op.reg), data, warp_, dyn_->inst);
-        Toggle(el, (el == Level::kL0 ? orf_last_rd_l0_ : orf_last_rd_l1_)[static_cast<size_t>(port)],
+        Toggle(el,
+               (el == Level::kL0 ? orf_last_rd_l0_ : orf_last_rd_l1_)[static_cast<size_t>(port)],
                data);
       }
       if (!registered) {
-        GPURF_GUARD(*o, Clock(o->in));
-        ++o->cycles;
+        DutClock(*o);
       }
       reads = std::move(rest);
     }
@@ -965,15 +967,12 @@ void RtlLoopSystem::OrfRun() {
       o->in[P::kWentry].set(0, ew, static_cast<uint64_t>(op.entry));
       o->in[P::kWdata] = Shadow(warp_, op.reg);
       orf_valid_[lvl == sp::RfLevel::kL0 ? 1 : 0][OrfIndex(slot, op.entry)] = 1;
-      GPURF_GUARD(*o, Eval(o->in, o->out));
+      DutEval(*o);
       Toggle(el, el == Level::kL0 ? orf_last_wr_l0_ : orf_last_wr_l1_, o->in[P::kWdata]);
-      GPURF_GUARD(*o, Clock(o->in));
-      ++o->cycles;
+      DutClock(*o);
     }
   }
   orf_ops_.clear();
 }
-
-#undef GPURF_GUARD
 
 }  // namespace gpurf::harness

@@ -145,9 +145,8 @@ std::vector<RtlStructure> PrepareRtl(const DesignSpec& d, const sim::SmConfig& s
 // timing and counting; `structures` come from PrepareRtl. Call Finish() after RunSm.
 class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
  public:
-  RtlLoopSystem(const DesignSpec& d, const sim::Kernel& k, const sim::SmConfig& sm,
-                RfSystem& inner, const std::vector<RtlStructure>& structures,
-                const RtlLoopOptions& opt);
+  RtlLoopSystem(const DesignSpec& d, const sim::Kernel& k, const sim::SmConfig& sm, RfSystem& inner,
+                const std::vector<RtlStructure>& structures, const RtlLoopOptions& opt);
   ~RtlLoopSystem() override;
 
   // sim::RegisterFileSystem
@@ -159,7 +158,8 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   void Tick(uint64_t cycle) override;
   void Launch(uint64_t cycle, uint32_t warp, const sim::WarpStream& stream) override;
   bool Busy() const override {
-    return inner_.Busy() || rfc_wb_owed_ || !mrf_queue_.empty() || !mrf_inflight_.empty() || !mrf_wbq_.empty();
+    return inner_.Busy() || rfc_wb_owed_ || !mrf_queue_.empty() || !mrf_inflight_.empty() ||
+           !mrf_wbq_.empty();
   }
 
   // Drains the MRF (every queued read dispatched and checked) and finishes the inner system.
@@ -220,6 +220,10 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
                   const Expect& e, const Bits& actual, uint32_t warp, uint32_t inst);
   void Toggle(energy::Level l, Bits& last, const Bits& now);
 
+  // A backend's Eval / Clock (counting the cycle); a divergence becomes the full report.
+  void DutEval(Dut& d);
+  void DutClock(Dut& d);
+
   // Structure transactors.
   void MrfCycle(bool offer_issue);
   void MrfDrainWrites();
@@ -242,7 +246,7 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   uint64_t cycle_ = 0;
   uint32_t warp_ = 0;
   const sim::DynInst* dyn_ = nullptr;
-  uint32_t ctx_warp_ = 0, ctx_inst_ = ~0U;  // the instruction a backend report is about
+  uint32_t ctx_warp_ = 0, ctx_inst_ = ~0U;       // the instruction a backend report is about
   std::vector<const sim::WarpStream*> streams_;  // by warp context
   bool values_ = true;                           // every launched stream has values
 

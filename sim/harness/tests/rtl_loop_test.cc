@@ -40,8 +40,8 @@ constexpr const char* kSm =
     "mrf:\n  banks: 32\n  entries: 64\n  width: 128\n";
 
 std::string DesignText(const std::string& hierarchy, const std::string& scheduler = "two-level") {
-  return fmt::format("design:\n  name: t\n{}hierarchy:\n{}scheduler:\n  kind: {}\n", kSm,
-                     hierarchy, scheduler);
+  return fmt::format("design:\n  name: t\n{}hierarchy:\n{}scheduler:\n  kind: {}\n", kSm, hierarchy,
+                     scheduler);
 }
 
 const std::map<std::string, std::string>& Hierarchies() {
@@ -66,8 +66,8 @@ const WorkloadKernel& Kernel(const std::string& name) {
   static std::map<std::string, WorkloadKernel> kernels;
   auto it = kernels.find(name);
   if (it == kernels.end()) {
-    runs[name] = sim::RunWorkload(
-        sim::LoadLaunch(sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), name)));
+    runs[name] =
+        sim::RunWorkload(sim::LoadLaunch(sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), name)));
     it = kernels.emplace(name, WorkloadKernel{name, &runs[name]->compiled.kernel, &runs[name]->run})
              .first;
   }
@@ -224,8 +224,7 @@ TEST(RtlLoopMutation, CorruptedKernelValueIsReportedInRtlMode) {
     FAIL() << "the corrupted value was not caught";
   } catch (const RtlDivergence& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("another row than the register holds for the kernel"), std::string::npos)
-        << m;
+    EXPECT_NE(m.find("another row than the register holds for the kernel"), std::string::npos) << m;
     EXPECT_NE(m.find("expected"), std::string::npos) << m;
   }
 }
