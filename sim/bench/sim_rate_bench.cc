@@ -1,4 +1,5 @@
-// Simulation rate of the SM harness in warp instructions per second, on one core: every corpus
+// Simulation rate of the SM harness in warp instructions per CPU second (one core, thread CPU
+// time, so other load on the machine does not count): every corpus
 // workload through gpurf's register-file systems on the C++ models, and with the design's
 // Verilated structures in the loop (--rtl) and in lockstep with their golden models
 // (--lockstep). Functional execution and Verilator builds are outside the timed part (the

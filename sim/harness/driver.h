@@ -69,7 +69,7 @@ struct DesignResult {
   bool values = true;
   DataActivity activity;
   energy::Breakdown data_energy;
-  double sim_seconds = 0;  // wall time of the simulations of the design (baseline excluded)
+  double sim_seconds = 0;  // CPU seconds of the design's simulations (baseline excluded)
 
   double Ipc() const;
   double BaseIpc() const;

@@ -88,7 +88,8 @@ struct Warp {
   size_t wait_next = SIZE_MAX;
   uint64_t wait_until = 0;
 
-  bool finished_stream() const { return next >= stream->insts.size(); }
+  size_t length = 0;  // instructions in the stream
+  bool finished_stream() const { return next >= length; }
 };
 
 struct CtaSlot {
@@ -177,6 +178,7 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
         const auto id = static_cast<uint32_t>(it - warps.begin());
         *it = Warp{};
         it->stream = ws;
+        it->length = ws->insts.size();
         it->cta_slot = s;
         it->state = WarpState::kPending;
         it->cta_seq = launched;
@@ -217,6 +219,7 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
   };
 
   launch(0);
+  bool retire = true;
   uint64_t cycle = 0;
   std::vector<uint32_t> issuable;
   issuable.reserve(warps.size());
@@ -231,13 +234,18 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
       completions.pop();
       Warp& w = warps[c.warp];
       --w.outstanding;
+      retire = true;
       if (rf)
         rf->Writeback(cycle, c.warp, w.stream->insts[c.dyn]);
     }
 
-    // Retire finished warps and CTAs, launch new CTAs into freed slots.
+    // Retire finished warps and CTAs, launch new CTAs into freed slots. A warp finishes when
+    // its last result is written back, so only cycles with write-backs (and the cycle after a
+    // launch, for warps with nothing to execute) can retire anything.
     bool freed = false;
     for (auto& slot : slots) {
+      if (!retire)
+        break;
       if (!slot.busy)
         continue;
       bool all_done = true;
@@ -257,6 +265,7 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
         freed = true;
       }
     }
+    retire = freed;
     if (freed)
       launch(cycle);
     if (next_cta >= ctas.size() &&
