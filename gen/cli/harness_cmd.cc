@@ -37,6 +37,16 @@ void AddCommon(CLI::App* cmd, HarnessArgs& a) {
                   "override the two-level scheduler's inner selection")
       ->check(CLI::IsMember({"greedy", "round-robin"}));
   cmd->add_option("--json", a.json, "write the results as JSON to this file");
+  auto* rtl = cmd->add_flag("--rtl", a.rtl,
+                            "drive the design's Verilated RTL (MRF, RFC or ORF levels) in the loop "
+                            "with the kernel's register values; data-dependent switching energy");
+  cmd->add_flag("--lockstep", a.lockstep,
+                "as --rtl, and run each structure's golden model beside its RTL, compared every "
+                "cycle; exit 1 at the first divergence")
+      ->excludes(rtl);
+  cmd->add_option("--cache-dir", a.cache_dir,
+                  "Verilator model cache for --rtl/--lockstep (default $GPURF_CACHE_DIR, else "
+                  "$XDG_CACHE_HOME/gpurf, else ~/.cache/gpurf)");
 }
 
 // The workloads' kernels, loaded once; keeps the front ends' objects alive.
@@ -75,6 +85,8 @@ h::DriverOptions Options(const HarnessArgs& a) {
   o.active_warps = a.active_warps;
   o.scheduler = a.scheduler;
   o.inner_policy = a.inner_policy;
+  o.rtl.mode = a.lockstep ? h::RfMode::kLockstep : a.rtl ? h::RfMode::kRtl : h::RfMode::kModels;
+  o.rtl.build.cache_dir = a.cache_dir;
   return o;
 }
 
@@ -125,6 +137,26 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   j["energy"] = r.energy.ToJson();
   j["baseline_energy_pj"] = r.base_energy.total_pj();
   j["normalized"] = r.Normalized();
+  j["rf_mode"] = h::RfModeName(r.mode);
+  if (r.mode != h::RfMode::kModels) {
+    nlohmann::ordered_json a;
+    a["values"] = r.values ? "kernel" : "pseudo-random";
+    a["value_checks"] = r.activity.value_checks;
+    a["rtl_cycles"] = r.activity.rtl_cycles;
+    a["dropped_orf_writes"] = r.activity.dropped_orf_writes;
+    for (int l = 0; l < energy::kNumLevels; ++l) {
+      const auto& la = r.activity.level[static_cast<size_t>(l)];
+      a["levels"][energy::LevelName(static_cast<Level>(l))] = {
+          {"transfers", la.transfers},
+          {"bits", la.bits},
+          {"toggles", la.toggles},
+          {"activity", la.Activity()},
+          {"uniform_access_pj", r.energy.level[static_cast<size_t>(l)].access_pj},
+          {"data_access_pj", r.data_energy.level[static_cast<size_t>(l)].access_pj}};
+    }
+    a["data_energy_pj"] = r.data_energy.total_pj();
+    j["rtl"] = a;
+  }
   auto& ks = j["kernels"] = nlohmann::ordered_json::array();
   for (const auto& k : r.kernels) {
     nlohmann::ordered_json kj;
@@ -157,6 +189,47 @@ std::string CountsTable(const energy::AccessCounts& c,
   }
   s += fmt::format("  tag checks {}, MRF bank conflicts {} private / {} shared (register-cycles)\n",
                    c.tag_checks, conflicts[0], conflicts[1]);
+  return s;
+}
+
+// RTL in the loop: what ran, what was checked, and the data-dependent switching energy beside
+// the uniform-random estimate.
+std::string RtlSummary(const h::DesignResult& r) {
+  if (r.mode == h::RfMode::kModels)
+    return {};
+  const double wi = static_cast<double>(r.warp_instructions);
+  std::string s = fmt::format(
+      "RTL in the loop ({}): {} RTL cycles, {} rows checked against {}; {:.0f} warp "
+      "instructions/s\n",
+      r.mode == h::RfMode::kLockstep ? "lockstep with the golden models, zero divergence"
+                                     : "Verilated structures",
+      r.activity.rtl_cycles, r.activity.value_checks,
+      r.values ? "the kernel's register values"
+               : "the rows written (pseudo-random data: the run "
+                 "recorded no values)",
+      r.sim_seconds > 0 ? wi / r.sim_seconds : 0.0);
+  if (r.activity.dropped_orf_writes > 0)
+    s += fmt::format(
+        "  {} ORF result writes dropped: their warp was descheduled before they "
+        "arrived\n",
+        r.activity.dropped_orf_writes);
+  s += "data-dependent switching (toggles on the data ports; uniform random data toggles half "
+       "the bits):\n";
+  s += fmt::format("  {:<4} {:>12} {:>14} {:>9} {:>16} {:>16}\n", "lvl", "row transfers",
+                   "bits toggled", "activity", "uniform pJ", "data pJ");
+  for (int l = 0; l < energy::kNumLevels; ++l) {
+    const auto& la = r.activity.level[static_cast<size_t>(l)];
+    s += fmt::format("  {:<4} {:>12} {:>14} {:>9.3f} {:>16.1f} {:>16.1f}\n",
+                     energy::LevelName(static_cast<Level>(l)), la.transfers, la.toggles,
+                     la.Activity(), r.energy.level[static_cast<size_t>(l)].access_pj,
+                     r.data_energy.level[static_cast<size_t>(l)].access_pj);
+  }
+  const double b = r.base_energy.total_pj();
+  s += fmt::format(
+      "  total {:.1f} nJ data-dependent vs {:.1f} nJ uniform-random ({:.3f} vs {:.3f} "
+      "of the MRF-only baseline)\n",
+      r.data_energy.total_pj() / 1e3, r.energy.total_pj() / 1e3,
+      b > 0 ? r.data_energy.total_pj() / b : 0.0, b > 0 ? r.energy.total_pj() / b : 0.0);
   return s;
 }
 
@@ -200,6 +273,8 @@ int RunSimCommand(const HarnessArgs& a) {
     r = h::RunDesign(d, l.kernels, o);
   } catch (const InputError&) {
     throw;
+  } catch (const ToolError&) {
+    throw;
   } catch (const std::runtime_error& e) {
     fmt::print(stderr, "gpurf: sim: {}\n", e.what());
     return kExitCheckFailed;
@@ -236,6 +311,7 @@ int RunSimCommand(const HarnessArgs& a) {
                energy::LevelName(static_cast<Level>(li)), lb.access_pj, lb.wire_pj);
   }
   fmt::print("  tag checks {:.1f} pJ\n", r.energy.tag_pj);
+  fmt::print("{}", RtlSummary(r));
   if (!a.json.empty())
     WriteFile(a.json, ResultJson(r).dump(2) + "\n", "--json");
   return kExitOk;
@@ -254,6 +330,8 @@ int RunEnergyCommand(const HarnessArgs& a) {
     for (const auto& d : designs)
       results.push_back(h::RunDesign(d, l.kernels, o));
   } catch (const InputError&) {
+    throw;
+  } catch (const ToolError&) {
     throw;
   } catch (const std::runtime_error& e) {
     fmt::print(stderr, "gpurf: energy: {}\n", e.what());
@@ -282,6 +360,10 @@ int RunEnergyCommand(const HarnessArgs& a) {
   for (const auto& r : results) {
     fmt::print("| {} | {:.3f} | {:.3f} | {:.3f} |\n", r.hierarchy, r.Ipc(), r.BaseIpc(),
                r.BaseIpc() > 0 ? r.Ipc() / r.BaseIpc() : 0.0);
+  }
+  for (const auto& r : results) {
+    if (r.mode != h::RfMode::kModels)
+      fmt::print("\n{}: {}", r.hierarchy, RtlSummary(r));
   }
   const std::string title =
       a.title.empty() ? "Register-file energy normalized to the MRF-only baseline" : a.title;

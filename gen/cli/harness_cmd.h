@@ -7,7 +7,8 @@
 // A workload is a corpus name, a launch.yaml, an Accel-Sim trace folder / kernelslist.g /
 // .traceg, or "all" for every corpus workload. Common options: --energies F (characterization
 // JSON), --no-hints (HW RFC without liveness hints), --active-warps N, --scheduler S,
-// --inner-policy P.
+// --inner-policy P, --rtl or --lockstep (the design's Verilated structures in the loop; exit 1 at
+// a divergence), --cache-dir DIR.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -27,6 +28,8 @@ struct HarnessArgs {
   bool stats = false;
   std::string json, csv, svg, md;
   std::string title;
+  bool rtl = false, lockstep = false;  // RTL in the loop (sim/harness/rtl_loop.h)
+  std::string cache_dir;               // Verilator model cache ("" = default)
 };
 
 CLI::App* AddSimCommand(CLI::App& app, HarnessArgs& args);

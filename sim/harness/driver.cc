@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <ctime>
 
 #include "sim/passes/analysis.h"
 
@@ -85,19 +86,34 @@ std::string DescribeHierarchy(const DesignSpec& d, const DriverOptions& o, int s
 
 namespace {
 
+// CPU seconds of this thread (the simulation rate on one core, whatever else the machine runs).
+double ThreadSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
 struct One {
   sim::SmStats sm;
   RfStats rf;
+  DataActivity activity;
+  bool values = true;
 };
 
+// `rtl` non-null: the structures of the RTL in the loop (mode in `ro`).
 One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& run,
              const sim::SmConfig& sm, bool two_level, bool greedy, const sp::PassOptions& po,
-             const HarnessOptions& ho) {
+             const HarnessOptions& ho, const std::vector<RtlStructure>* rtl = nullptr,
+             const RtlLoopOptions* ro = nullptr) {
+  // Every design runs the same two-level scheduler, which deschedules where the strand analysis
+  // says a warp waits for its long-latency results (the SW ORF allocation relies on it).
   sp::KernelAnalysis a;
-  if (d.hierarchy.kind == "sw-orf" && d.hierarchy.levels > 1)
+  if (d.hierarchy.kind == "sw-orf" && d.hierarchy.levels > 1) {
     a = sp::AnalyzeKernel(k, po);
-  else if (d.hierarchy.kind == "hw-rfc")
+  } else {
     a.live = sp::ComputeLiveness(k);
+    a.strands = sp::FormStrands(k, a.live, po.strands);
+  }
   std::unique_ptr<RfSystem> rf = MakeRfSystem(d, k, sm, a, ho);
   sim::RoundRobinPolicy round_robin(static_cast<uint32_t>(sm.warps));
   sim::GreedyPolicy greedy_policy(static_cast<uint32_t>(sm.warps));
@@ -105,9 +121,18 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
       greedy ? static_cast<sim::SchedulerPolicy&>(greedy_policy) : round_robin;
   sim::SmOptions so;
   so.two_level = two_level;
+  so.long_wait = &a.strands.waits;
   One r;
-  r.sm = sim::RunSm(run, sm, policy, rf.get(), so);
-  rf->Finish();
+  if (rtl != nullptr) {
+    RtlLoopSystem loop(d, k, sm, *rf, *rtl, *ro);
+    r.sm = sim::RunSm(run, sm, policy, &loop, so);
+    loop.Finish();
+    r.activity = loop.activity();
+    r.values = loop.has_values();
+  } else {
+    r.sm = sim::RunSm(run, sm, policy, rf.get(), so);
+    rf->Finish();
+  }
   r.rf = rf->stats();
   r.rf.counts.cycles = 0;  // leakage is not in Gebhart's comparison: no leakage term
   return r;
@@ -136,6 +161,10 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   base.hierarchy.kind = "mrf-only";
   base.hierarchy.levels = 1;
   const bool same = d.hierarchy.kind == "mrf-only" || d.hierarchy.levels == 1;
+  res.mode = o.rtl.mode;
+  std::vector<RtlStructure> rtl;
+  if (o.rtl.mode != RfMode::kModels)
+    rtl = PrepareRtl(d, res.sm, o.rtl.build);
 
   for (const auto& wk : kernels) {
     if (wk.kernel == nullptr || wk.run == nullptr)
@@ -143,9 +172,17 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     KernelResult kr;
     kr.workload = wk.workload;
     kr.kernel = wk.kernel->name;
-    One r = Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness);
+    const double t0 = ThreadSeconds();
+    One r = o.rtl.mode == RfMode::kModels
+                ? Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness)
+                : Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness,
+                           &rtl, &o.rtl);
+    res.sim_seconds += ThreadSeconds() - t0;
     kr.sm = r.sm;
     kr.rf = r.rf;
+    kr.activity = r.activity;
+    res.activity += r.activity;
+    res.values = res.values && r.values;
     kr.energy = energy::Evaluate(r.rf.counts, res.energies, res.wires, res.geometry);
     if (o.baseline) {
       if (!same) {
@@ -167,6 +204,7 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     res.kernels.push_back(std::move(kr));
   }
   res.energy = energy::Evaluate(res.counts, res.energies, res.wires, res.geometry);
+  res.data_energy = res.activity.DataDependent(res.energy);
   // The baseline total is the sum of the per-kernel baselines (Evaluate is linear in counts).
   for (const auto& k : res.kernels) {
     for (int l = 0; l < energy::kNumLevels; ++l) {

@@ -16,6 +16,7 @@
 #include "energy/energy_model.h"
 #include "gen/config/design_spec.h"
 #include "sim/harness/rf_systems.h"
+#include "sim/harness/rtl_loop.h"
 #include "sim/kernel/kernel.h"
 #include "sim/sm/sm.h"
 
@@ -34,6 +35,9 @@ struct DriverOptions {
   std::string scheduler;     // "" = the design's; single-level | two-level
   std::string inner_policy;  // "" = the design's; greedy | round-robin
   bool baseline = true;      // also simulate the MRF-only baseline
+  // --rtl / --lockstep: the design's structures as Verilated RTL in the loop (rtl_loop.h). The
+  // MRF-only baseline always runs on the C++ models (it only normalizes).
+  RtlLoopOptions rtl;
 };
 
 struct KernelResult {
@@ -43,6 +47,7 @@ struct KernelResult {
   energy::Breakdown energy;
   sim::SmStats base_sm;  // MRF-only baseline (when simulated)
   energy::Breakdown base_energy;
+  DataActivity activity;  // RTL in the loop: data-port toggles
 };
 
 struct DesignResult {
@@ -60,6 +65,13 @@ struct DesignResult {
   uint64_t cycles = 0, base_cycles = 0, warp_instructions = 0;
   std::array<uint64_t, energy::kNumUnits> bank_conflicts{};
   uint64_t dispatch_mismatches = 0;
+  // RTL in the loop: the mode, whether every kernel had recorded values, the toggles and the
+  // access energy rescaled by them (beside the uniform-random `energy`).
+  RfMode mode = RfMode::kModels;
+  bool values = true;
+  DataActivity activity;
+  energy::Breakdown data_energy;
+  double sim_seconds = 0;  // CPU seconds of the design's simulations (baseline excluded)
 
   double Ipc() const;
   double BaseIpc() const;

@@ -93,13 +93,14 @@ int MrfTiming::Issue(uint64_t cycle, int warp, const std::vector<int>& regs, uin
 }
 
 void MrfTiming::Tick(uint64_t cycle) {
-  if (queue_.empty() && core_.BusyCollectors() == 0)
+  if (Idle())
     return;  // nothing waits: the step would change nothing
   MrfIssue issue;
   if (!queue_.empty() && core_.BusyCollectors() < collectors_)
     issue = queue_.front().issue;
   const MrfWriteBack none;
-  const MrfCore::View v = core_.Evaluate(issue, none, false);
+  MrfCore::View v;
+  core_.Step(issue, none, true, false, &v);
   if (v.disp.valid) {
     auto it = inflight_.find(v.disp.tag);
     if (it == inflight_.end())
@@ -115,7 +116,6 @@ void MrfTiming::Tick(uint64_t cycle) {
     inflight_[issue.tag] = queue_.front();
     queue_.pop_front();
   }
-  core_.Step(issue, none, true, false);
 }
 
 void MrfTiming::Finish(RfStats& st) const {
@@ -153,6 +153,8 @@ int RfSystem::Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
   const auto unit =
       static_cast<size_t>(sim::IsSharedUnit(in.op_class) ? Unit::kShared : Unit::kPrivate);
   const int delay = mrf_.Issue(cycle, static_cast<int>(warp), scratch_, st_.bank_conflicts[unit]);
+  if (listener_ != nullptr && !scratch_.empty())
+    listener_->MrfRead(warp, scratch_);
   return delay + ExtraDelay(d);
 }
 
@@ -179,9 +181,11 @@ class MrfOnly : public RfSystem {
   bool ReadsMrf(uint32_t, const sim::DynInst& d) const override {
     return !k_.code[d.inst].srcs.empty();
   }
-  void WriteResults(uint32_t, const sim::DynInst& d) override {
+  void WriteResults(uint32_t warp, const sim::DynInst& d) override {
     const sim::Instruction& in = k_.code[d.inst];
     Write(Level::kMrf, sim::IsSharedUnit(in.op_class), static_cast<uint64_t>(RegsOf(in.dsts)));
+    if (listener_ != nullptr)
+      ForEachReg(in.dsts, [&](int r) { listener_->MrfWrite(warp, r); });
   }
 };
 
@@ -224,6 +228,18 @@ class SwOrf : public RfSystem {
         for (int j = 0; j < o.count; ++j)
           mrf.push_back(o.first + j);
       }
+      if (listener_ != nullptr) {
+        for (int j = 0; j < o.count; ++j) {
+          if (oa.level != sp::RfLevel::kMrf)
+            listener_->OrfRead(oa.level, static_cast<int>(s), o.first + j, oa.entries[j]);
+        }
+      }
+    }
+    // Fills take the values the MRF delivers: after every read of the instruction.
+    for (size_t s = 0; listener_ != nullptr && s < in.srcs.size(); ++s) {
+      const sp::OperandAlloc& oa = a.srcs[s];
+      for (int j = 0; oa.fill != sp::RfLevel::kMrf && j < in.srcs[s].count; ++j)
+        listener_->OrfWrite(oa.fill, in.srcs[s].first + j, oa.entries[j], true);
     }
   }
   bool ReadsMrf(uint32_t, const sim::DynInst& d) const override {
@@ -233,7 +249,7 @@ class SwOrf : public RfSystem {
     }
     return false;
   }
-  void WriteResults(uint32_t, const sim::DynInst& d) override {
+  void WriteResults(uint32_t warp, const sim::DynInst& d) override {
     const sim::Instruction& in = k_.code[d.inst];
     const bool sh = sim::IsSharedUnit(in.op_class);
     const sp::InstAlloc& a = alloc_.insts[d.inst];
@@ -243,6 +259,13 @@ class SwOrf : public RfSystem {
         Write(Level::kMrf, sh, in.dsts[r].count);
       if (ra.orf != sp::RfLevel::kMrf)
         Write(ToLevel(ra.orf), sh, in.dsts[r].count);
+      for (int j = 0; listener_ != nullptr && j < in.dsts[r].count; ++j) {
+        const int reg = in.dsts[r].first + j;
+        if (ra.mrf)
+          listener_->MrfWrite(warp, reg);
+        if (ra.orf != sp::RfLevel::kMrf)
+          listener_->OrfWrite(ra.orf, reg, ra.entries[j], false);
+      }
     }
   }
 
@@ -289,11 +312,14 @@ class HwRfc : public RfSystem {
       return;
     cache_.CountFlush();
     ++st_.flushes;
-    for (int lvl; (lvl = cache_.NextFlushLevel(slot)) >= 0;) {
+    int entries = 0;
+    for (int lvl; (lvl = cache_.NextFlushLevel(slot)) >= 0; ++entries) {
       cache_.FlushNext(slot);
       At(lvl == 0 ? Level::kL0 : Level::kL1).drains += 1;
       At(Level::kMrf).writebacks += 1;
     }
+    if (listener_ != nullptr)
+      listener_->RfcFlush(warp, slot, entries);
     slot_free_[static_cast<size_t>(slot)] = true;
     slot_of_[warp] = -1;
   }
@@ -335,6 +361,8 @@ class HwRfc : public RfSystem {
     if (ops_.empty())
       return;
     const std::vector<RfcCache::ReadResult> res = cache_.Read(ops_);
+    if (listener_ != nullptr)
+      listener_->RfcRead(ops_, res);
     for (size_t i = 0; i < res.size(); ++i) {
       if (!res[i].hit) {
         Read(Level::kMrf, sh);
@@ -356,6 +384,10 @@ class HwRfc : public RfSystem {
     const sim::Instruction& in = k_.code[d.inst];
     const bool sh = sim::IsSharedUnit(in.op_class);
     const int slot = slot_of_[warp];
+    // A write-back comes in a later cycle than the last lookups: their LRU touches count for
+    // its victim choice (an empty Read starts the cycle, as the RTL's age update at the edge).
+    if (!in.dsts.empty())
+      cache_.Read({});
     for (size_t r = 0; r < in.dsts.size(); ++r) {
       for (int j = 0; j < in.dsts[r].count; ++j) {
         const int reg = in.dsts[r].first + j;
@@ -363,10 +395,14 @@ class HwRfc : public RfSystem {
           // Descheduled warp: its slot was flushed; the result goes straight to the MRF. Its
           // register cannot be in the RFC (the flush emptied the slot).
           Write(Level::kMrf, sh);
+          if (listener_ != nullptr)
+            listener_->MrfWrite(warp, reg);
           continue;
         }
         const bool not_l0 = rc_.levels == 2 && not_l0_[d.inst][r];
         const RfcCache::WriteResult w = cache_.Write(slot, reg, zero_, in.long_latency, not_l0);
+        if (listener_ != nullptr)
+          listener_->RfcWrite(slot, reg, in.long_latency, not_l0, w);
         if (in.long_latency) {
           Write(Level::kMrf, sh);
         } else {

@@ -50,6 +50,7 @@
 #include "sim/passes/analysis.h"
 #include "sim/sm/sm.h"
 #include "verif/models/mrf_model.h"
+#include "verif/models/rfc_model.h"
 
 namespace gpurf::harness {
 
@@ -85,6 +86,8 @@ class MrfTiming {
   // operand delay; adds the conflict cycles per register to `conflicts`.
   int Issue(uint64_t cycle, int warp, const std::vector<int>& regs, uint64_t& conflicts);
   void Tick(uint64_t cycle);
+  // No chunk waiting and every collector free: Tick would change nothing.
+  bool Idle() const { return queue_.empty() && core_.BusyCollectors() == 0; }
   void Finish(RfStats& st) const;
 
  private:
@@ -103,6 +106,32 @@ class MrfTiming {
   uint64_t mismatches_ = 0, late_ = 0, issues_ = 0;
 };
 
+// The structure-level transactions of a register-file system, in the order the system performs
+// them, for a listener that drives the same transactions into another implementation of the
+// structures (the Verilated RTL: rtl_loop.h). Registers are named by number; the listener knows
+// the warp and instruction being issued or written back and takes the values from them.
+class StructureListener {
+ public:
+  virtual ~StructureListener() = default;
+  // The MRF registers of one instruction, queued for the operand collectors (in order).
+  virtual void MrfRead(uint32_t warp, const std::vector<int>& regs) = 0;
+  // A result register written straight to the MRF (not through a register file cache).
+  virtual void MrfWrite(uint32_t warp, int reg) = 0;
+  // HW RFC: the operand lookups of one instruction and the model's answers.
+  virtual void RfcRead(const std::vector<RfcCache::Operand>& ops,
+                       const std::vector<RfcCache::ReadResult>& res) = 0;
+  // HW RFC: a result write and the model's answer.
+  virtual void RfcWrite(int slot, int reg, bool bypass, bool not_l0,
+                        const RfcCache::WriteResult& res) = 0;
+  // HW RFC: the slot of `warp` is flushed; the model wrote back `entries` live entries.
+  virtual void RfcFlush(uint32_t warp, int slot, int entries) = 0;
+  // SW ORF: source operand `src` reads `reg` from (level, entry) of the warp's slot.
+  virtual void OrfRead(sim::passes::RfLevel level, int src, int reg, int entry) = 0;
+  // SW ORF: `reg` is written to (level, entry): a result, or (fill) the value of a source
+  // operand read from the MRF.
+  virtual void OrfWrite(sim::passes::RfLevel level, int reg, int entry, bool fill) = 0;
+};
+
 // A register-file system with its counts. Finish() must be called after RunSm.
 class RfSystem : public sim::RegisterFileSystem {
  public:
@@ -113,8 +142,11 @@ class RfSystem : public sim::RegisterFileSystem {
   void Activate(uint64_t, uint32_t) override {}
   void Deactivate(uint64_t, uint32_t) override {}
   void Tick(uint64_t cycle) override { mrf_.Tick(cycle); }
+  bool Busy() const override { return !mrf_.Idle(); }
   virtual void Finish() { mrf_.Finish(st_); }
   const RfStats& stats() const { return st_; }
+  // Tells `l` (may be null) about every structure transaction from now on.
+  void set_listener(StructureListener* l) { listener_ = l; }
 
  protected:
   // The MRF registers instruction `d` of `warp` reads (counting every read at its level).
@@ -132,6 +164,7 @@ class RfSystem : public sim::RegisterFileSystem {
   RfStats st_;
   MrfTiming mrf_;
   std::vector<int> scratch_;
+  StructureListener* listener_ = nullptr;
 };
 
 // Builds the system of `design.hierarchy` for kernel `k` (BuildCfg done). `analysis` must be the

@@ -52,20 +52,29 @@ bool IsBackwardBranch(const Instruction& in, uint32_t index) {
 
 namespace {
 
-Strands Scan(const Kernel& k, const std::vector<bool>& forced, const StrandOptions& opt) {
+// One pass in code order with the long-latency results possibly in flight at each block's end
+// taken from `pending_end` (the previous pass's, for back edges); updates `pending_end` by union,
+// so repeated passes reach the may-pending fixed point.
+Strands ScanOnce(const Kernel& k, const std::vector<bool>& forced, const StrandOptions& opt,
+                 std::vector<RegSet>& pending_end) {
   const auto n = static_cast<uint32_t>(k.code.size());
   Strands st;
   st.strand_of.assign(n, 0);
   st.ends_strand.assign(n, 0);
+  st.waits.assign(n, 0);
   if (n == 0)
     return st;
-  std::vector<RegSet> pending_end(k.blocks.size());  // long-latency results pending at block end
   RegSet pending;
   uint32_t cur = 0;
   for (uint32_t i = 0; i < n; ++i) {
     const Instruction& in = k.code[i];
     const uint32_t b = k.block_of[i];
     const BasicBlock& bb = k.blocks[b];
+    if (i == bb.first) {
+      pending.reset();
+      for (uint32_t p : bb.preds)
+        pending |= pending_end[p];
+    }
     bool start = false;
     StrandStart why = StrandStart::kKernelEntry;
     if (i == 0) {
@@ -103,12 +112,13 @@ Strands Scan(const Kernel& k, const std::vector<bool>& forced, const StrandOptio
           }
         }
       }
-      if (!start && i == bb.first) {
-        pending.reset();
-        for (uint32_t p : bb.preds)
-          pending |= pending_end[p];
-      }
-      if (!start && (ReadSet(in) & pending).any()) {
+    }
+    // The warp waits here for its long-latency results when this instruction reads or
+    // overwrites a register one of them may still be writing; the wait drains all of them.
+    if (((ReadSet(in) | WriteSet(in)) & pending).any()) {
+      st.waits[i] = 1;
+      pending.reset();
+      if (!start) {
         start = true;
         why = StrandStart::kLongLatencyUse;
       }
@@ -119,18 +129,27 @@ Strands Scan(const Kernel& k, const std::vector<bool>& forced, const StrandOptio
         st.strands.back().end = i;
       }
       st.strands.push_back(Strand{i, n, why});
-      pending.reset();
     }
     st.strand_of[i] = cur;
     pending &= ~KillSet(in);
     if (in.long_latency)
       pending |= WriteSet(in);
     if (i + 1 == bb.end)
-      pending_end[b] = pending;
+      pending_end[b] |= pending;
   }
   for (uint32_t i = 0; i < n; ++i)
     st.ends_strand[i] = (i + 1 == n || st.strand_of[i + 1] != st.strand_of[i]) ? 1 : 0;
   return st;
+}
+
+Strands Scan(const Kernel& k, const std::vector<bool>& forced, const StrandOptions& opt) {
+  std::vector<RegSet> pending_end(k.blocks.size());
+  for (;;) {
+    const std::vector<RegSet> before = pending_end;
+    Strands st = ScanOnce(k, forced, opt, pending_end);
+    if (pending_end == before)
+      return st;
+  }
 }
 
 }  // namespace

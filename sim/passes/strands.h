@@ -5,10 +5,12 @@
 // strand and every value crossing a strand boundary goes through the MRF.
 //
 // A new strand starts at instruction i when:
-//   kLongLatencyUse   i reads a register that a long-latency operation of the current strand may
-//                     have written (on some path: Bailey's "possibly the first dynamically
+//   kLongLatencyUse   i reads or overwrites a register that a long-latency operation may still
+//                     be writing (on some path since the warp last waited, across strand
+//                     boundaries and loop back edges: Bailey's "possibly the first dynamically
 //                     executed instruction with this dependency", covering Gebhart Fig. 9(b));
-//                     the warp is descheduled until its long-latency operations complete.
+//                     the warp is descheduled before i until all its long-latency operations
+//                     complete (Strands::waits; the SM's two-level scheduler does exactly this).
 //   kBackwardTarget   i starts a block targeted by a backward branch (a loop header);
 //   kMultipleEntry    i starts a block with a predecessor outside the current strand (single
 //                     entry point), which also handles a strand boundary on one side of a hammock;
@@ -58,6 +60,10 @@ struct Strands {
   std::vector<Strand> strands;       // in code order, covering every instruction
   std::vector<uint32_t> strand_of;   // instruction -> strand index
   std::vector<uint8_t> ends_strand;  // the instruction's successor starts another strand
+  // The warp must wait for all its long-latency results before issuing the instruction (it
+  // reads or overwrites a register one may still be writing). Every such instruction starts a
+  // strand; the SM's two-level scheduler deschedules the warp before it (sm.h, SmOptions).
+  std::vector<uint8_t> waits;
   bool Contains(uint32_t strand, uint32_t inst) const { return strand_of[inst] == strand; }
 };
 

@@ -81,12 +81,21 @@ struct Warp {
   size_t next = 0;  // index of the next DynInst
   WarpState state = WarpState::kEmpty;
   bool at_barrier = false;
-  int outstanding = 0;  // issued instructions whose results are not written back yet
+  int outstanding = 0;       // issued instructions whose results are not written back yet
+  int long_outstanding = 0;  // ... of which long-latency operations
+  bool wait_long = false;    // two-level: suspended until long_outstanding drops to 0
+  bool unplanned = false;    // ... for a dependence the strand analysis did not mark
   std::array<uint64_t, kMaxRegs + 1> ready_at{};  // cycle each register's pending write lands
   std::array<bool, kMaxRegs + 1> long_pending{};  // that write comes from a long-latency op
   uint64_t cta_seq = 0;  // launch order of its CTA, for activation fairness
+  // Cache of the long-latency wait of the next instruction: while `next` is `wait_next`, the
+  // instruction waits on a long-latency result until cycle `wait_until` (its registers' ready_at
+  // change only when the warp itself issues).
+  size_t wait_next = SIZE_MAX;
+  uint64_t wait_until = 0;
 
-  bool finished_stream() const { return next >= stream->insts.size(); }
+  size_t length = 0;  // instructions in the stream
+  bool finished_stream() const { return next >= length; }
 };
 
 struct CtaSlot {
@@ -174,27 +183,36 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
         const auto id = static_cast<uint32_t>(it - warps.begin());
         *it = Warp{};
         it->stream = ws;
+        it->length = ws->insts.size();
         it->cta_slot = s;
         it->state = WarpState::kPending;
         it->cta_seq = launched;
         slot.warps.push_back(id);
+        if (rf)
+          rf->Launch(cycle, id, *ws);
         if (ws->insts.empty())
           it->state = WarpState::kDone;
       }
       ++next_cta;
       ++launched;
       ++st.ctas;
-      (void)cycle;
     }
   };
 
-  auto next_depends_on_long = [&](const Warp& w, uint64_t cycle) {
+  auto next_depends_on_long = [&](Warp& w, uint64_t cycle) {
+    if (w.wait_next == w.next)
+      return w.wait_until > cycle;
     const Instruction& in = k.code[w.stream->insts[w.next].inst];
-    bool dep = false;
-    auto check = [&](uint32_t r) { dep = dep || (w.long_pending[r] && w.ready_at[r] > cycle); };
+    uint64_t until = 0;
+    auto check = [&](uint32_t r) {
+      if (w.long_pending[r] && w.ready_at[r] > cycle)
+        until = std::max(until, w.ready_at[r]);
+    };
     ForEachReg(in.srcs, check);
     ForEachReg(in.dsts, check);
-    return dep;
+    w.wait_next = w.next;
+    w.wait_until = until;
+    return until > cycle;
   };
 
   auto deactivate = [&](uint32_t id, uint64_t cycle) {
@@ -214,16 +232,20 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
     return live;
   };
 
-  // Two-level: does issuing warp w's next instruction end a strand (see sm.h)?
-  auto ends_strand = [&](const Warp& w, uint64_t cycle) {
+  // Two-level: does issuing warp w's next instruction end a strand (see sm.h)? Sets
+  // `long_wait` when the warp then waits for its long-latency results.
+  auto ends_strand = [&](const Warp& w, uint64_t cycle, bool& long_wait, bool& unplanned) {
+    long_wait = false;
+    unplanned = false;
     const size_t n = w.next + 1;
-    if (n >= w.stream->insts.size())
+    if (n >= w.length)
       return true;  // its last instruction: the warp leaves the active set
     const Instruction& x = k.code[w.stream->insts[w.next].inst];
     if (x.op_class == OpClass::kBarrier &&
         slots[w.cta_slot].arrived + 1 < barrier_live(slots[w.cta_slot]))
       return true;
-    const Instruction& y = k.code[w.stream->insts[n].inst];
+    const uint32_t y_index = w.stream->insts[n].inst;
+    const Instruction& y = k.code[y_index];
     bool dep = false;
     auto check = [&](uint32_t r) {
       bool from_x = false;
@@ -233,7 +255,17 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
     };
     ForEachReg(y.srcs, check);
     ForEachReg(y.dsts, check);
-    return dep;
+    const bool outstanding = w.long_outstanding > 0 || x.long_latency;
+    if (opt.long_wait != nullptr) {
+      // The compiler's strand analysis marks where the warp waits; a dependence it did not
+      // foresee is counted (and still waited for).
+      const bool planned = (*opt.long_wait)[y_index] != 0;
+      unplanned = dep && !planned;
+      long_wait = (planned && outstanding) || dep;
+    } else {
+      long_wait = dep;
+    }
+    return long_wait;
   };
 
   std::optional<WarpScheduler> sched;
@@ -248,6 +280,7 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
   }
 
   launch(0);
+  bool retire = true;
   uint64_t cycle = 0;
   std::vector<uint32_t> issuable;
   issuable.reserve(warps.size());
@@ -262,13 +295,20 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
       completions.pop();
       Warp& w = warps[c.warp];
       --w.outstanding;
+      if (k.code[w.stream->insts[c.dyn].inst].long_latency)
+        --w.long_outstanding;
+      retire = true;
       if (rf)
         rf->Writeback(cycle, c.warp, w.stream->insts[c.dyn]);
     }
 
-    // Retire finished warps and CTAs, launch new CTAs into freed slots.
+    // Retire finished warps and CTAs, launch new CTAs into freed slots. A warp finishes when
+    // its last result is written back, so only cycles with write-backs (and the cycle after a
+    // launch, for warps with nothing to execute) can retire anything.
     bool freed = false;
     for (auto& slot : slots) {
+      if (!retire)
+        break;
       if (!slot.busy)
         continue;
       bool all_done = true;
@@ -288,6 +328,7 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
         freed = true;
       }
     }
+    retire = freed;
     if (freed)
       launch(cycle);
     if (next_cta >= ctas.size() &&
@@ -340,19 +381,28 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
     if (opt.two_level) {
       WarpScheduler::Inputs in;
       for (uint32_t id = 0; id < warps.size(); ++id) {
-        const Warp& w = warps[id];
+        Warp& w = warps[id];
         const uint64_t bit = 1ULL << id;
         const bool live = (w.state == WarpState::kPending || w.state == WarpState::kActive) &&
                           !w.finished_stream();
         if (live && !w.at_barrier)
           in.valid |= bit;
-        if (sched->IsWaiting(static_cast<int>(id)) &&
-            (!live || (!w.at_barrier && !next_depends_on_long(w, cycle))))
+        // A warp waiting for long-latency results wakes when all of them landed (with the
+        // compiler's strand marks) or when its next instruction no longer needs one (without).
+        if (!sched->IsWaiting(static_cast<int>(id)))
+          continue;
+        if (!live) {
+          in.wake |= bit;  // finished or gone: nothing to wait for
+        } else if (!w.at_barrier &&
+                   (!w.wait_long || (opt.long_wait != nullptr ? w.long_outstanding == 0
+                                                              : !next_depends_on_long(w, cycle)))) {
           in.wake |= bit;
+        }
       }
       for (uint32_t id : issuable) {
         in.ready |= 1ULL << id;
-        if (ends_strand(warps[id], cycle))
+        Warp& w = warps[id];
+        if (ends_strand(w, cycle, w.wait_long, w.unplanned))
           in.suspend |= 1ULL << id;
       }
       decision = sched->Step(in);
@@ -380,6 +430,7 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
           cycle + static_cast<uint64_t>(cfg.Occupancy(in.op_class));
       completions.push({done, id, dyn});
       ++w.outstanding;
+      w.long_outstanding += long_lat ? 1 : 0;
       ++w.next;
       ++st.warp_instructions;
       st.thread_instructions += static_cast<uint64_t>(__builtin_popcount(d.active_mask));
@@ -399,8 +450,10 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
       ++st.idle_cycles;  // `last` stays: a greedy scheduler returns to it when it can issue
     }
     // The two-level scheduler's events take effect at the edge, after the issue.
-    if (decision.deactivate)
+    if (decision.deactivate) {
+      st.unplanned_waits += warps[static_cast<size_t>(decision.issue_warp)].unplanned ? 1 : 0;
       deactivate(static_cast<uint32_t>(decision.issue_warp), cycle);
+    }
     for (const auto& a : decision.activations) {
       warps[static_cast<size_t>(a.warp)].state = WarpState::kActive;
       ++active;
@@ -413,6 +466,27 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
     st.rf_stalls += rf_stall;
     if (rf)
       rf->Tick(cycle);
+    // Event-driven step: when no warp could issue and none waited for the register-file system,
+    // no warp can issue before the next write-back or the next shared unit becoming free, so
+    // the cycles in between are counted with this cycle's stall reasons and skipped; the
+    // register-file system still ticks through them while it has work of its own. (Not after a
+    // two-level activation or deactivation: a newly active warp may issue in the next cycle.)
+    if (issuable.empty() && !rf_stall && !decision.deactivate && decision.activations.empty()) {
+      uint64_t next = completions.empty() ? UINT64_MAX : completions.top().cycle;
+      for (uint64_t f : unit_free) {
+        if (f > cycle && f < next)
+          next = f;
+      }
+      if (next != UINT64_MAX && next > cycle + 1) {
+        const uint64_t skip = std::min(next, opt.max_cycles) - cycle - 1;
+        st.idle_cycles += skip;
+        st.scoreboard_stalls += sb_stall ? skip : 0;
+        st.unit_stalls += unit_stall ? skip : 0;
+        for (uint64_t c = cycle + 1; rf != nullptr && c <= cycle + skip && rf->Busy(); ++c)
+          rf->Tick(c);
+        cycle += skip;
+      }
+    }
   }
   st.cycles = cycle;
   return st;

@@ -20,9 +20,11 @@
 // verified against: every cycle the SM gives it each warp's valid (instructions left, not at a
 // barrier), ready (issuable as in step 2) and suspend bits and the wake bits of waiting warps,
 // and applies its decision (issue, deactivation, activations) at the cycle's edge. A warp is
-// suspended when it issues the end of a strand: an instruction after which its next
-// instruction depends on a long-latency result still in flight, a barrier it must wait at, or
-// its last instruction; it wakes when that result lands or the barrier releases.
+// suspended when it issues the end of a strand: the instruction before one at which it must
+// wait for its long-latency results (the compiler's mark, SmOptions::long_wait, or without marks
+// a dependence on a result in flight), a barrier it must wait at, or its last instruction. It
+// wakes when its long-latency results landed (all of them with the marks: the strand analysis
+// assumes the wait drains them) or the barrier released.
 #pragma once
 
 #include <array>
@@ -79,6 +81,13 @@ class RegisterFileSystem {
   virtual void Deactivate(uint64_t cycle, uint32_t warp) = 0;
   // Called once per cycle after issue, for structures with internal timing.
   virtual void Tick(uint64_t /*cycle*/) {}
+  // Warp context `warp` starts executing `stream` (its CTA was launched). Systems that need the
+  // register values of the kernel (RTL in the loop) keep the stream; others ignore it.
+  virtual void Launch(uint64_t /*cycle*/, uint32_t /*warp*/, const WarpStream& /*stream*/) {}
+  // Whether Tick() has work to do (queued operands, busy collectors). When no warp can issue,
+  // the SM skips ahead to its next event and ticks the system only while it is busy. Default:
+  // always busy (ticked every cycle).
+  virtual bool Busy() const { return true; }
 };
 
 // Warp selection among the active warps, and activation of pending ones.
@@ -128,7 +137,10 @@ struct SmStats {
   uint64_t rf_stalls = 0;          // ... waited for the register-file system
   uint64_t activations = 0;        // two-level: warps moved into the active set
   uint64_t deactivations = 0;
-  uint64_t operand_delay_cycles = 0;    // sum of RegisterFileSystem::Issue delays
+  uint64_t operand_delay_cycles = 0;  // sum of RegisterFileSystem::Issue delays
+  // Two-level with SmOptions::long_wait: deschedules for a long-latency dependence at an
+  // instruction the strand analysis did not mark (0 when the analysis is sound).
+  uint64_t unplanned_waits = 0;
   std::array<uint64_t, 10> by_class{};  // warp instructions per OpClass
 
   double Ipc() const {
@@ -138,6 +150,13 @@ struct SmStats {
 
 struct SmOptions {
   bool two_level = false;  // two-level scheduling: cfg.active_warps active (at most 64 warps)
+  // Two-level: per static instruction of the kernel, whether the warp must wait for all its
+  // long-latency results before issuing it (passes::Strands::waits, the compiler's strand-end
+  // marks). The warp is then descheduled after the instruction before it and woken when all its
+  // long-latency results have landed, so a strand never loses its ORF values to a deschedule.
+  // Null: deschedule when the next instruction depends on a long-latency result in flight and
+  // wake when that result lands.
+  const std::vector<uint8_t>* long_wait = nullptr;
   uint64_t max_cycles = 2'000'000'000;
 };
 

@@ -198,6 +198,31 @@ TEST(Strands, LoopWithLoadFollowsGebhartAndBailey) {
   EXPECT_EQ(s.ends_strand, (std::vector<uint8_t>{0, 1, 1, 0, 0, 1, 0, 1}));
 }
 
+TEST(Strands, LoadBeforeALoopIsWaitedForInsideTheLoop) {
+  // 0: R1 = ld [R0] | 1: R2 = R0+R0 | 2: R2 = R2+R0 (loop header) | 3: R3 = R1+R2 | 4: @p bra 2
+  // 5: exit. The loop header starts a strand but the warp does not wait there: the load can
+  // still be in flight at 3, inside the loop, so 3 waits (and starts a strand); on the back
+  // edge nothing is pending any more, so the wait drains it once.
+  const Kernel k =
+      Make("preloop", {Load(1, 0), Add(2, 0, 0), Add(2, 2, 0), Add(3, 1, 2), Bra(2, true), Exit()});
+  const Strands s = FormStrands(k, ComputeLiveness(k));
+  using S = StrandStart;
+  EXPECT_EQ(Starts(s), (std::vector<std::pair<uint32_t, StrandStart>>{{0, S::kKernelEntry},
+                                                                      {2, S::kBackwardTarget},
+                                                                      {3, S::kLongLatencyUse},
+                                                                      {5, S::kAfterBackward}}));
+  EXPECT_EQ(s.waits, (std::vector<uint8_t>{0, 0, 0, 1, 0, 0}));
+}
+
+TEST(Strands, LoadInsideALoopIsWaitedForAcrossTheBackEdge) {
+  // 0: R1 = R0+R0 | 1: R2 = R1+R0 (loop header: reads the load of the previous iteration)
+  // 2: R1 = ld [R0] | 3: @p bra 1 | 4: exit. The load's result may be in flight when the back
+  // edge returns to 1: the may-pending set flows around the loop, so 1 waits.
+  const Kernel k = Make("carried", {Add(1, 0, 0), Add(2, 1, 0), Load(1, 0), Bra(1, true), Exit()});
+  const Strands s = FormStrands(k, ComputeLiveness(k));
+  EXPECT_EQ(s.waits, (std::vector<uint8_t>{0, 1, 0, 0, 0}));
+}
+
 TEST(Strands, UncertainLongLatencyEventEndsTheStrandAtTheJoin) {
   // Gebhart Fig. 9(b): the load runs on one side only; its use and the join start strands.
   const Kernel k = Make("fig9b", {Add(1, 0, 0), Bra(4, true), Load(2, 1), Add(3, 2, 1),

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -51,24 +52,27 @@ MrfCore::View MrfCore::Evaluate(const MrfIssue& issue, const MrfWriteBack& wb, b
   v.issue_ready = v.alloc >= 0;
 
   // Operands waiting for a read, oldest instruction first, then slot A, B, C.
-  std::vector<std::tuple<uint64_t, int, int>> waiting;  // (age, slot, collector)
+  // (Fixed-size scratch: at most 8 collectors x 3 slots waiting, at most 64 banks.)
+  std::array<std::tuple<uint64_t, int, int>, 8 * 3> waiting;  // (age, slot, collector)
+  size_t n_waiting = 0;
   for (int k = 0; k < spec_.collectors; ++k) {
     const Collector& c = collectors_[k];
     if (!c.busy)
       continue;
     for (int s = 0; s < 3; ++s) {
       if (c.slots[s].state == SlotState::kNeed)
-        waiting.emplace_back(c.age, s, k);
+        waiting[n_waiting++] = {c.age, s, k};
     }
   }
-  std::sort(waiting.begin(), waiting.end());
-  v.requests = static_cast<int>(waiting.size());
+  std::sort(waiting.begin(), waiting.begin() + static_cast<std::ptrdiff_t>(n_waiting));
+  v.requests = static_cast<int>(n_waiting);
 
   const Location wl = Locate(wb.warp, wb.reg);
   const bool write_first = spec_.wb_policy == MrfSpec::WbPolicy::kWritePriority;
-  std::vector<bool> bank_taken(static_cast<size_t>(spec_.banks), false);
+  std::array<bool, 64> bank_taken{};
   bool wb_blocked = false;
-  for (const auto& [age, s, k] : waiting) {
+  for (size_t i = 0; i < n_waiting; ++i) {
+    const auto& [age, s, k] = waiting[i];
     const Location& l = collectors_[k].slots[s].loc;
     if (bank_taken[l.bank] && fault_ != Fault::kTwoReadsPerBank)
       continue;  // this bank already serves an older operand: a bank conflict
@@ -109,7 +113,8 @@ MrfCore::View MrfCore::Evaluate(const MrfIssue& issue, const MrfWriteBack& wb, b
   return v;
 }
 
-void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_ready, bool reset) {
+void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_ready, bool reset,
+                   View* seen) {
   if (reset) {
     for (auto& c : collectors_) {
       c.busy = false;
@@ -119,7 +124,9 @@ void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_read
     counters_ = MrfCounters{};
     return;  // banks and their output registers keep their contents
   }
-  const View v = Evaluate(issue, wb, false);
+  View local;
+  View& v = seen != nullptr ? *seen : local;
+  v = Evaluate(issue, wb, false);
   if (const std::string bad = CheckInvariants(v, wb); !bad.empty())
     throw std::logic_error("MRF model invariant violated: " + bad);
   const bool wb_fire = wb.valid && v.wb_ready;

@@ -85,8 +85,10 @@ class MrfCore {
   };
   View Evaluate(const MrfIssue& issue, const MrfWriteBack& wb, bool reset) const;
 
-  // The rising edge ending a cycle with these inputs.
-  void Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_ready, bool reset);
+  // The rising edge ending a cycle with these inputs. `seen` (optional) receives the View of the
+  // cycle, as Evaluate would return it, so a caller needs no second evaluation.
+  void Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_ready, bool reset,
+            View* seen = nullptr);
 
   // The model's own invariants over one cycle's view, "" when they hold: each bank serves at
   // most one read; a granted slot was waiting; no row is read and written in one cycle; a

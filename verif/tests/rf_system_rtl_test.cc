@@ -18,6 +18,7 @@
 #include "verif/harness/verilator_build.h"
 #include "verif/lint/lint.h"
 #include "verif/tests/rf_system_test_util.h"
+#include "verif/tests/rtl_test_util.h"
 #include "verif/verify.h"
 
 namespace gpurf {
@@ -84,12 +85,7 @@ TEST_P(RfSystemMatrix, LintsCleanAndMatchesModel) {
   const RfSystemSpec spec = test::MakeRfSystemSpec(kConfigs[index].values);
   const GeneratedStructure rtl = EmitRfSystem(spec);
 
-  const TempDir dir("gpurf-rfsys-matrix");
-  WriteStructure(dir.path(), rtl);
-  const LintReport lint = LintStructure(rtl, dir.path());
-  for (const auto& f : lint.findings)
-    ADD_FAILURE() << f.tool << " (" << f.view << "): " << f.message;
-  EXPECT_EQ(lint.tools_run.size(), 5u);
+  test::ExpectLintClean(rtl);
 
   VerifyOptions opt;
   opt.cycles = 100000;
@@ -165,24 +161,9 @@ TEST_P(RfSystemMutation, IsCaught) {
   const Mutation& mu = kMutations[GetParam()];
   const RfSystemSpec spec = test::MakeRfSystemSpec(mu.values);
   GeneratedStructure rtl = EmitRfSystem(spec);
-  bool applied = false;
-  for (auto& f : rtl.files) {
-    if (f.module != rtl.top)
-      continue;
-    const auto pos = f.contents.find(mu.from);
-    ASSERT_NE(pos, std::string::npos) << "mutation site not found: " << mu.from;
-    f.contents.replace(pos, std::string(mu.from).size(), mu.to);
-    applied = true;
-  }
-  ASSERT_TRUE(applied);
-
-  VerifyOptions opt;
-  opt.cycles = 50000;
-  opt.seed = 13;
-  opt.build.jobs = 1;
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
   const TempDir waves("gpurf-rfsys-mutation");
-  opt.waveform_dir = waves.path();
-  const VerifyResult r = VerifyStructure(spec, rtl, opt);
+  const VerifyResult r = test::VerifyMutant(spec, rtl, 50000, 13, waves);
   ASSERT_FALSE(r.passed()) << mu.name << " escaped verification: " << r.Summary();
   const std::string s = r.Summary();
   EXPECT_NE(s.find("seed 13"), std::string::npos) << s;

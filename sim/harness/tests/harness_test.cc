@@ -90,8 +90,8 @@ TEST(Harness, HwRfcTinyKernelByHand) {
   const DesignResult r = RunDesign(Design(kHw1), {{"tiny", &k, &run}}, {});
   const auto& m = r.counts.at(Level::kMrf);
   const auto& l1 = r.counts.at(Level::kL1);
-  EXPECT_EQ(m.reads[0], 2u);    // R0, R1 miss
-  EXPECT_EQ(l1.reads[0], 2u);   // R2 twice (its last read kills the entry)
+  EXPECT_EQ(m.reads[0], 2u);   // R0, R1 miss
+  EXPECT_EQ(l1.reads[0], 2u);  // R2 twice (its last read kills the entry)
   // The warp leaves the active set when it issues its exit, before R3 is written back: its
   // slot is flushed (nothing dirty and live: R2 died at its last read) and R3, a result of a
   // warp without a slot, goes to the MRF.
@@ -314,6 +314,25 @@ TEST_F(HarnessCli, BadInputExitsTwo) {
   EXPECT_EQ(r.code, 2) << r.err;
   r = Run("sim " + kExamples + "mrf_only.yaml");  // no workload
   EXPECT_EQ(r.code, 2) << r.err;
+}
+
+TEST(Harness, StrandMarksForeseeEveryLongLatencyWaitOnTheCorpus) {
+  // The two-level scheduler deschedules where the strand analysis marks a wait; a dependence on
+  // a long-latency result the analysis missed would deschedule a warp inside a strand and lose
+  // its ORF values. Over the whole corpus there must be none, and the warps must really wait.
+  const DesignSpec d = Design(kMrfOnly);
+  uint64_t deactivations = 0;
+  for (const std::string& name : sim::ListWorkloads(sim::DefaultCorpusDir())) {
+    const auto w =
+        sim::RunWorkload(sim::LoadLaunch(sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), name)));
+    DriverOptions o;
+    o.baseline = false;
+    const DesignResult r = RunDesign(d, {{name, &w->compiled.kernel, &w->run}}, o);
+    ASSERT_TRUE(r.two_level);
+    EXPECT_EQ(r.kernels.at(0).sm.unplanned_waits, 0u) << name;
+    deactivations += r.kernels.at(0).sm.deactivations;
+  }
+  EXPECT_GT(deactivations, 1000u);
 }
 
 }  // namespace
