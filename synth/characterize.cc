@@ -315,7 +315,7 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
   try {
     BuildOptions bopt;
     bopt.cache_dir = opt.synth.cache_dir;
-    bopt.jobs = 1;
+    bopt.jobs = std::max(1, opt.build_jobs);
     bopt.trace = false;
     // The gate model runs a few thousand cycles per set: compile time dominates, and -O0 builds
     // a flat netlist of tens of thousands of cells about 10x faster than Verilator's default
@@ -401,16 +401,18 @@ std::vector<ModuleCharacterization> CharacterizeAll(
   std::vector<ModuleCharacterization> out(gs.size());
   std::vector<std::exception_ptr> errors(gs.size());
   std::atomic<size_t> next{0};
+  const size_t n = std::min<size_t>(gs.size(), static_cast<size_t>(std::max(1, opt.synth.jobs)));
+  CharacterizeOptions mopt = opt;
+  mopt.build_jobs = std::max(1, opt.synth.jobs / static_cast<int>(std::max<size_t>(1, n)));
   const auto worker = [&]() {
     for (size_t i = next++; i < gs.size(); i = next++) {
       try {
-        out[i] = CharacterizeModule(*gs[i], synth[i], lib, opt);
+        out[i] = CharacterizeModule(*gs[i], synth[i], lib, mopt);
       } catch (...) {
         errors[i] = std::current_exception();
       }
     }
   };
-  const size_t n = std::min<size_t>(gs.size(), static_cast<size_t>(std::max(1, opt.synth.jobs)));
   std::vector<std::thread> threads;
   for (size_t t = 1; t < n; ++t)
     threads.emplace_back(worker);
