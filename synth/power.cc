@@ -219,10 +219,9 @@ std::vector<TextGroup> ChildGroups(const std::string& t, size_t begin, size_t en
         const size_t s2 = SkipLexical(t, k);
         k = s2 != k ? s2 : k + 1;
       }
-      i = k < end && t[k] != '{' ? k + 1 : k;
-      if (i < end && t[i] == '{') {  // malformed; let the caller fail on counts
-        ++i;
-      }
+      // Past the ';' (or newline); a '{' without a group header is stepped over, and its
+      // contents scanned as if at this level.
+      i = k + 1;
       continue;
     }
     size_t close = m + 1;
@@ -370,6 +369,10 @@ std::string CrossCheckLiberty(const LibertyLibrary& lib, const std::set<std::str
       decl += fmt::format(" pin ({}) {{ direction : input; capacitance : 0; }}", n);
     edits.push_back({cg.body_begin, 0, decl});
   }
+  for (const auto& c : cells)
+    if (!done.contains(c))
+      throw ToolError(
+          fmt::format("{}: cell {} not found in the library text", lib.path.string(), c));
   std::sort(edits.begin(), edits.end(),
             [](const TextEdit& a, const TextEdit& b) { return a.pos > b.pos; });
   std::string out = t;
@@ -438,7 +441,7 @@ StaPowerCheck CrossCheckWithOpenSta(const GateNetlist& nl, const LibertyLibrary&
           }
           std::string port = net_port(n);
           if (inverted) {
-            port = fmt::format("c{}_n", c);
+            port = fmt::format("c{}_gpurf_state", c);
             const auto a = activity(n);
             in_ports.emplace(port, std::make_pair(a.first, 1 - a.second));
           }

@@ -87,6 +87,36 @@ TEST(CharLiberty, UnitsTablesAndSequentialFunctions) {
   EXPECT_EQ(ff.clear, "!RN");
 }
 
+// The OpenSTA cross-check's library copy: functions and register data become pseudo inputs,
+// output internal_power groups get a `when` pseudo input, and everything else (tables,
+// capacitances, leakage) is the original text, which still parses to the same numbers.
+TEST(CharLiberty, CrossCheckLibraryRoutesActivityThroughPseudoPins) {
+  LibertyLibrary lib = ParseLiberty(kLib, "tiny.lib");
+  lib.contents = kLib;  // as LoadLiberty keeps it
+  const std::string text = CrossCheckLiberty(lib, {"NAND", "DFFR"});
+  EXPECT_NE(text.find("function : \"GPURF_F_Y\";"), std::string::npos) << text;
+  EXPECT_NE(text.find("next_state : \"GPURF_N\";"), std::string::npos) << text;
+  EXPECT_NE(text.find("when : \"GPURF_W_Y_0\";"), std::string::npos) << text;
+  EXPECT_EQ(text.find("(A B)'"), std::string::npos);  // the NAND function is gone
+  const LibertyLibrary copy = ParseLiberty(text, "copy.lib");
+  const LibertyCell& nand = copy.cells.at("NAND");
+  ASSERT_NE(nand.FindPin("GPURF_F_Y"), nullptr);
+  EXPECT_EQ(nand.FindPin("GPURF_F_Y")->direction, "input");
+  EXPECT_EQ(nand.FindPin("GPURF_F_Y")->capacitance, 0);
+  ASSERT_NE(nand.FindPin("GPURF_W_Y_0"), nullptr);
+  EXPECT_EQ(nand.FindPin("Y")->function, "GPURF_F_Y");
+  ASSERT_EQ(nand.FindPin("Y")->internal_power.size(), 1U);
+  EXPECT_EQ(nand.FindPin("Y")->internal_power[0].when, "GPURF_W_Y_0");
+  EXPECT_DOUBLE_EQ(nand.FindPin("Y")->internal_power[0].rise->Lookup(20, 2), 4);
+  EXPECT_DOUBLE_EQ(nand.FindPin("B")->capacitance, 2.5);
+  EXPECT_DOUBLE_EQ(nand.leakage_power, 5);
+  const LibertyCell& dff = copy.cells.at("DFFR");
+  EXPECT_EQ(dff.ff_next_state, "GPURF_N");
+  EXPECT_EQ(dff.ff_clocked_on, "!CKN");
+  EXPECT_EQ(dff.FindPin("Q")->function, "IQ");  // register outputs keep the state
+  EXPECT_THROW(CrossCheckLiberty(lib, {"NOSUCHCELL"}), ToolError);
+}
+
 TEST(CharLiberty, MissingUnitsAreInputErrors) {
   const LibertyLibrary lib = ParseLiberty(
       "library (x) { cell (A) { area : 1; pin (Y) { direction : output; "
