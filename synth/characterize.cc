@@ -21,7 +21,7 @@ namespace gpurf {
 namespace {
 
 // Bumped whenever the method changes in a way that changes results (invalidates the cache).
-constexpr const char* kMethodVersion = "characterize-v1";
+constexpr const char* kMethodVersion = "characterize-v2";
 
 constexpr std::array<StimulusSet, 4> kSets = {StimulusSet::kIdle, StimulusSet::kReads,
                                               StimulusSet::kWrites, StimulusSet::kMixed};
@@ -315,11 +315,13 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
   try {
     BuildOptions bopt;
     bopt.cache_dir = opt.synth.cache_dir;
-    bopt.jobs = 1;
+    bopt.jobs = std::max(1, opt.build_jobs);
     bopt.trace = false;
     // The gate model runs a few thousand cycles per set: compile time dominates, and -O0 builds
-    // a flat netlist of tens of thousands of cells several times faster than -O1.
+    // a flat netlist of tens of thousands of cells about 10x faster than Verilator's default
+    // -Os for its eval code (OPT_FAST, which would override `opt`).
     bopt.opt = "-O0";
+    bopt.make_flags = "OPT_FAST=-O0 OPT_SLOW=-O0";
     Progress(opt, fmt::format("characterize {}: building the gate-level simulation ({} cells, {} "
                               "nets) with Verilator",
                               g.top, nl.cells.size(), nl.nets.size()));
@@ -399,16 +401,18 @@ std::vector<ModuleCharacterization> CharacterizeAll(
   std::vector<ModuleCharacterization> out(gs.size());
   std::vector<std::exception_ptr> errors(gs.size());
   std::atomic<size_t> next{0};
+  const size_t n = std::min<size_t>(gs.size(), static_cast<size_t>(std::max(1, opt.synth.jobs)));
+  CharacterizeOptions mopt = opt;
+  mopt.build_jobs = std::max(1, opt.synth.jobs / static_cast<int>(std::max<size_t>(1, n)));
   const auto worker = [&]() {
     for (size_t i = next++; i < gs.size(); i = next++) {
       try {
-        out[i] = CharacterizeModule(*gs[i], synth[i], lib, opt);
+        out[i] = CharacterizeModule(*gs[i], synth[i], lib, mopt);
       } catch (...) {
         errors[i] = std::current_exception();
       }
     }
   };
-  const size_t n = std::min<size_t>(gs.size(), static_cast<size_t>(std::max(1, opt.synth.jobs)));
   std::vector<std::thread> threads;
   for (size_t t = 1; t < n; ++t)
     threads.emplace_back(worker);

@@ -40,6 +40,9 @@ struct CharacterizeOptions {
   std::optional<int> library_node_nm;  // default: guessed from the library name
   bool sta_check = true;
   double sta_tolerance = 0.15;  // relative dynamic-power difference reported as agreeing
+  // Parallel C++ compile jobs of one gate-level model; CharacterizeAll sets it to the jobs
+  // (synth.jobs) left per module it characterizes at once.
+  int build_jobs = 1;
   // Progress lines ("what, how far"); default: spdlog info.
   std::function<void(const std::string&)> progress;
 };

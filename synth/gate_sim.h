@@ -10,13 +10,14 @@
 // always_latch block (sequential), inlined into one flat module; no cell module hierarchy is left
 // for Verilator to inline.
 //
-// Toggle counting: the emitted module has one extra output, probe_o, that concatenates every net
-// (cell outputs and primary-input bits). After each evaluation (two per clock cycle: inputs
-// changed with the clock low, then the clock high) the harness XORs probe_o with its previous
-// value and counts the set bits per net, splitting rises from falls and integrating the time each
-// net is high (for OpenSTA's duty). This is exact for the zero-delay simulation (the settled
-// value of every net at every evaluation, so glitches are not seen, as in OpenSTA's activity
-// model) and costs one XOR per 64 nets plus work proportional to the toggles. Verilator's own
+// Toggle counting: the emitted module has extra outputs, probe<k>_o, 64 nets each, that together
+// concatenate every net (cell outputs and primary-input bits). After each evaluation (two per
+// clock cycle: inputs changed with the clock low, then the clock high) the harness XORs each
+// probe word with its previous value and counts the set bits per net, splitting rises from falls
+// and integrating the time each net is high (for OpenSTA's duty). This is exact for the zero-delay
+// simulation (the settled value of every net at every evaluation, so glitches are not seen, as in
+// OpenSTA's activity model) and costs one XOR per 64 nets plus work proportional to the toggles.
+// Verilator's own
 // --coverage-toggle was the alternative: it counts per signal bit inside the model, but its
 // counters come out through a coverage database keyed by mangled names, without rise/fall or
 // duty, and cannot be zeroed per stimulus set without re-reading that database.
@@ -52,6 +53,11 @@ struct ToggleRun {
   // Internal energy of cell outputs, each toggle priced by the arcs of the related inputs that
   // toggled in the same evaluation (or by the mean of all arcs when none did), pJ.
   double output_internal_pj = 0;
+  // The same attribution as counts, per net and arc (indexed like OutputArcs::from): each output
+  // toggle adds 1/k to each of the k arcs whose related input toggled with it, or 1/n to each of
+  // the n arcs when none did. Empty for nets without arcs. The OpenSTA cross-check weighs each
+  // arc's internal-power group with it.
+  std::vector<std::vector<double>> arc_share;
 
   uint64_t toggles(int net) const {
     return rises[static_cast<size_t>(net)] + falls[static_cast<size_t>(net)];
@@ -59,20 +65,27 @@ struct ToggleRun {
   double duty(int net) const { return high_ns[static_cast<size_t>(net)] / (cycles * period_ns); }
 };
 
-// The simulation module for `nl` (ports of `rtl`, plus probe_o) as a GeneratedStructure that
-// BuildModel can build; `probe_nets` lists the net of each probe_o bit.
+// Nets per probe output port.
+inline constexpr int kProbeWordBits = 64;
+
+// The simulation module for `nl` (ports of `rtl`, plus the probe<k>_o words) as a
+// GeneratedStructure that BuildModel can build; `probe_nets` lists the net of each probe bit
+// (bit b is bit b % 64 of probe<b / 64>_o).
 struct GateSimSource {
   GeneratedStructure rtl;
   std::vector<int> probe_nets;
 };
+// `sample_inputs`: every input but the clock goes through a register loaded at the falling
+// clock edge (the default, see the .cc); false connects the ports straight to their nets (the
+// reference the sampled form is tested against: same toggles at every evaluation).
 GateSimSource EmitGateSimulation(const GateNetlist& nl, const LibertyLibrary& lib,
-                                 const GeneratedStructure& rtl);
+                                 const GeneratedStructure& rtl, bool sample_inputs = true);
 
 class GateSimulator {
  public:
   // Emits and builds (or finds in the Verilator model cache) the simulation of `nl`.
   GateSimulator(const GateNetlist& nl, const LibertyLibrary& lib, const GeneratedStructure& rtl,
-                const BuildOptions& opt);
+                const BuildOptions& opt, bool sample_inputs = true);
   ~GateSimulator();
 
   // Resets the netlist and runs the driver's warm-up. Call once before Run().
@@ -95,7 +108,7 @@ class GateSimulator {
   std::unique_ptr<DutModel> dut_;
   DriveValues values_;
   int clock_port_ = -1;
-  int probe_port_ = -1;
+  std::vector<int> probe_ports_;  // port index of each 64-net probe word
   std::vector<uint64_t> prev_, cur_;
 };
 

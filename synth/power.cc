@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <map>
+#include <optional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 #include "gen/util/diag.h"
@@ -162,6 +166,221 @@ bool ParseStaPowerTotal(const std::string& log, double& internal, double& switch
   return false;
 }
 
+namespace {
+
+// A Liberty group found by the scanner: `type (args) { body }`, body = [body_begin, body_end).
+struct TextGroup {
+  std::string type, args;
+  size_t begin = 0, body_begin = 0, body_end = 0;
+};
+
+// Skips a comment or string at `i` (returns the index after it), or returns `i`.
+size_t SkipLexical(const std::string& t, size_t i) {
+  if (t.compare(i, 2, "/*") == 0) {
+    const size_t e = t.find("*/", i + 2);
+    return e == std::string::npos ? t.size() : e + 2;
+  }
+  if (t[i] == '"') {
+    for (size_t k = i + 1; k < t.size(); ++k) {
+      if (t[k] == '\\')
+        ++k;
+      else if (t[k] == '"')
+        return k + 1;
+    }
+    return t.size();
+  }
+  return i;
+}
+
+// The groups directly inside [begin, end) of `t`.
+std::vector<TextGroup> ChildGroups(const std::string& t, size_t begin, size_t end) {
+  std::vector<TextGroup> out;
+  size_t i = begin;
+  while (i < end) {
+    const size_t j = SkipLexical(t, i);
+    if (j != i) {
+      i = j;
+      continue;
+    }
+    if (!(std::isalpha(static_cast<unsigned char>(t[i])) || t[i] == '_')) {
+      ++i;
+      continue;
+    }
+    size_t k = i;
+    while (k < end && (std::isalnum(static_cast<unsigned char>(t[k])) || t[k] == '_'))
+      ++k;
+    const std::string word = t.substr(i, k - i);
+    size_t m = k;
+    while (m < end && std::isspace(static_cast<unsigned char>(t[m])))
+      ++m;
+    if (m >= end || t[m] != '(') {
+      // An attribute or a bare word: skip to the end of the statement.
+      while (k < end && t[k] != ';' && t[k] != '\n' && t[k] != '{') {
+        const size_t s2 = SkipLexical(t, k);
+        k = s2 != k ? s2 : k + 1;
+      }
+      // Past the ';' (or newline); a '{' without a group header is stepped over, and its
+      // contents scanned as if at this level.
+      i = k + 1;
+      continue;
+    }
+    size_t close = m + 1;
+    while (close < end && t[close] != ')') {
+      const size_t s2 = SkipLexical(t, close);
+      close = s2 != close ? s2 : close + 1;
+    }
+    std::string args = t.substr(m + 1, close - m - 1);
+    size_t b = close + 1;
+    while (b < end && std::isspace(static_cast<unsigned char>(t[b])))
+      ++b;
+    if (b >= end || t[b] != '{') {  // complex attribute `name (...);`
+      i = close + 1;
+      continue;
+    }
+    int depth = 0;
+    size_t e = b;
+    for (; e < end; ++e) {
+      const size_t s2 = SkipLexical(t, e);
+      if (s2 != e) {
+        e = s2 - 1;
+        continue;
+      }
+      if (t[e] == '{')
+        ++depth;
+      else if (t[e] == '}' && --depth == 0)
+        break;
+    }
+    std::erase(args, '"');
+    while (!args.empty() && std::isspace(static_cast<unsigned char>(args.back())))
+      args.pop_back();
+    while (!args.empty() && std::isspace(static_cast<unsigned char>(args.front())))
+      args.erase(args.begin());
+    out.push_back({word, args, i, b + 1, e});
+    i = e + 1;
+  }
+  return out;
+}
+
+// Span [begin, end) of the statement `name : value ;` directly in [begin, end) (not in child
+// groups), or nullopt.
+std::optional<std::pair<size_t, size_t>> FindAttribute(const std::string& t, size_t begin,
+                                                       size_t end, const std::string& name) {
+  const auto kids = ChildGroups(t, begin, end);
+  size_t i = begin;
+  for (size_t g = 0; g <= kids.size(); ++g) {
+    const size_t stop = g < kids.size() ? kids[g].begin : end;
+    for (size_t k = i; k < stop;) {
+      const size_t s2 = SkipLexical(t, k);
+      if (s2 != k) {
+        k = s2;
+        continue;
+      }
+      const bool at_word =
+          t.compare(k, name.size(), name) == 0 &&
+          (k == 0 || !(std::isalnum(static_cast<unsigned char>(t[k - 1])) || t[k - 1] == '_'));
+      if (at_word) {
+        size_t m = k + name.size();
+        while (m < stop && (t[m] == ' ' || t[m] == '\t'))
+          ++m;
+        if (m < stop && t[m] == ':') {
+          size_t e = m + 1;
+          while (e < stop && t[e] != ';' && t[e] != '\n') {
+            const size_t s3 = SkipLexical(t, e);
+            e = s3 != e ? s3 : e + 1;
+          }
+          return std::make_pair(k, e < stop && t[e] == ';' ? e + 1 : e);
+        }
+      }
+      ++k;
+    }
+    if (g < kids.size())
+      i = kids[g].body_end + 1;
+  }
+  return std::nullopt;
+}
+
+struct TextEdit {
+  size_t pos, len;
+  std::string text;
+};
+
+}  // namespace
+
+std::string CrossCheckLiberty(const LibertyLibrary& lib, const std::set<std::string>& cells) {
+  const std::string& t = lib.contents;
+  const auto top = ChildGroups(t, 0, t.size());
+  const TextGroup* library = nullptr;
+  for (const auto& g : top)
+    if (g.type == "library")
+      library = &g;
+  if (library == nullptr)
+    throw ToolError(lib.path.string() + ": no library group found for the OpenSTA cross-check");
+  std::vector<TextEdit> edits;
+  std::set<std::string> done;
+  for (const auto& cg : ChildGroups(t, library->body_begin, library->body_end)) {
+    if (cg.type != "cell" || !cells.contains(cg.args) || done.contains(cg.args))
+      continue;
+    done.insert(cg.args);
+    const LibertyCell& lc = *lib.Find(cg.args);
+    std::vector<std::string> pseudo;
+    const auto kids = ChildGroups(t, cg.body_begin, cg.body_end);
+    for (const auto& k : kids) {
+      const char* attr = k.type == "ff" ? "next_state" : k.type == "latch" ? "data_in" : nullptr;
+      if (attr == nullptr)
+        continue;
+      const auto a = FindAttribute(t, k.body_begin, k.body_end, attr);
+      if (!a)
+        throw ToolError(fmt::format("cell {}: {} group without {}", lc.name, k.type, attr));
+      edits.push_back({a->first, a->second - a->first, fmt::format("{} : \"GPURF_N\";", attr)});
+      pseudo.push_back("GPURF_N");
+    }
+    for (const auto& k : kids) {
+      if (k.type != "pin")
+        continue;
+      const LibertyPin* p = lc.FindPin(k.args);
+      if (p == nullptr || p->direction != "output")
+        continue;
+      if (!lc.sequential()) {
+        const auto f = FindAttribute(t, k.body_begin, k.body_end, "function");
+        if (!f)
+          throw ToolError(fmt::format("cell {} pin {}: no function", lc.name, p->name));
+        edits.push_back(
+            {f->first, f->second - f->first, fmt::format("function : \"GPURF_F_{}\";", p->name)});
+        pseudo.push_back("GPURF_F_" + p->name);
+      }
+      size_t index = 0;
+      for (const auto& ip : ChildGroups(t, k.body_begin, k.body_end)) {
+        if (ip.type != "internal_power")
+          continue;
+        const std::string w = fmt::format("GPURF_W_{}_{}", p->name, index++);
+        pseudo.push_back(w);
+        const std::string stmt = fmt::format("when : \"{}\";", w);
+        if (const auto old = FindAttribute(t, ip.body_begin, ip.body_end, "when"))
+          edits.push_back({old->first, old->second - old->first, stmt});
+        else
+          edits.push_back({ip.body_begin, 0, " " + stmt});
+      }
+      if (index != p->internal_power.size())
+        throw ToolError(fmt::format("cell {} pin {}: {} internal_power groups in the text, {} read",
+                                    lc.name, p->name, index, p->internal_power.size()));
+    }
+    std::string decl;
+    for (const auto& n : pseudo)
+      decl += fmt::format(" pin ({}) {{ direction : input; capacitance : 0; }}", n);
+    edits.push_back({cg.body_begin, 0, decl});
+  }
+  for (const auto& c : cells)
+    if (!done.contains(c))
+      throw ToolError(
+          fmt::format("{}: cell {} not found in the library text", lib.path.string(), c));
+  std::sort(edits.begin(), edits.end(),
+            [](const TextEdit& a, const TextEdit& b) { return a.pos > b.pos; });
+  std::string out = t;
+  for (const auto& e : edits)
+    out.replace(e.pos, e.len, e.text);
+  return out;
+}
+
 StaPowerCheck CrossCheckWithOpenSta(const GateNetlist& nl, const LibertyLibrary& lib,
                                     const EnergyModel& m, const EnergyOptions& opt,
                                     const ToggleRun& run, const fs::path& work) {
@@ -173,106 +392,183 @@ StaPowerCheck CrossCheckWithOpenSta(const GateNetlist& nl, const LibertyLibrary&
   chk.ours_switching_w = ours.switching_pj * 1e-12 / secs;
   chk.ours_leakage_w = ours.leakage_pj * 1e-12 / secs;
 
-  // The netlist with our numbering: instances c<i>, nets n<k>, ports joined by assigns.
-  std::string v = fmt::format("module {} (", nl.top);
-  for (size_t i = 0; i < nl.ports.size(); ++i)
-    v += (i ? ", " : "") + nl.ports[i].name;
-  v += ");\n";
-  for (const auto& p : nl.ports) {
-    v += fmt::format("  {} [{}:0] {};\n", p.dir == PortDir::kInput ? "input" : "output",
-                     p.bits.size() - 1, p.name);
-  }
-  for (size_t n = 0; n < nl.nets.size(); ++n)
-    v += fmt::format("  wire n{};\n", n);
-  const auto operand = [](int n) {
-    return n == kConst0   ? std::string("1'b0")
-           : n == kConst1 ? std::string("1'b1")
-                          : fmt::format("n{}", n);
+  const double cycles = static_cast<double>(run.cycles);
+  const auto activity = [&](int n) -> std::pair<double, double> {
+    if (n == kConst0)
+      return {0, 0};
+    if (n == kConst1)
+      return {0, 1};
+    return {static_cast<double>(run.toggles(n)) / cycles, std::clamp(run.duty(n), 0.0, 1.0)};
   };
-  for (const auto& p : nl.ports)
-    for (size_t b = 0; b < p.bits.size(); ++b) {
-      if (p.dir == PortDir::kInput && p.bits[b] >= 0)
-        v += fmt::format("  assign n{} = {}[{}];\n", p.bits[b], p.name, b);
-      else if (p.dir == PortDir::kOutput)
-        v += fmt::format("  assign {}[{}] = {};\n", p.name, b, operand(p.bits[b]));
-    }
+  // Input ports of the cut netlist: one per net (shared by every pin it fed, and by the pseudo
+  // function pin of its driver), two constants, and one per quantized `when` duty (OpenSTA 2.0.17
+  // spends time quadratic in the number of ports on set_input_delay, so ports are shared).
+  // Output ports: one per cell output, grouped by load.
+  constexpr double kDutySteps = 8192;  // `when` duty resolution; a share is at most 1/2
+  std::map<std::string, std::pair<double, double>> in_ports;  // name -> (activity, duty)
+  std::set<std::string> clocked;  // ports with an arrival from the virtual clock
+  std::map<double, std::vector<std::string>> by_load;
+  std::vector<std::string> outputs, instances;
+  std::set<std::string> used;
+  const double cap_unit = lib.capacitive_unit_pf.value_or(1);
+  const auto net_port = [&](int n) {
+    const std::string name = n == kConst0   ? std::string("gpurf_const0")
+                             : n == kConst1 ? std::string("gpurf_const1")
+                                            : fmt::format("n{}", n);
+    in_ports.emplace(name, activity(n));
+    return name;
+  };
   for (size_t c = 0; c < nl.cells.size(); ++c) {
     const GateCell& cell = nl.cells[c];
+    const LibertyCell& lc = *cell.lib;
+    used.insert(lc.name);
     std::vector<std::string> conns;
+    std::string clock_port;  // one port of this instance that carries the virtual clock
     for (const auto& [pin, n] : cell.inputs)
-      conns.push_back(fmt::format(".{}({})", pin, operand(n)));
-    for (const auto& [pin, n] : cell.outputs)
-      conns.push_back(fmt::format(".{}({})", pin, operand(n)));
-    v += fmt::format("  {} c{} ({});\n", cell.type, c, fmt::join(conns, ", "));
+      conns.push_back(fmt::format(".{}({})", pin, net_port(n)));
+    bool state_fed = false, has_when = false;
+    for (const auto& [pin, n] : cell.outputs) {
+      const LibertyPin* p = lc.FindPin(pin);
+      if (lc.sequential()) {
+        // OpenSTA 2.0.17 gives a register output the activity of its data input: the pseudo
+        // data pin carries the output's own simulated activity (and the state's duty).
+        if (!state_fed) {
+          const bool inverted = lc.state_vars.size() > 1 && p->function == lc.state_vars[1];
+          if (!inverted && (lc.state_vars.empty() || p->function != lc.state_vars[0])) {
+            chk.reason = fmt::format("cell {} output {} is not its state variable ({})", lc.name,
+                                     pin, p->function);
+            return chk;
+          }
+          std::string port = net_port(n);
+          if (inverted) {
+            port = fmt::format("c{}_gpurf_state", c);
+            const auto a = activity(n);
+            in_ports.emplace(port, std::make_pair(a.first, 1 - a.second));
+          }
+          conns.push_back(fmt::format(".GPURF_N({})", port));
+          clock_port = port;
+          state_fed = true;
+        }
+      } else {
+        clock_port = net_port(n);
+        conns.push_back(fmt::format(".GPURF_F_{}({})", pin, clock_port));
+      }
+      // Each internal_power group's `when` duty: the share of the output's toggles our pricing
+      // attributed to its related pin, halved (OpenSTA 2.0.17 adds the rise and the fall
+      // energy of a group for every transition), split among the groups of that pin.
+      const OutputArcs& arcs = m.arcs[static_cast<size_t>(n)];
+      const std::vector<double> none;
+      const std::vector<double>& share = static_cast<size_t>(n) < run.arc_share.size()
+                                             ? run.arc_share[static_cast<size_t>(n)]
+                                             : none;
+      const double toggles = static_cast<double>(run.toggles(n));
+      for (size_t g = 0; g < p->internal_power.size(); ++g) {
+        const std::string& rp = p->internal_power[g].related_pin;
+        if (rp.find_first_of(" \t,") != std::string::npos) {
+          chk.reason = fmt::format("cell {} pin {}: internal_power related to several pins ({})",
+                                   lc.name, pin, rp);
+          return chk;
+        }
+        const int from = rp.empty() ? kConst0 : cell.InputNet(rp);
+        size_t same = 0;
+        for (const auto& q : p->internal_power)
+          same += q.related_pin == rp ? 1 : 0;
+        double w = 0;
+        for (size_t i = 0; i < arcs.from.size() && i < share.size(); ++i)
+          if (arcs.from[i] == from && toggles > 0)
+            w = share[i] / toggles;
+        const long step =
+            std::lround(std::clamp(w / 2 / static_cast<double>(same), 0.0, 1.0) * kDutySteps);
+        const std::string port = fmt::format("gpurf_when_{}", step);
+        in_ports.emplace(port, std::make_pair(0.0, static_cast<double>(step) / kDutySteps));
+        conns.push_back(fmt::format(".GPURF_W_{}_{}({})", pin, g, port));
+        clocked.insert(port);
+        has_when = true;
+      }
+      const std::string port = fmt::format("c{}_{}", c, pin);
+      outputs.push_back(port);
+      by_load[m.cap_pf[static_cast<size_t>(n)] / cap_unit].push_back(port);
+      conns.push_back(fmt::format(".{}({})", pin, port));
+    }
+    // Every instance needs a pin reached by the virtual clock, or OpenSTA replaces its
+    // activities by the default: the `when` ports are clocked, else one port of the cell.
+    if (!has_when && !clock_port.empty())
+      clocked.insert(clock_port);
+    else if (!has_when && !cell.inputs.empty())
+      clocked.insert(net_port(cell.inputs.front().second));
+    instances.push_back(fmt::format("  {} c{} ({});\n", lc.name, c, fmt::join(conns, ", ")));
   }
+  std::string lib_text;
+  try {
+    lib_text = CrossCheckLiberty(lib, used);
+  } catch (const ToolError& e) {
+    chk.reason = e.what();
+    return chk;
+  }
+  WriteFile(work / "sta_power.lib", lib_text);
+
+  std::string v = "module gpurf_sta_power_cut (\n";
+  for (const auto& [name, a] : in_ports)
+    v += fmt::format("  {},\n", name);
+  for (size_t i = 0; i < outputs.size(); ++i)
+    v += fmt::format("  {}{}\n", outputs[i], i + 1 < outputs.size() ? "," : "");
+  v += ");\n";
+  for (const auto& [name, a] : in_ports)
+    v += fmt::format("  input {};\n", name);
+  for (const auto& p : outputs)
+    v += fmt::format("  output {};\n", p);
+  for (const auto& i : instances)
+    v += i;
   v += "endmodule\n";
   WriteFile(work / "sta_power_netlist.v", v);
 
   const double period = run.period_ns;
-  std::string s = fmt::format(
-      "# gpurf characterize: OpenSTA power of the {} stimulus set, same activity, loads, slews\n"
-      "read_liberty {{{}}}\n"
-      "read_verilog sta_power_netlist.v\n"
-      "link_design {}\n",
-      StimulusSetName(run.set), lib.path.string(), nl.top);
   const double slew_lib = opt.slew_ns / lib.time_unit_ns.value_or(1);
-  // A virtual clock with zero input delay on every input (clk_i included, as data): every pin
-  // then has an arrival of one clock, so OpenSTA 2.0.17 reads every activity below per clock
-  // period. A real clock on clk_i would make OpenSTA price every pin of its network (the gated
-  // row clocks too) at a fixed 2 transitions per cycle, ignoring clock gating, and leave pins
-  // without a clock at its default activity.
-  s += fmt::format("create_clock -name vclk -period {}\n", period);
-  s += "set_input_delay 0 -clock vclk [all_inputs]\n";
-  s += fmt::format("set_input_transition {} [all_inputs]\n", slew_lib);
-  s += fmt::format("set_assigned_transition {} [get_pins */*]\n", slew_lib);
-  // Wire load: the same per-fanout estimate, grouped by fanout.
-  std::map<int, std::vector<size_t>> by_fanout;
-  for (size_t n = 0; n < nl.nets.size(); ++n) {
-    const int fo = static_cast<int>(nl.nets[n].loads.size()) + nl.nets[n].output_ports;
-    if (fo > 0)
-      by_fanout[fo].push_back(n);
-  }
-  const double cap_unit = lib.capacitive_unit_pf.value_or(1);
-  for (const auto& [fo, ns] : by_fanout) {
-    std::string names;
-    for (const size_t n : ns)
-      names += fmt::format(" n{}", n);
-    s += fmt::format("set_load {} [get_nets {{{}}}]\n", fo * opt.wire_cap_per_fanout_pf / cap_unit,
-                     names);
-  }
-  // Activities in transitions per clock period, duty = fraction of time high, on the input ports
-  // and on every cell output pin. OpenSTA 2.0.17 honours the input ports; its activity
-  // propagation then re-derives combinational outputs (and load pins) from the cell functions
-  // with its independence model (Boolean difference of the input densities and duties), so the
-  // annotations of internal nets are not all used: the difference it reports measures that
-  // propagation model as much as our pricing (see synth/README.md).
-  const double cycles = static_cast<double>(run.cycles);
-  for (const auto& p : nl.ports) {
-    if (p.dir != PortDir::kInput)
-      continue;
-    for (size_t b = 0; b < p.bits.size(); ++b) {
-      const int n = p.bits[b];
-      if (n < 0)
-        continue;
-      s += fmt::format(
-          "set_power_activity -input_ports [get_ports {{{}[{}]}}] -activity {:.9g} "
-          "-duty {:.6f}\n",
-          p.name, b, static_cast<double>(run.toggles(n)) / cycles,
-          std::clamp(run.duty(n), 0.0, 1.0));
+  std::string s = fmt::format(
+      "# gpurf characterize: OpenSTA report_power of the {} stimulus set on the netlist cut at\n"
+      "# every cell pin, with our per-pin activities, loads and slew (see synth/power.h)\n"
+      "read_liberty sta_power.lib\n"
+      "read_verilog sta_power_netlist.v\n"
+      "link_design gpurf_sta_power_cut\n"
+      "create_clock -name vclk -period {}\n"
+      "set_input_transition {} [all_inputs]\n",
+      StimulusSetName(run.set), period, slew_lib);
+  // Ports are looked up once, by name, in a dict: OpenSTA 2.0.17's get_ports scans every port
+  // for each name (quadratic in a netlist of 50k ports), and the set_load / set_power_activity
+  // procedures call it; their per-port commands are called directly instead.
+  s += "set_input_delay 0 -clock vclk [get_ports gpurf_when_*]\n";
+  std::string extra;
+  for (const auto& p : clocked)
+    if (!p.starts_with("gpurf_when_"))
+      extra += " " + p;
+  if (!extra.empty())
+    s += "set_input_delay 0 -clock vclk [get_ports {" + extra + "}]\n";
+  s += "set gpurf_port [dict create]\n"
+       "foreach p [get_ports *] { dict set gpurf_port [get_name $p] $p }\n"
+       "proc gpurf_load {cap names} {\n"
+       "  set c [sta::capacitance_ui_sta $cap]\n"
+       "  foreach n $names { sta::set_port_pin_cap [dict get $::gpurf_port $n] rise_fall all $c }\n"
+       "}\n"
+       "proc gpurf_activity {activity duty names} {\n"
+       "  foreach n $names {\n"
+       "    sta::set_power_input_port_activity [dict get $::gpurf_port $n] $activity $duty\n"
+       "  }\n"
+       "}\n";
+  const auto lines = [&](const std::vector<std::string>& names, const std::string& head) {
+    for (size_t i = 0; i < names.size(); i += 1000) {
+      s += head + " {";
+      for (size_t k = i; k < std::min(names.size(), i + 1000); ++k)
+        s += " " + names[k];
+      s += "}\n";
     }
-  }
-  s += "proc gpurf_act {pin act duty} { sta::set_power_pin_activity [get_pins $pin] $act $duty }\n";
-  for (size_t c = 0; c < nl.cells.size(); ++c) {
-    const auto annotate = [&](const std::string& pin, int n) {
-      if (n < 0)
-        return;
-      s += fmt::format("gpurf_act c{}/{} {:.9g} {:.6f}\n", c, pin,
-                       static_cast<double>(run.toggles(n)) / cycles,
-                       std::clamp(run.duty(n), 0.0, 1.0));
-    };
-    for (const auto& [pin, n] : nl.cells[c].outputs)
-      annotate(pin, n);
-  }
+  };
+  for (const auto& [load, ports] : by_load)
+    lines(ports, fmt::format("gpurf_load {:.9g}", load));
+  std::map<std::pair<double, double>, std::vector<std::string>> by_activity;
+  for (const auto& [name, a] : in_ports)
+    by_activity[a].push_back(name);
+  for (const auto& [a, ports] : by_activity)
+    lines(ports, fmt::format("gpurf_activity {:.9g} {:.9g}", a.first, a.second));
   s += "report_power -digits 8\nexit\n";
   WriteFile(work / "sta_power.tcl", s);
 

@@ -15,6 +15,7 @@
 // (input_port_switching) and left out of the per-access energies, as OpenSTA does.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -62,8 +63,27 @@ struct RunEnergy {
 
 RunEnergy PriceRun(const ToggleRun& run, const GateNetlist& nl, const EnergyModel& m);
 
-// OpenSTA cross-check: the netlist (rewritten with the same net numbering), the same loads,
-// slews and per-pin activities of `run`, and OpenSTA's report_power.
+// OpenSTA cross-check: OpenSTA's report_power on the same cells, loads, slew and per-pin
+// activities of `run`. OpenSTA 2.0.17 (Debian 12) keeps user activities only on top-level
+// inputs: it re-derives every cell output from its inputs (Boolean difference with independent
+// inputs, register outputs from their data input) and overwrites annotations. So the check
+// gives it a netlist in which nothing has to be derived:
+//   - the netlist is cut at every cell pin: each cell input is its own top-level input port,
+//     with the simulated activity and duty of the net it was connected to and the stated slew;
+//     each cell output is its own output port loaded with the net's capacitance of our model
+//     (fanout pin capacitances + wire estimate);
+//   - a copy of the Liberty (sta_power.lib) routes the simulated output activities in: each
+//     combinational output's `function` becomes a pseudo input GPURF_F_<pin>, each register's
+//     next_state / latch data_in becomes GPURF_N (its output's activity), so OpenSTA's
+//     propagation reproduces them exactly; each output internal_power group gets a
+//     `when : "GPURF_W_<pin>_<k>"` pseudo input whose duty is the share of the output's toggles
+//     our pricing attributed to that group's related pin, halved because OpenSTA 2.0.17 charges
+//     the rise plus the fall energy of a group for every output transition. Pseudo pins have no
+//     capacitance and no power; every table, capacitance, leakage and the voltage are still read
+//     by OpenSTA from the library's own text.
+// What it checks: the pricing (table lookups at slew and load, 1/2 C V^2, units, leakage),
+// independently implemented; not the activity, which both take from the same simulation.
+
 struct StaPowerCheck {
   bool available = false;
   std::string reason;  // why not, when unavailable
@@ -77,6 +97,10 @@ struct StaPowerCheck {
 StaPowerCheck CrossCheckWithOpenSta(const GateNetlist& nl, const LibertyLibrary& lib,
                                     const EnergyModel& m, const EnergyOptions& opt,
                                     const ToggleRun& run, const fs::path& work);
+
+// The library text with the cross-check's pseudo pins, for the cells named (see above).
+// Throws ToolError when the text does not have the groups the parsed library has.
+std::string CrossCheckLiberty(const LibertyLibrary& lib, const std::set<std::string>& cells);
 
 // Parses report_power's Total line: internal, switching, leakage (W). False if absent.
 bool ParseStaPowerTotal(const std::string& log, double& internal, double& switching,

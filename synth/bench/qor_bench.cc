@@ -50,6 +50,10 @@ GeneratedStructure NaiveArray(const GeneratedStructure& gen, const test::Shape& 
   return g;
 }
 
+std::string StaDiff(const ModuleCharacterization& r) {
+  return r.sta.available ? fmt::format("{:+.2f}%", 100 * r.sta.dynamic_diff) : "n/a";
+}
+
 int Main(int argc, char** argv) {
   CharacterizeOptions opt;
   opt.cycles = 2000;
@@ -80,8 +84,9 @@ int Main(int argc, char** argv) {
   const double aoi22 = lib.Find("AOI22X1") ? lib.Find("AOI22X1")->area : 0;
   fmt::print(
       "| shape | area (a) gen | area (b) naive | area (c) floor | a/b | a/c | E_read a / b (pJ) | "
-      "E_write a / b (pJ) | E_write a/b | fmax a / b (MHz) | cells a / b |\n"
-      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+      "E_write a / b (pJ) | E_write a/b | idle a / b (pJ/cycle) | fmax a / b (MHz) | cells a / b | "
+      "fit residual a / b | OpenSTA dyn. diff a / b |\n"
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (size_t i = 0; i < shapes.size(); ++i) {
     const auto& s = shapes[i];
     const auto& a = rs[2 * i];
@@ -89,12 +94,13 @@ int Main(int argc, char** argv) {
     const double floor = s.entries * s.width * dff + s.read_ports * s.width * s.entries * aoi22 / 2;
     fmt::print(
         "| {}x{} {}R{}W | {:.0f} | {:.0f} | {:.0f} | {:.2f} | {:.2f} | {:.2f} / {:.2f} | {:.2f} / "
-        "{:.2f} | {:.2f} | {:.0f} / {:.0f} | {} / {} |\n",
+        "{:.2f} | {:.2f} | {:.2f} / {:.2f} | {:.0f} / {:.0f} | {} / {} | {:.4f} / {:.4f} | {} / {} "
+        "|\n",
         s.entries, s.width, s.read_ports, s.write_ports, a.synth.total_area, b.synth.total_area,
         floor, a.synth.total_area / b.synth.total_area, a.synth.total_area / floor, a.e_read_pj,
-        b.e_read_pj, a.e_write_pj, b.e_write_pj, a.e_write_pj / b.e_write_pj,
-        a.synth.timing.fmax_mhz, b.synth.timing.fmax_mhz, a.synth.cell_count(),
-        b.synth.cell_count());
+        b.e_read_pj, a.e_write_pj, b.e_write_pj, a.e_write_pj / b.e_write_pj, a.idle_pj_per_cycle,
+        b.idle_pj_per_cycle, a.synth.timing.fmax_mhz, b.synth.timing.fmax_mhz, a.synth.cell_count(),
+        b.synth.cell_count(), a.fit_residual, b.fit_residual, StaDiff(a), StaDiff(b));
   }
   fmt::print(
       "\nOSU018 at the library node (180 nm, unscaled); {} cycles per stimulus set; {:.0f} s "

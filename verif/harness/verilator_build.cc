@@ -49,6 +49,22 @@ std::string ShellQuote(const std::string& s) {
   return q + "'";
 }
 
+// One -MAKEFLAGS argument per word of `flags` (Verilator passes each on to make as one
+// argument, so "A=1 B=2" in one would set A to "1 B=2").
+std::string MakeFlagArgs(const std::string& flags) {
+  std::string out, word;
+  for (size_t i = 0; i <= flags.size(); ++i) {
+    if (i == flags.size() || flags[i] == ' ') {
+      if (!word.empty())
+        out += " -MAKEFLAGS " + ShellQuote(word);
+      word.clear();
+    } else {
+      word += flags[i];
+    }
+  }
+  return out;
+}
+
 std::string VerilatorVersion() {
   static const std::string v = [] {
     std::string out;
@@ -217,8 +233,8 @@ BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt) {
   const std::string adaptor = AdaptorSource(g, opt.trace);
   const std::string flags = fmt::format(
       "--cc --exe --build {}--assert -Wno-fatal -DGPURF_ASSERTIONS --x-assign unique "
-      "--x-initial unique -CFLAGS '-fPIC {}' -LDFLAGS '-shared -Wl,-Bsymbolic' -o libdut.so",
-      opt.trace ? "--trace " : "", opt.opt);
+      "--x-initial unique -CFLAGS '-fPIC {}' -LDFLAGS '-shared -Wl,-Bsymbolic' -o libdut.so{}",
+      opt.trace ? "--trace " : "", opt.opt, MakeFlagArgs(opt.make_flags));
   std::string key_text =
       VerilatorVersion() + "\n" + flags + "\n" + adaptor + "\n" + std::string(kDutAbiSource);
   for (const auto& f : g.files)

@@ -17,6 +17,10 @@ struct BuildOptions {
   int jobs = 2;             // parallel C++ compile jobs
   std::string opt = "-O1";  // C++ optimisation of the Verilated model (-O3 for benchmarks)
   bool trace = true;        // VCD support (OpenTrace); off for large gate-level netlists
+  // Make variables for the C++ build (Verilator -MAKEFLAGS), e.g. "OPT_FAST=-O0": Verilator's
+  // makefile compiles the eval code with OPT_FAST (default -Os) after `opt`, so `opt` alone
+  // does not set the level of the bulk of a model. Empty: Verilator's defaults.
+  std::string make_flags;
 };
 
 struct BuiltModel {
