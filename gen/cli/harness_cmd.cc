@@ -44,6 +44,10 @@ void AddCommon(CLI::App* cmd, HarnessArgs& a) {
                 "as --rtl, and run each structure's golden model beside its RTL, compared every "
                 "cycle; exit 1 at the first divergence")
       ->excludes(rtl);
+  cmd->add_flag("--rtl-top", a.rtl_top,
+                "with --rtl / --lockstep (alone: --rtl): drive the design's one register-file "
+                "system top (rf_system) through its request interface instead of its structures "
+                "one by one; --lockstep runs the RfSystem golden model beside it");
   cmd->add_option("--cache-dir", a.cache_dir,
                   "Verilator model cache for --rtl/--lockstep (default $GPURF_CACHE_DIR, else "
                   "$XDG_CACHE_HOME/gpurf, else ~/.cache/gpurf)");
@@ -85,7 +89,10 @@ h::DriverOptions Options(const HarnessArgs& a) {
   o.active_warps = a.active_warps;
   o.scheduler = a.scheduler;
   o.inner_policy = a.inner_policy;
-  o.rtl.mode = a.lockstep ? h::RfMode::kLockstep : a.rtl ? h::RfMode::kRtl : h::RfMode::kModels;
+  o.rtl.mode = a.lockstep             ? h::RfMode::kLockstep
+               : (a.rtl || a.rtl_top) ? h::RfMode::kRtl
+                                      : h::RfMode::kModels;
+  o.rtl.top = a.rtl_top;
   o.rtl.build.cache_dir = a.cache_dir;
   return o;
 }
@@ -138,6 +145,8 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   j["baseline_energy_pj"] = r.base_energy.total_pj();
   j["normalized"] = r.Normalized();
   j["rf_mode"] = h::RfModeName(r.mode);
+  if (r.mode != h::RfMode::kModels)
+    j["rtl_granularity"] = r.rtl_top ? "system" : "structures";
   if (r.mode != h::RfMode::kModels) {
     nlohmann::ordered_json a;
     a["values"] = r.values ? "kernel" : "pseudo-random";
@@ -201,8 +210,10 @@ std::string RtlSummary(const h::DesignResult& r) {
   std::string s = fmt::format(
       "RTL in the loop ({}): {} RTL cycles, {} rows checked against {}; {:.0f} warp "
       "instructions/s\n",
-      r.mode == h::RfMode::kLockstep ? "lockstep with the golden models, zero divergence"
-                                     : "Verilated structures",
+      r.mode == h::RfMode::kLockstep
+          ? (r.rtl_top ? "rf_system top in lockstep with its golden model, zero divergence"
+                       : "lockstep with the golden models, zero divergence")
+          : (r.rtl_top ? "Verilated rf_system top" : "Verilated structures"),
       r.activity.rtl_cycles, r.activity.value_checks,
       r.values ? "the kernel's register values"
                : "the rows written (pseudo-random data: the run "

@@ -8,7 +8,8 @@
 // .traceg, or "all" for every corpus workload. Common options: --energies F (characterization
 // JSON), --no-hints (HW RFC without liveness hints), --active-warps N, --scheduler S,
 // --inner-policy P, --rtl or --lockstep (the design's Verilated structures in the loop; exit 1 at
-// a divergence), --cache-dir DIR.
+// a divergence), --rtl-top (the design's rf_system top instead of its structures; alone: --rtl),
+// --cache-dir DIR.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -29,6 +30,7 @@ struct HarnessArgs {
   std::string json, csv, svg, md;
   std::string title;
   bool rtl = false, lockstep = false;  // RTL in the loop (sim/harness/rtl_loop.h)
+  bool rtl_top = false;                // ... through the rf_system top (sim/harness/rtl_top.h)
   std::string cache_dir;               // Verilator model cache ("" = default)
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <ctime>
 
+#include "sim/harness/rtl_top.h"
 #include "sim/passes/analysis.h"
 
 namespace gpurf::harness {
@@ -123,7 +124,13 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
   so.two_level = two_level;
   so.long_wait = &a.strands.waits;
   One r;
-  if (rtl != nullptr) {
+  if (rtl != nullptr && ro->top) {
+    RtlTopSystem loop(d, k, sm, *rf, rtl->front(), *ro);
+    r.sm = sim::RunSm(run, sm, policy, &loop, so);
+    loop.Finish();
+    r.activity = loop.activity();
+    r.values = loop.has_values();
+  } else if (rtl != nullptr) {
     RtlLoopSystem loop(d, k, sm, *rf, *rtl, *ro);
     r.sm = sim::RunSm(run, sm, policy, &loop, so);
     loop.Finish();
@@ -162,8 +169,11 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   base.hierarchy.levels = 1;
   const bool same = d.hierarchy.kind == "mrf-only" || d.hierarchy.levels == 1;
   res.mode = o.rtl.mode;
+  res.rtl_top = o.rtl.mode != RfMode::kModels && o.rtl.top;
   std::vector<RtlStructure> rtl;
-  if (o.rtl.mode != RfMode::kModels)
+  if (o.rtl.mode != RfMode::kModels && o.rtl.top)
+    rtl.push_back(PrepareRtlTop(d, res.sm, o.rtl.build));
+  else if (o.rtl.mode != RfMode::kModels)
     rtl = PrepareRtl(d, res.sm, o.rtl.build);
 
   for (const auto& wk : kernels) {

@@ -68,6 +68,7 @@ struct DesignResult {
   // RTL in the loop: the mode, whether every kernel had recorded values, the toggles and the
   // access energy rescaled by them (beside the uniform-random `energy`).
   RfMode mode = RfMode::kModels;
+  bool rtl_top = false;  // the rf_system top rather than the structures (rtl_top.h)
   bool values = true;
   DataActivity activity;
   energy::Breakdown data_energy;

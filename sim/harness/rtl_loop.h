@@ -133,6 +133,9 @@ struct RtlLoopOptions {
   // a broken one to show that the comparison catches it.
   std::function<std::unique_ptr<CycleModel>(const StructureSpec&)> make_model;
   uint64_t seed = 1;  // pseudo-random rows when the run has no values
+  // Granularity: false drives the design's structures one by one (this file), true the one
+  // rf_system top through its request interface (rtl_top.h, `--rtl-top`).
+  bool top = false;
 };
 
 // Builds the Verilator models of the design's mrf and, by hierarchy, rfc or orf_l1/orf_l0.
