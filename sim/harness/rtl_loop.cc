@@ -136,13 +136,6 @@ class LockstepBackend : public StructureBackend {
   PortValues exp_, defined_;
 };
 
-uint64_t SplitMix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 const RtlStructure* FindStructure(const std::vector<RtlStructure>& v, const std::string& name) {
   for (const auto& s : v) {
     if (s.name == name)
@@ -258,7 +251,7 @@ struct RtlLoopSystem::Dut {
 RtlLoopSystem::RtlLoopSystem(const DesignSpec& d, const sim::Kernel& k, const sim::SmConfig& sm,
                              RfSystem& inner, const std::vector<RtlStructure>& structures,
                              const RtlLoopOptions& opt)
-    : d_(d), k_(k), inner_(inner), opt_(opt), rand_state_(opt.seed) {
+    : d_(d), k_(k), inner_(inner), opt_(opt) {
   if (!opt_.make_model)
     opt_.make_model = [](const StructureSpec& s) { return MakeModel(s); };
   auto make = [&](const std::string& name) -> std::unique_ptr<Dut> {
@@ -311,10 +304,7 @@ RtlLoopSystem::RtlLoopSystem(const DesignSpec& d, const sim::Kernel& k, const si
                     k.name, k.regs_per_thread, rfc_spec_.registers()));
   }
   const auto warps = static_cast<size_t>(sm.warps);
-  const auto regs = static_cast<size_t>(std::max(1, k.regs_per_thread));
-  streams_.assign(warps, nullptr);
-  shadow_.assign(warps, std::vector<Bits>(regs, Bits(width_)));
-  written_.assign(warps, std::vector<uint8_t>(regs, 0));
+  rows_.emplace(k, warps, width_, lanes_, opt.seed);
   mrf_tag_mask_ = (uint64_t{1} << mrf_spec_.tag_width) - 1;
   if (rfc_)
     rfc_slot_warp_.assign(static_cast<size_t>(rfc_spec_.active_warps), 0);
@@ -356,84 +346,9 @@ void RtlLoopSystem::Fail(const std::string& structure, uint64_t rtl_cycle,
                   structure, top, rtl_cycle, k_.name, what));
 }
 
-Bits& RtlLoopSystem::Shadow(uint32_t warp, int reg) {
-  return shadow_[warp][static_cast<size_t>(reg)];
-}
-
-bool RtlLoopSystem::Written(uint32_t warp, int reg) const {
-  return written_[warp][static_cast<size_t>(reg)] != 0;
-}
-
 void RtlLoopSystem::Launch(uint64_t cycle, uint32_t warp, const sim::WarpStream& stream) {
   inner_.Launch(cycle, warp, stream);
-  streams_[warp] = &stream;
-  values_ = values_ && stream.has_values;
-  std::fill(written_[warp].begin(), written_[warp].end(), 0);
-}
-
-void RtlLoopSystem::WriteResultRows(uint32_t warp, const sim::DynInst& d) {
-  const sim::Instruction& in = k_.code[d.inst];
-  const sim::WarpStream* ws = streams_[warp];
-  const bool vals = ws != nullptr && ws->has_values;
-  const size_t nsrc = static_cast<size_t>(in.NumSrcRegs());
-  size_t j = 0;
-  pending_.clear();
-  for (const auto& o : in.dsts) {
-    for (int g = 0; g < o.count; ++g, ++j) {
-      const int reg = o.first + g;
-      Bits row = Shadow(warp, reg);
-      for (int l = 0; l < lanes_; ++l) {
-        if (((d.active_mask >> l) & 1U) == 0)
-          continue;  // the lane keeps the register's value
-        const uint32_t v = vals ? ws->values[d.values + (nsrc + j) * 32 + static_cast<size_t>(l)]
-                                : static_cast<uint32_t>(SplitMix(rand_state_));
-        row.set(32 * l, 32, v);
-      }
-      pending_.emplace_back(reg, std::move(row));
-    }
-  }
-}
-
-void RtlLoopSystem::Commit(uint32_t warp, int reg) {
-  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-    if (it->first == reg) {
-      Shadow(warp, reg) = std::move(it->second);
-      written_[warp][static_cast<size_t>(reg)] = 1;
-      pending_.erase(it);
-      return;
-    }
-  }
-}
-
-RtlLoopSystem::Expect RtlLoopSystem::SourceExpect(uint32_t warp, int reg) const {
-  Expect e;
-  e.value = Bits(width_);
-  e.mask = Bits(width_);
-  e.check = Written(warp, reg);
-  const sim::WarpStream* ws = streams_[warp];
-  if (dyn_ == nullptr || ws == nullptr || !ws->has_values) {
-    e.value = shadow_[warp][static_cast<size_t>(reg)];
-    for (int l = 0; l < lanes_; ++l)
-      e.mask.set(32 * l, 32, 0xffffffffU);
-    return e;
-  }
-  const sim::Instruction& in = k_.code[dyn_->inst];
-  size_t j = 0;
-  for (const auto& o : in.srcs) {
-    for (int g = 0; g < o.count; ++g, ++j) {
-      if (o.first + g != reg)
-        continue;
-      for (int l = 0; l < lanes_; ++l) {
-        if (((dyn_->active_mask >> l) & 1U) == 0)
-          continue;
-        e.value.set(32 * l, 32, ws->values[dyn_->values + j * 32 + static_cast<size_t>(l)]);
-        e.mask.set(32 * l, 32, 0xffffffffU);
-      }
-      return e;
-    }
-  }
-  e.check = false;  // not a source of this instruction (cannot happen)
-  return e;
+  rows_->Launch(warp, stream);
 }
 
 void RtlLoopSystem::CheckValue(const std::string& structure, uint64_t rtl_cycle,
@@ -475,10 +390,10 @@ int RtlLoopSystem::Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
 
 void RtlLoopSystem::Writeback(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
   Enter(cycle, warp, &d);
-  WriteResultRows(warp, d);
+  rows_->WriteResultRows(warp, d);
   inner_.Writeback(cycle, warp, d);
-  while (!pending_.empty())
-    Commit(warp, pending_.front().first);
+  while (!rows_->pending().empty())
+    rows_->Commit(warp, rows_->pending().front().first);
   OrfRun();
 }
 
@@ -563,15 +478,15 @@ void RtlLoopSystem::MrfRead(uint32_t warp, const std::vector<int>& regs) {
     for (size_t s = 0; s < 3 && c * 3 + s < regs.size(); ++s) {
       ch.issue.src_valid[s] = true;
       ch.issue.src_reg[s] = regs[c * 3 + s];
-      ch.expect[s] = SourceExpect(warp, regs[c * 3 + s]);
+      ch.expect[s] = rows_->SourceExpect(warp, regs[c * 3 + s], dyn_);
     }
     mrf_queue_.push_back(std::move(ch));
   }
 }
 
 void RtlLoopSystem::MrfWrite(uint32_t warp, int reg) {
-  Commit(warp, reg);
-  mrf_wbq_.push_back({warp, reg, Shadow(warp, reg), dyn_ != nullptr ? dyn_->inst : ~0U});
+  rows_->Commit(warp, reg);
+  mrf_wbq_.push_back({warp, reg, rows_->Shadow(warp, reg), dyn_ != nullptr ? dyn_->inst : ~0U});
 }
 
 void RtlLoopSystem::MrfDrainWrites() {
@@ -746,7 +661,7 @@ void RtlLoopSystem::RfcRead(const std::vector<RfcCache::Operand>& ops,
                          Where(warp_, dyn_->inst), op.reg, op.slot, k, l0 ? 1 : 0, want.level));
       const Bits data = r.out[p.lu_data].slice(ik * s.width, s.width);
       CheckValue("rfc", r.cycles, fmt::format("lu_data_o operand {} (R{})", k, op.reg),
-                 SourceExpect(warp_, op.reg), data, warp_, dyn_->inst);
+                 rows_->SourceExpect(warp_, op.reg, dyn_), data, warp_, dyn_->inst);
       Toggle(l0 ? Level::kL0 : Level::kL1, rfc_last_lu_[k], data);
     }
     DutClock(r);
@@ -758,12 +673,12 @@ void RtlLoopSystem::RfcWrite(int slot, int reg, bool bypass, bool not_l0,
   const RfcPorts p = RfcPorts::For(rfc_spec_);
   const RfcSpec& s = rfc_spec_;
   Dut& r = *rfc_;
-  Commit(warp_, reg);
+  rows_->Commit(warp_, reg);
   r.Idle();
   r.in[p.wr_valid] = Bits(1, 1);
   r.in[p.wr_slot].set(0, s.slot_bits, static_cast<uint64_t>(slot));
   r.in[p.wr_reg].set(0, s.reg_bits, static_cast<uint64_t>(reg));
-  r.in[p.wr_data] = Shadow(warp_, reg);
+  r.in[p.wr_data] = rows_->Shadow(warp_, reg);
   r.in[p.wr_long] = Bits(1, bypass);
   if (p.wr_no_l0 >= 0)
     r.in[p.wr_no_l0] = Bits(1, not_l0);
@@ -785,11 +700,11 @@ void RtlLoopSystem::RfcWrite(int slot, int reg, bool bypass, bool not_l0,
     rfc_wb_warp_ = warp_;
     rfc_wb_inst_ = dyn_->inst;
     rfc_wb_bypass_ = bypass;
-    rfc_wb_expect_.value = Shadow(warp_, rfc_wb_reg_);
+    rfc_wb_expect_.value = rows_->Shadow(warp_, rfc_wb_reg_);
     rfc_wb_expect_.mask = Bits(width_);
     for (int l = 0; l < lanes_; ++l)
       rfc_wb_expect_.mask.set(32 * l, 32, 0xffffffffU);
-    rfc_wb_expect_.check = Written(warp_, rfc_wb_reg_);
+    rfc_wb_expect_.check = rows_->Written(warp_, rfc_wb_reg_);
   }
 }
 
@@ -820,11 +735,11 @@ void RtlLoopSystem::RfcFlush(uint32_t warp, int slot, int entries) {
              fmt::format("flush of slot {} (warp {}) writes back slot {}", slot, warp, wslot));
       const Bits data = r.out[p.wb_data];
       Expect e;
-      e.value = Shadow(warp, wreg);
+      e.value = rows_->Shadow(warp, wreg);
       e.mask = Bits(width_);
       for (int l = 0; l < lanes_; ++l)
         e.mask.set(32 * l, 32, 0xffffffffU);
-      e.check = wreg < static_cast<int>(written_[warp].size()) && Written(warp, wreg);
+      e.check = wreg < static_cast<int>(rows_->regs()) && rows_->Written(warp, wreg);
       CheckValue("rfc", r.cycles, fmt::format("wb_data_o (flush, R{})", wreg), e, data, warp, ~0U);
       Toggle(Level::kL1, rfc_last_wb_, data);
       mrf_wbq_.push_back({warp, wreg, data, ~0U});
@@ -851,7 +766,7 @@ void RtlLoopSystem::OrfRead(sp::RfLevel level, int src, int reg, int entry) {
 
 void RtlLoopSystem::OrfWrite(sp::RfLevel level, int reg, int entry, bool fill) {
   if (!fill)
-    Commit(warp_, reg);
+    rows_->Commit(warp_, reg);
   orf_ops_.push_back({level, -1, reg, entry, fill});
 }
 
@@ -949,7 +864,7 @@ void RtlLoopSystem::OrfRun() {
         const Bits data = o->out[P::kRdata].slice(port * dw, dw);
         CheckValue(o->name, o->cycles,
                    fmt::format("rdata_o port {} (R{}, entry {})", port, op.reg, op.entry),
-                   SourceExpect(warp_, op.reg), data, warp_, dyn_->inst);
+                   rows_->SourceExpect(warp_, op.reg, dyn_), data, warp_, dyn_->inst);
         Toggle(el,
                (el == Level::kL0 ? orf_last_rd_l0_ : orf_last_rd_l1_)[static_cast<size_t>(port)],
                data);
@@ -965,7 +880,7 @@ void RtlLoopSystem::OrfRun() {
       o->in[P::kWe] = Bits(1, 1);
       o->in[P::kWslot].set(0, sw, static_cast<uint64_t>(slot));
       o->in[P::kWentry].set(0, ew, static_cast<uint64_t>(op.entry));
-      o->in[P::kWdata] = Shadow(warp_, op.reg);
+      o->in[P::kWdata] = rows_->Shadow(warp_, op.reg);
       orf_valid_[lvl == sp::RfLevel::kL0 ? 1 : 0][OrfIndex(slot, op.entry)] = 1;
       DutEval(*o);
       Toggle(el, el == Level::kL0 ? orf_last_wr_l0_ : orf_last_wr_l1_, o->in[P::kWdata]);

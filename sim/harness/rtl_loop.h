@@ -47,6 +47,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
@@ -55,6 +56,7 @@
 #include "energy/energy_model.h"
 #include "gen/config/design_spec.h"
 #include "gen/output/artifact.h"
+#include "sim/harness/register_rows.h"
 #include "sim/harness/rf_systems.h"
 #include "verif/harness/cycle_model.h"
 #include "verif/harness/dut_abi.h"
@@ -168,7 +170,7 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   // Drains the MRF (every queued read dispatched and checked) and finishes the inner system.
   void Finish();
   const DataActivity& activity() const { return act_; }
-  bool has_values() const { return values_; }
+  bool has_values() const { return rows_->has_values(); }
 
   // StructureListener
   void MrfRead(uint32_t warp, const std::vector<int>& regs) override;
@@ -183,10 +185,7 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
 
  private:
   struct Dut;  // one structure: backend, port values, RTL cycle count
-  struct Expect {
-    Bits value, mask;  // expected row and the bits to compare (active lanes)
-    bool check = false;
-  };
+  using Expect = RowExpect;
   struct MrfChunk {
     MrfIssue issue;
     std::array<Expect, 3> expect;
@@ -211,14 +210,8 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
                          const std::string& what) const;
   std::string Where(uint32_t warp, uint32_t inst) const;
 
-  // Register rows of cluster 0.
-  Bits& Shadow(uint32_t warp, int reg);
-  bool Written(uint32_t warp, int reg) const;
-  // The rows an instruction's results write (pending_), committed to the shadow when the system
-  // writes each register (an eviction of the old value in between still sees the old row).
-  void WriteResultRows(uint32_t warp, const sim::DynInst& d);
-  void Commit(uint32_t warp, int reg);
-  Expect SourceExpect(uint32_t warp, int reg) const;
+  // Register rows: rows_ (the rows an instruction's results write stay pending until the system
+  // writes each register, so an eviction of the old value in between still sees the old row).
   void CheckValue(const std::string& structure, uint64_t rtl_cycle, const std::string& signal,
                   const Expect& e, const Bits& actual, uint32_t warp, uint32_t inst);
   void Toggle(energy::Level l, Bits& last, const Bits& now);
@@ -249,15 +242,9 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   uint64_t cycle_ = 0;
   uint32_t warp_ = 0;
   const sim::DynInst* dyn_ = nullptr;
-  uint32_t ctx_warp_ = 0, ctx_inst_ = ~0U;       // the instruction a backend report is about
-  std::vector<const sim::WarpStream*> streams_;  // by warp context
-  bool values_ = true;                           // every launched stream has values
+  uint32_t ctx_warp_ = 0, ctx_inst_ = ~0U;  // the instruction a backend report is about
 
-  // Register rows (cluster 0) by warp context and register, and whether written since launch.
-  std::vector<std::vector<Bits>> shadow_;
-  std::vector<std::vector<uint8_t>> written_;
-  uint64_t rand_state_ = 0;
-  std::vector<std::pair<int, Bits>> pending_;
+  std::optional<RegisterRows> rows_;  // cluster 0, by warp context and register
 
   // MRF transactor.
   std::deque<MrfChunk> mrf_queue_;

@@ -21,13 +21,6 @@ std::string Hex(const Bits& b) {
   return fmt::format("{}'h{}", b.width(), b.hex());
 }
 
-uint64_t SplitMix(uint64_t& s) {
-  uint64_t z = (s += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
-
 Level LevelOf(int src_level) {
   return src_level == RfSystemSpec::kLevelL0   ? Level::kL0
          : src_level == RfSystemSpec::kLevelL1 ? Level::kL1
@@ -87,7 +80,7 @@ RtlStructure PrepareRtlTop(const DesignSpec& d, const sim::SmConfig& sm,
 
 RtlTopSystem::RtlTopSystem(const DesignSpec& d, const sim::Kernel& k, const sim::SmConfig& sm,
                            RfSystem& inner, const RtlStructure& top, const RtlLoopOptions& opt)
-    : k_(k), inner_(inner), opt_(opt), rand_state_(opt.seed) {
+    : k_(k), inner_(inner), opt_(opt) {
   if (!opt_.make_model)
     opt_.make_model = [](const StructureSpec& s) { return MakeModel(s); };
   spec_ = std::get<RfSystemSpec>(top.spec);
@@ -117,10 +110,7 @@ RtlTopSystem::RtlTopSystem(const DesignSpec& d, const sim::Kernel& k, const sim:
         k.name, k.regs_per_thread, sm.warps, spec_.mrf.regs, spec_.warps));
   }
   const auto warps = static_cast<size_t>(sm.warps);
-  const auto regs = static_cast<size_t>(std::max(1, k.regs_per_thread));
-  streams_.assign(warps, nullptr);
-  shadow_.assign(warps, std::vector<Bits>(regs, Bits(width_)));
-  written_.assign(warps, std::vector<uint8_t>(regs, 0));
+  rows_.emplace(k, warps, width_, lanes_, opt.seed);
   orf_slot_of_.assign(warps, -1);
   orf_slot_free_.assign(static_cast<size_t>(sm.active_warps), true);
   for (auto& lv : last_) {
@@ -167,84 +157,9 @@ void RtlTopSystem::Fail(const std::string& what) const {
       rtl_ != nullptr ? rtl_->top : std::string("rf_system"), rtl_cycles_, k_.name, what));
 }
 
-Bits& RtlTopSystem::Shadow(uint32_t warp, int reg) {
-  return shadow_[warp][static_cast<size_t>(reg)];
-}
-
-bool RtlTopSystem::Written(uint32_t warp, int reg) const {
-  return written_[warp][static_cast<size_t>(reg)] != 0;
-}
-
 void RtlTopSystem::Launch(uint64_t cycle, uint32_t warp, const sim::WarpStream& stream) {
   inner_.Launch(cycle, warp, stream);
-  streams_[warp] = &stream;
-  values_ = values_ && stream.has_values;
-  std::fill(written_[warp].begin(), written_[warp].end(), 0);
-}
-
-void RtlTopSystem::WriteResultRows(uint32_t warp, const sim::DynInst& d) {
-  const sim::Instruction& in = k_.code[d.inst];
-  const sim::WarpStream* ws = streams_[warp];
-  const bool vals = ws != nullptr && ws->has_values;
-  const size_t nsrc = static_cast<size_t>(in.NumSrcRegs());
-  size_t j = 0;
-  pending_.clear();
-  for (const auto& o : in.dsts) {
-    for (int g = 0; g < o.count; ++g, ++j) {
-      const int reg = o.first + g;
-      Bits row = Shadow(warp, reg);
-      for (int l = 0; l < lanes_; ++l) {
-        if (((d.active_mask >> l) & 1U) == 0)
-          continue;  // the lane keeps the register's value
-        const uint32_t v = vals ? ws->values[d.values + (nsrc + j) * 32 + static_cast<size_t>(l)]
-                                : static_cast<uint32_t>(SplitMix(rand_state_));
-        row.set(32 * l, 32, v);
-      }
-      pending_.emplace_back(reg, std::move(row));
-    }
-  }
-}
-
-void RtlTopSystem::Commit(uint32_t warp, int reg) {
-  for (auto it = pending_.begin(); it != pending_.end(); ++it) {
-    if (it->first == reg) {
-      Shadow(warp, reg) = std::move(it->second);
-      written_[warp][static_cast<size_t>(reg)] = 1;
-      pending_.erase(it);
-      return;
-    }
-  }
-}
-
-RtlTopSystem::Expect RtlTopSystem::SourceExpect(uint32_t warp, int reg) const {
-  Expect e;
-  e.value = Bits(width_);
-  e.mask = Bits(width_);
-  e.check = Written(warp, reg);
-  const sim::WarpStream* ws = streams_[warp];
-  if (dyn_ == nullptr || ws == nullptr || !ws->has_values) {
-    e.value = shadow_[warp][static_cast<size_t>(reg)];
-    for (int l = 0; l < lanes_; ++l)
-      e.mask.set(32 * l, 32, 0xffffffffU);
-    return e;
-  }
-  const sim::Instruction& in = k_.code[dyn_->inst];
-  size_t j = 0;
-  for (const auto& o : in.srcs) {
-    for (int g = 0; g < o.count; ++g, ++j) {
-      if (o.first + g != reg)
-        continue;
-      for (int l = 0; l < lanes_; ++l) {
-        if (((dyn_->active_mask >> l) & 1U) == 0)
-          continue;
-        e.value.set(32 * l, 32, ws->values[dyn_->values + j * 32 + static_cast<size_t>(l)]);
-        e.mask.set(32 * l, 32, 0xffffffffU);
-      }
-      return e;
-    }
-  }
-  e.check = false;  // not a source of this instruction (cannot happen)
-  return e;
+  rows_->Launch(warp, stream);
 }
 
 void RtlTopSystem::CheckValue(const std::string& signal, const Expect& e, const Bits& actual,
@@ -446,7 +361,7 @@ void RtlTopSystem::DriveIssue(uint32_t warp, int slot, const std::vector<Src>& s
       f.valid[uk] = true;
       f.reg[uk] = s->reg;
       f.level[uk] = s->level;
-      f.expect[uk] = SourceExpect(warp, s->reg);
+      f.expect[uk] = rows_->SourceExpect(warp, s->reg, dyn_);
       in_[P::kIssueSrcValid].set_bit(k, true);
       in_[P::kIssueSrcReg].set(k * spec_.reg_width, spec_.reg_width, static_cast<uint64_t>(s->reg));
       in_[P::kIssueSrcDead].set_bit(k, s->dead);
@@ -499,7 +414,7 @@ void RtlTopSystem::DriveResult(uint32_t warp, const Result& r) {
       (r.mrf_also && ReadsInFlight(warp, *r.mrf_also)))
     Drain();
   Idle();
-  const Bits& data = Shadow(warp, r.reg);
+  const Bits& data = rows_->Shadow(warp, r.reg);
   in_[P::kResValid] = Bits(1, 1);
   in_[P::kResWarp].set(0, spec_.warp_width, warp);
   in_[P::kResSlot].set(0, spec_.slot_width, static_cast<uint64_t>(r.slot));
@@ -585,7 +500,7 @@ void RtlTopSystem::DriveResults(uint32_t warp) {
       ++i;
     }
     if (!r.fill)
-      Commit(warp, r.reg);
+      rows_->Commit(warp, r.reg);
     if (spec_.sw() && r.orf) {
       const int slot = orf_slot_of_[warp];
       if (slot < 0) {
@@ -682,12 +597,12 @@ int RtlTopSystem::Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
 
 void RtlTopSystem::Writeback(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
   Enter(cycle, warp, &d);
-  WriteResultRows(warp, d);
+  rows_->WriteResultRows(warp, d);
   results_.clear();
   inner_.Writeback(cycle, warp, d);
   DriveResults(warp);
-  while (!pending_.empty())
-    Commit(warp, pending_.front().first);
+  while (!rows_->pending().empty())
+    rows_->Commit(warp, rows_->pending().front().first);
 }
 
 void RtlTopSystem::Activate(uint64_t cycle, uint32_t warp) {

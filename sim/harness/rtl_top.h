@@ -77,7 +77,7 @@ class RtlTopSystem : public sim::RegisterFileSystem, public StructureListener {
   // finishes the inner system.
   void Finish();
   const DataActivity& activity() const { return act_; }
-  bool has_values() const { return values_; }
+  bool has_values() const { return rows_->has_values(); }
 
   // StructureListener (collected, then driven into the top after the inner system's event)
   void MrfRead(uint32_t warp, const std::vector<int>& regs) override;
@@ -91,10 +91,7 @@ class RtlTopSystem : public sim::RegisterFileSystem, public StructureListener {
   void OrfWrite(sim::passes::RfLevel level, int reg, int entry, bool fill) override;
 
  private:
-  struct Expect {
-    Bits value, mask;
-    bool check = false;
-  };
+  using Expect = RowExpect;
   // One source register of an issue: its level (RfSystemSpec::SrcLevel), L1 entry, dead hint,
   // the operand slot it must take (-1: any).
   struct Src {
@@ -126,12 +123,7 @@ class RtlTopSystem : public sim::RegisterFileSystem, public StructureListener {
   [[noreturn]] void Fail(const std::string& what) const;
   std::string Where(uint32_t warp, uint32_t inst) const;
 
-  // Register rows of cluster 0 (as RtlLoopSystem).
-  Bits& Shadow(uint32_t warp, int reg);
-  bool Written(uint32_t warp, int reg) const;
-  void WriteResultRows(uint32_t warp, const sim::DynInst& d);
-  void Commit(uint32_t warp, int reg);
-  Expect SourceExpect(uint32_t warp, int reg) const;
+  // Register rows: rows_ (as RtlLoopSystem).
   void CheckValue(const std::string& signal, const Expect& e, const Bits& actual, uint32_t warp,
                   uint32_t inst);
   void Toggle(energy::Level l, Bits& last, const Bits& now);
@@ -167,14 +159,8 @@ class RtlTopSystem : public sim::RegisterFileSystem, public StructureListener {
   uint32_t warp_ = 0;
   const sim::DynInst* dyn_ = nullptr;
   uint32_t ctx_warp_ = 0, ctx_inst_ = ~0U;
-  std::vector<const sim::WarpStream*> streams_;
-  bool values_ = true;
 
-  // Register rows.
-  std::vector<std::vector<Bits>> shadow_;
-  std::vector<std::vector<uint8_t>> written_;
-  uint64_t rand_state_ = 0;
-  std::vector<std::pair<int, Bits>> pending_;
+  std::optional<RegisterRows> rows_;  // cluster 0, by warp context and register
 
   // Transactions collected during one inner event.
   std::vector<int> ev_mrf_reads_;

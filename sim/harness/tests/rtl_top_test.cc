@@ -24,6 +24,7 @@
 
 #include "gen/config/yaml_loader.h"
 #include "sim/harness/driver.h"
+#include "sim/harness/tests/rtl_test_points.h"
 #include "sim/tests/cli_fixture.h"
 #include "sim/workload/launch.h"
 #include "verif/models/rf_system_model.h"
@@ -35,50 +36,16 @@ namespace {
 namespace fs = std::filesystem;
 using energy::Level;
 
-constexpr const char* kSm =
-    "sm:\n  lanes: 32\n  lane_cluster: 4\n  warps: 8\n  active_warps: 4\n"
-    "mrf:\n  banks: 32\n  entries: 64\n  width: 128\n";
+using rtl_points::Design;
+using rtl_points::DesignText;
+using rtl_points::Hierarchies;
+using rtl_points::Kernel;
+using rtl_points::kKernels;
 
-std::string DesignText(const std::string& hierarchy, const std::string& scheduler = "two-level") {
-  return fmt::format("design:\n  name: t\n{}hierarchy:\n{}scheduler:\n  kind: {}\n", kSm, hierarchy,
-                     scheduler);
-}
-
-const std::map<std::string, std::string>& Hierarchies() {
-  static const std::map<std::string, std::string> h = {
-      {"mrf_only", "  kind: mrf-only\n"},
-      {"hw_rfc_1", "  kind: hw-rfc\n  levels: 2\n  l1_entries_per_thread: 6\n  replacement: lru\n"},
-      {"sw_orf_3", "  kind: sw-orf\n  levels: 3\n  l1_entries_per_thread: 3\n  l0_split: true\n"},
-  };
-  return h;
-}
-
-DesignSpec Design(const std::string& name) {
-  return LoadDesignFromString(DesignText(Hierarchies().at(name)), name + ".yaml");
-}
-
-const WorkloadKernel& Kernel(const std::string& name) {
-  static std::map<std::string, std::unique_ptr<sim::WorkloadRun>> runs;
-  static std::map<std::string, WorkloadKernel> kernels;
-  auto it = kernels.find(name);
-  if (it == kernels.end()) {
-    runs[name] =
-        sim::RunWorkload(sim::LoadLaunch(sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), name)));
-    it = kernels.emplace(name, WorkloadKernel{name, &runs[name]->compiled.kernel, &runs[name]->run})
-             .first;
-  }
-  return it->second;
-}
-
+// At system granularity unless told otherwise.
 DriverOptions Options(RfMode mode, bool top = true) {
-  DriverOptions o;
-  o.baseline = false;
-  o.rtl.mode = mode;
-  o.rtl.top = top;
-  return o;
+  return rtl_points::Options(mode, top);
 }
-
-const char* const kKernels[] = {"vectorAdd", "histogram", "matrixMul", "transpose"};
 
 class TopLockstepMatrix : public testing::TestWithParam<std::string> {};
 
@@ -126,24 +93,9 @@ INSTANTIATE_TEST_SUITE_P(Hierarchies, TopLockstepMatrix,
 
 // A golden model whose output `port` has bit `bit` flipped in the `nth` cycle where that bit is
 // defined (and every cycle after it).
-class FlipBit : public CycleModel {
- public:
-  FlipBit(std::unique_ptr<CycleModel> m, int port, int bit, int nth)
-      : m_(std::move(m)), port_(port), bit_(bit), nth_(nth) {}
-  void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override {
-    m_->Outputs(in, out, defined);
-    if (defined[static_cast<size_t>(port_)].bit(bit_) && ++seen_ >= nth_) {
-      Bits& b = out[static_cast<size_t>(port_)];
-      b.set_bit(bit_, !b.bit(bit_));
-    }
-  }
-  void Clock(const PortValues& in) override { m_->Clock(in); }
-  std::string Failure() const override { return m_->Failure(); }
-
- private:
-  std::unique_ptr<CycleModel> m_;
-  int port_, bit_, nth_, seen_ = 0;
-};
+using rtl_points::CorruptFirstResult;
+using rtl_points::ExpectMentions;
+using rtl_points::FlipBit;
 
 TEST(RtlTopMutation, FlippedDispatchBitIsReportedInLockstep) {
   const DesignSpec d = Design("sw_orf_3");
@@ -156,15 +108,9 @@ TEST(RtlTopMutation, FlippedDispatchBitIsReportedInLockstep) {
     FAIL() << "the flipped bit was not caught";
   } catch (const RtlDivergence& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("divergence at SM cycle"), std::string::npos) << m;
-    EXPECT_NE(m.find("in rf_system (rf_sys_"), std::string::npos) << m;
-    EXPECT_NE(m.find("kernel histogram"), std::string::npos) << m;
-    EXPECT_NE(m.find("warp "), std::string::npos) << m;
-    EXPECT_NE(m.find(" at PC 0x"), std::string::npos) << m;
-    EXPECT_NE(m.find("RTL and golden model differ"), std::string::npos) << m;
-    EXPECT_NE(m.find("signal disp_data_o"), std::string::npos) << m;
-    EXPECT_NE(m.find("expected"), std::string::npos) << m;
-    EXPECT_NE(m.find("actual"), std::string::npos) << m;
+    ExpectMentions(m, {"divergence at SM cycle", "in rf_system (rf_sys_", "kernel histogram",
+                       "warp ", " at PC 0x", "RTL and golden model differ", "signal disp_data_o",
+                       "expected", "actual"});
   }
 }
 
@@ -172,40 +118,22 @@ TEST(RtlTopMutation, CorruptedKernelValueIsReportedInRtlMode) {
   // The recorded result of the first instruction that writes a register is flipped in lane 0:
   // the top dispatches a row the kernel never read.
   const WorkloadKernel& wk = Kernel("vectorAdd");
-  sim::KernelRun run = *wk.run;
   const sim::Kernel& k = *wk.kernel;
-  bool corrupted = false;
-  for (auto& ws : run.warps) {
-    for (const auto& di : ws.insts) {
-      const sim::Instruction& in = k.code[di.inst];
-      if (corrupted || in.dsts.empty() || (di.active_mask & 1U) == 0)
-        continue;
-      ws.values[di.values + static_cast<size_t>(in.NumSrcRegs()) * 32] ^= 0x10;
-      corrupted = true;
-    }
-    if (corrupted)
-      break;
-  }
-  ASSERT_TRUE(corrupted);
+  const sim::KernelRun run = CorruptFirstResult(wk);
+  ASSERT_FALSE(run.warps.empty());
   try {
     RunDesign(Design("hw_rfc_1"), {{"vectorAdd", &k, &run}}, Options(RfMode::kRtl));
     FAIL() << "the corrupted value was not caught";
   } catch (const RtlDivergence& e) {
     const std::string m = e.what();
-    EXPECT_NE(m.find("in rf_system"), std::string::npos) << m;
-    EXPECT_NE(m.find("disp_data_o operand"), std::string::npos) << m;
-    EXPECT_NE(m.find("another row than the register holds for the kernel"), std::string::npos) << m;
+    ExpectMentions(m, {"in rf_system", "disp_data_o operand",
+                       "another row than the register holds for the kernel"});
   }
 }
 
-class RtlTopCli : public test::CliFixture {
+class RtlTopCli : public rtl_points::RtlCliFixture {
  protected:
-  RtlTopCli() : CliFixture("gpurf_rtl_top_cli_") {}
-  std::string Write(const std::string& name, const std::string& text) {
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
+  RtlTopCli() : RtlCliFixture("gpurf_rtl_top_cli_") {}
 };
 
 TEST_F(RtlTopCli, LockstepTopPassesAndSaysSo) {
