@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "gen/util/diag.h"
+#include "synth/model_drivers.h"
 
 namespace gpurf {
 
@@ -19,6 +20,8 @@ const char* StimulusSetName(StimulusSet s) {
       return "writes";
     case StimulusSet::kMixed:
       return "mixed";
+    case StimulusSet::kMisses:
+      return "misses";
   }
   return "?";
 }
@@ -288,6 +291,10 @@ std::map<std::string, ActivityDriverFactory>& Registry() {
       const bool split = g.parameters.value("split", false);
       return std::make_unique<OrfDriver>(g, IntParameter(g, "active_warps"), split ? 3 : 1, split);
     };
+    // Handshake structures: drivers that track the golden model (model_drivers.h).
+    m["mrf"] = MakeMrfDriver;
+    m["rfc"] = MakeRfcDriver;
+    m["warp-scheduler"] = MakeWarpSchedulerDriver;
     return m;
   }();
   return r;
