@@ -22,6 +22,8 @@ const char* StimulusSetName(StimulusSet s) {
       return "mixed";
     case StimulusSet::kMisses:
       return "misses";
+    case StimulusSet::kL0Reads:
+      return "l0-reads";
   }
   return "?";
 }

@@ -11,7 +11,8 @@
 // The three non-idle sets make the least-squares system for E_read and E_write (characterize.h).
 // A driver may add sets (ExtraSets) and count further access components (AccessCounts): the RFC
 // adds a `misses` set (operand lookups of registers it does not hold: tag checks without data
-// reads) and counts tag checks and L0 hits, so that the fit separates E_tag and E_read(L0).
+// reads) and, with two levels, an `l0-reads` set (lookups that hit in L0 or miss), and counts
+// tag checks and L0 hits, so that the fit separates E_tag and E_read(L0).
 // What a read and a write mean for a kind (an operand read through the MRF's collectors, an
 // issue of the warp scheduler, ...) is the driver's Semantics(), written into the reports.
 //
@@ -34,7 +35,7 @@
 
 namespace gpurf {
 
-enum class StimulusSet { kIdle, kReads, kWrites, kMixed, kMisses };
+enum class StimulusSet { kIdle, kReads, kWrites, kMixed, kMisses, kL0Reads };
 const char* StimulusSetName(StimulusSet s);
 
 // Accesses made in a stimulus set. `reads` and `writes` are the two components of every kind;

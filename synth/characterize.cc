@@ -18,6 +18,7 @@
 #include "synth/gate_sim.h"
 #include "synth/level_table.h"
 #include "synth/macro_cut.h"
+#include "synth/model_drivers.h"
 
 namespace gpurf {
 namespace {
@@ -28,9 +29,9 @@ constexpr const char* kMethodVersion = "characterize-v1";
 constexpr std::array<StimulusSet, 4> kSets = {StimulusSet::kIdle, StimulusSet::kReads,
                                               StimulusSet::kWrites, StimulusSet::kMixed};
 // Every set a driver may add (for reading cached results).
-constexpr std::array<StimulusSet, 5> kAllSets = {StimulusSet::kIdle, StimulusSet::kReads,
+constexpr std::array<StimulusSet, 6> kAllSets = {StimulusSet::kIdle,   StimulusSet::kReads,
                                                  StimulusSet::kWrites, StimulusSet::kMixed,
-                                                 StimulusSet::kMisses};
+                                                 StimulusSet::kMisses, StimulusSet::kL0Reads};
 
 // Runs `f` on a thread with a 1 GiB stack (address space, committed only as used) and rethrows
 // its exception. Verilator puts the temporaries of a large netlist's settle/eval functions on
@@ -406,10 +407,12 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
   r.synth = synth;
   const fs::path cache_root =
       (opt.synth.cache_dir.empty() ? DefaultCacheDir() : opt.synth.cache_dir) / "characterize";
-  const std::string key_text = fmt::format(
+  std::string key_text = fmt::format(
       "{}\n{}\n{}\nperiod {}\nslew {}\nwire {}\ncycles {}\nseed {}\nsta {}\n", kMethodVersion,
       GeneratorVersion(), synth.work_dir.filename().string(), opt.synth.clock_period_ns,
       opt.energy.slew_ns, opt.energy.wire_cap_per_fanout_pf, opt.cycles, opt.seed, opt.sta_check);
+  if (const std::string v = ModelDriverVersion(g.kind); !v.empty())
+    key_text += "driver " + v + "\n";
   const fs::path dir = cache_root / (g.top + "-" + HashHex(key_text, 16));
   if (fs::exists(dir / "result.json")) {
     try {

@@ -141,7 +141,7 @@ class MrfDriver final : public ActivityDriver {
     const bool issue =
         set == StimulusSet::kReads || (set == StimulusSet::kMixed && Chance(rng, 0.5));
     const bool wb = set == StimulusSet::kWrites || (set == StimulusSet::kMixed && Chance(rng, 0.5));
-    if (set == StimulusSet::kIdle || set == StimulusSet::kMisses) {
+    if (set != StimulusSet::kReads && set != StimulusSet::kWrites && set != StimulusSet::kMixed) {
       pending_issue_.reset();
       pending_wb_.reset();
     }
@@ -276,8 +276,11 @@ class RfcDriver final : public ActivityDriver {
       int want = -1;
       const double r = std::uniform_real_distribution<double>(0, 1)(rng);
       switch (set) {
-        case StimulusSet::kReads:  // hits and misses in equal parts
-          want = spec_.two_levels() ? (r < 1.0 / 3 ? 0 : r < 2.0 / 3 ? 1 : 2) : (r < 0.5 ? 1 : 2);
+        case StimulusSet::kReads:  // L1 hits and misses in equal parts
+          want = r < 0.5 ? 1 : 2;
+          break;
+        case StimulusSet::kL0Reads:  // L0 hits and misses in equal parts
+          want = r < 0.5 ? 0 : 2;
           break;
         case StimulusSet::kMisses:
           want = 2;
@@ -298,7 +301,11 @@ class RfcDriver final : public ActivityDriver {
     Finish(v, counts);
   }
 
-  std::vector<StimulusSet> ExtraSets() const override { return {StimulusSet::kMisses}; }
+  std::vector<StimulusSet> ExtraSets() const override {
+    if (spec_.two_levels())
+      return {StimulusSet::kMisses, StimulusSet::kL0Reads};
+    return {StimulusSet::kMisses};
+  }
 
   AccessSemantics Semantics() const override {
     AccessSemantics s;
@@ -499,6 +506,16 @@ class WarpSchedulerDriver final : public ActivityDriver {
 };
 
 }  // namespace
+
+std::string ModelDriverVersion(const std::string& kind) {
+  if (kind == "mrf")
+    return "mrf-driver-v1";
+  if (kind == "rfc")
+    return "rfc-driver-v2";
+  if (kind == "warp-scheduler")
+    return "warp-scheduler-driver-v1";
+  return "";
+}
 
 std::unique_ptr<ActivityDriver> MakeMrfDriver(const GeneratedStructure& g) {
   return std::make_unique<MrfDriver>(g);

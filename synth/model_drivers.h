@@ -26,18 +26,25 @@
 //                   write = one accepted result write, with the evictions (L0 -> L1 moves, L1
 //                           write-backs to the MRF through the write-back register) it causes at
 //                           the natural rate of random registers into a full cache.
-//                   Extra set `misses`: every port looks up a register the slot does not hold.
+//                   Extra sets: `misses` (every port looks up a register the slot does not
+//                   hold) and, with two levels, `l0-reads` (L0 hits and misses in equal parts;
+//                   `reads` then hits only in L1), so each component has a set of its own.
 //   warp-scheduler  read  = one issue (a cycle in which a warp is selected);
 //                   write = one activation event (a pending warp moved into a freed slot),
 //                           with the deactivation and the wake that go with it in steady state.
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "gen/output/artifact.h"
 #include "synth/activity_driver.h"
 
 namespace gpurf {
+
+// Part of the characterization cache key of these kinds ("" for other kinds): bumped whenever a
+// driver's stimulus changes, so that cached results of the old stimulus are not reused.
+std::string ModelDriverVersion(const std::string& kind);
 
 std::unique_ptr<ActivityDriver> MakeMrfDriver(const GeneratedStructure& g);
 std::unique_ptr<ActivityDriver> MakeRfcDriver(const GeneratedStructure& g);
