@@ -235,6 +235,13 @@ class OrfDriver final : public ActivityDriver {
       ++counts.writes;
     }
   }
+  AccessSemantics Semantics() const override {
+    AccessSemantics s;
+    s.read = split_ ? "one operand read of a random slot's entry in its operand-slot bank"
+                    : "one operand read of a random (slot, entry)";
+    s.write = "one result write of random data to a random (slot, entry)";
+    return s;
+  }
 
  private:
   void Release(DriveValues& v) {

@@ -225,9 +225,13 @@ void WriteCharacterization(const fs::path& dir, const std::vector<ModuleCharacte
   for (const auto& r : rs) {
     fmt::print(
         "CHAR {}: area {:.0f} um^2, E_read {:.3f} pJ, E_write {:.3f} pJ, idle {:.3f} "
-        "pJ/cycle, leakage {:.3f} uW{}{}\n",
+        "pJ/cycle, leakage {:.3f} uW{}{}{}\n",
         r.top(), r.synth.total_area, r.e_read_pj, r.e_write_pj, r.idle_pj_per_cycle,
         r.leakage_w * 1e6,
+        r.e_tag_pj != 0          ? fmt::format(", E_tag {:.3f} pJ", r.e_tag_pj)
+        : r.synth.macros.empty() ? ""
+                                 : fmt::format(" (+ SRAM bank {:.3f} / {:.3f} pJ per access)",
+                                               r.macro_e_read_pj, r.macro_e_write_pj),
         r.sta.available ? fmt::format(", OpenSTA dynamic {:+.1f}%", 100 * r.sta.dynamic_diff) : "",
         r.from_cache ? " (cached)" : "");
   }
