@@ -418,6 +418,7 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
     try {
       LoadCharPart(nlohmann::json::parse(ReadFile(dir / "result.json")), r);
       r.from_cache = true;
+      r.semantics = MakeActivityDriver(g)->Semantics();  // today's wording, not the cached one
       ApplyScaling(r, lib, opt);
       ApplyMacroEnergies(r, lib, opt);
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
