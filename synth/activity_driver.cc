@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include "gen/util/diag.h"
+#include "synth/model_drivers.h"
 
 namespace gpurf {
 
@@ -19,6 +20,10 @@ const char* StimulusSetName(StimulusSet s) {
       return "writes";
     case StimulusSet::kMixed:
       return "mixed";
+    case StimulusSet::kMisses:
+      return "misses";
+    case StimulusSet::kL0Reads:
+      return "l0-reads";
   }
   return "?";
 }
@@ -230,6 +235,13 @@ class OrfDriver final : public ActivityDriver {
       ++counts.writes;
     }
   }
+  AccessSemantics Semantics() const override {
+    AccessSemantics s;
+    s.read = split_ ? "one operand read of a random slot's entry in its operand-slot bank"
+                    : "one operand read of a random (slot, entry)";
+    s.write = "one result write of random data to a random (slot, entry)";
+    return s;
+  }
 
  private:
   void Release(DriveValues& v) {
@@ -288,6 +300,10 @@ std::map<std::string, ActivityDriverFactory>& Registry() {
       const bool split = g.parameters.value("split", false);
       return std::make_unique<OrfDriver>(g, IntParameter(g, "active_warps"), split ? 3 : 1, split);
     };
+    // Handshake structures: drivers that track the golden model (model_drivers.h).
+    m["mrf"] = MakeMrfDriver;
+    m["rfc"] = MakeRfcDriver;
+    m["warp-scheduler"] = MakeWarpSchedulerDriver;
     return m;
   }();
   return r;

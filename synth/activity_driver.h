@@ -9,6 +9,12 @@
 //   mixed   each read port and each write port independently does its access with
 //           probability 1/2 in each cycle (otherwise it holds its inputs / is disabled).
 // The three non-idle sets make the least-squares system for E_read and E_write (characterize.h).
+// A driver may add sets (ExtraSets) and count further access components (AccessCounts): the RFC
+// adds a `misses` set (operand lookups of registers it does not hold: tag checks without data
+// reads) and, with two levels, an `l0-reads` set (lookups that hit in L0 or miss), and counts
+// tag checks and L0 hits, so that the fit separates E_tag and E_read(L0).
+// What a read and a write mean for a kind (an operand read through the MRF's collectors, an
+// issue of the warp scheduler, ...) is the driver's Semantics(), written into the reports.
 //
 // Drivers are found by structure kind. The read/write-port driver works from the manifest's port
 // roles alone (clock, reset_n, write_enable, write_address, write_data, read_address,
@@ -29,12 +35,26 @@
 
 namespace gpurf {
 
-enum class StimulusSet { kIdle, kReads, kWrites, kMixed };
+enum class StimulusSet { kIdle, kReads, kWrites, kMixed, kMisses, kL0Reads };
 const char* StimulusSetName(StimulusSet s);
 
+// Accesses made in a stimulus set. `reads` and `writes` are the two components of every kind;
+// `tag_checks` (operand lookups of a tagged cache, hit or miss) and `l0_reads` (hits in the upper
+// level of a two-level cache, whose data array is another one) stay zero for other kinds, and
+// the fit leaves a component out when no set made any.
 struct AccessCounts {
   uint64_t reads = 0;
   uint64_t writes = 0;
+  uint64_t tag_checks = 0;
+  uint64_t l0_reads = 0;
+};
+
+// What each counted component means for a kind (for reports); empty: the component is unused.
+struct AccessSemantics {
+  std::string read = "one read port presenting a new random address";
+  std::string write = "one write port writing random data to a random address";
+  std::string tag_check;
+  std::string l0_read;
 };
 
 // Input values of one cycle, one entry per manifest port (GeneratedStructure::ports order), as
@@ -53,6 +73,9 @@ class ActivityDriver {
   virtual void Warmup(uint64_t cycle, ActivityRng& rng, DriveValues& v) = 0;
   // Inputs of one measured cycle of `set`; adds the accesses made to `counts`.
   virtual void Drive(StimulusSet set, ActivityRng& rng, DriveValues& v, AccessCounts& counts) = 0;
+  // Stimulus sets beyond idle/reads/writes/mixed that this driver defines (run after them).
+  virtual std::vector<StimulusSet> ExtraSets() const { return {}; }
+  virtual AccessSemantics Semantics() const { return {}; }
 };
 
 using ActivityDriverFactory =

@@ -16,6 +16,9 @@
 #include "gen/util/hash.h"
 #include "synth/gate_netlist.h"
 #include "synth/gate_sim.h"
+#include "synth/level_table.h"
+#include "synth/macro_cut.h"
+#include "synth/model_drivers.h"
 
 namespace gpurf {
 namespace {
@@ -25,6 +28,10 @@ constexpr const char* kMethodVersion = "characterize-v2";
 
 constexpr std::array<StimulusSet, 4> kSets = {StimulusSet::kIdle, StimulusSet::kReads,
                                               StimulusSet::kWrites, StimulusSet::kMixed};
+// Every set a driver may add (for reading cached results).
+constexpr std::array<StimulusSet, 6> kAllSets = {StimulusSet::kIdle,   StimulusSet::kReads,
+                                                 StimulusSet::kWrites, StimulusSet::kMixed,
+                                                 StimulusSet::kMisses, StimulusSet::kL0Reads};
 
 // Runs `f` on a thread with a 1 GiB stack (address space, committed only as used) and rethrows
 // its exception. Verilator puts the temporaries of a large netlist's settle/eval functions on
@@ -102,13 +109,25 @@ nlohmann::ordered_json CharPart(const ModuleCharacterization& r) {
   j["leakage_w"] = r.leakage_w;
   j["leakage_pj_per_cycle"] = r.leakage_pj_per_cycle;
   j["fit_residual"] = r.fit_residual;
+  j["e_tag_pj"] = r.e_tag_pj;
+  j["e_l0_read_pj"] = r.e_l0_read_pj;
+  j["access_semantics"] = {{"read", r.semantics.read},
+                           {"write", r.semantics.write},
+                           {"tag_check", r.semantics.tag_check},
+                           {"l0_read", r.semantics.l0_read}};
   auto& sets = j["stimulus_sets"] = nlohmann::ordered_json::array();
-  for (const auto& s : r.sets)
-    sets.push_back({{"set", StimulusSetName(s.set)},
-                    {"cycles", s.cycles},
-                    {"reads", s.accesses.reads},
-                    {"writes", s.accesses.writes},
-                    {"energy", EnergyJson(s.energy)}});
+  for (const auto& s : r.sets) {
+    nlohmann::ordered_json sj = {{"set", StimulusSetName(s.set)},
+                                 {"cycles", s.cycles},
+                                 {"reads", s.accesses.reads},
+                                 {"writes", s.accesses.writes}};
+    if (s.accesses.tag_checks > 0 || s.accesses.l0_reads > 0) {
+      sj["tag_checks"] = s.accesses.tag_checks;
+      sj["l0_reads"] = s.accesses.l0_reads;
+    }
+    sj["energy"] = EnergyJson(s.energy);
+    sets.push_back(sj);
+  }
   if (r.sta.available) {
     j["opensta_check"] = {{"available", true},
                           {"stimulus_set", "mixed"},
@@ -140,15 +159,24 @@ void LoadCharPart(const nlohmann::json& j, ModuleCharacterization& r) {
   r.leakage_w = j.at("leakage_w").get<double>();
   r.leakage_pj_per_cycle = j.at("leakage_pj_per_cycle").get<double>();
   r.fit_residual = j.at("fit_residual").get<double>();
+  r.e_tag_pj = j.value("e_tag_pj", 0.0);
+  r.e_l0_read_pj = j.value("e_l0_read_pj", 0.0);
+  if (j.contains("access_semantics")) {
+    const auto& a = j.at("access_semantics");
+    r.semantics = {a.value("read", ""), a.value("write", ""), a.value("tag_check", ""),
+                   a.value("l0_read", "")};
+  }
   for (const auto& s : j.at("stimulus_sets")) {
     StimulusSetResult sr;
     const std::string name = s.at("set").get<std::string>();
-    for (const auto set : kSets)
+    for (const auto set : kAllSets)
       if (name == StimulusSetName(set))
         sr.set = set;
     sr.cycles = s.at("cycles").get<uint64_t>();
     sr.accesses.reads = s.at("reads").get<uint64_t>();
     sr.accesses.writes = s.at("writes").get<uint64_t>();
+    sr.accesses.tag_checks = s.value("tag_checks", uint64_t{0});
+    sr.accesses.l0_reads = s.value("l0_reads", uint64_t{0});
     sr.energy = EnergyFromJson(s.at("energy"));
     r.sets.push_back(sr);
   }
@@ -183,6 +211,36 @@ void ApplyScaling(ModuleCharacterization& r, const LibertyLibrary& lib,
   r.scaled_e_read_pj = r.e_read_pj * r.scaling->energy;
   r.scaled_e_write_pj = r.e_write_pj * r.scaling->energy;
   r.scaled_idle_pj_per_cycle = r.idle_pj_per_cycle * r.scaling->energy;
+  r.scaled_e_tag_pj = r.e_tag_pj * r.scaling->energy;
+  r.scaled_e_l0_read_pj = r.e_l0_read_pj * r.scaling->energy;
+}
+
+// The SRAM model's per-access energy of the black-boxed banks (one kind of macro per structure:
+// the MRF's), carried from the model's node to the library node and to the target node.
+void ApplyMacroEnergies(ModuleCharacterization& r, const LibertyLibrary& lib,
+                        const CharacterizeOptions& opt) {
+  if (r.synth.macros.empty())
+    return;
+  const SramFigures& f = r.synth.macros.front().figures;
+  const int model_nm = static_cast<int>(f.node.node_nm);
+  const std::optional<int> node =
+      opt.library_node_nm ? opt.library_node_nm : GuessLibraryNodeNm(lib);
+  const double to_lib = node ? StillmakerBaasScaling(model_nm, *node).energy : 1.0;
+  r.macro_e_read_pj = f.read_pj * to_lib;
+  r.macro_e_write_pj = f.write_pj * to_lib;
+  const double to_target =
+      opt.scale ? StillmakerBaasScaling(model_nm, opt.target_node_nm).energy : to_lib;
+  r.scaled_macro_e_read_pj = f.read_pj * to_target;
+  r.scaled_macro_e_write_pj = f.write_pj * to_target;
+  r.notes.push_back(fmt::format(
+      "{} x{} SRAM banks cut out of the gate-level simulation: E_read/E_write are the logic "
+      "around them; each bank access adds {:.3f} pJ read / {:.3f} pJ write at {} nm from the "
+      "SRAM model ({} basis, {}x{}){}",
+      r.synth.macros.front().module, r.synth.macros.front().count, f.read_pj, f.write_pj, model_nm,
+      SramBasisName(f.basis), f.shape.depth, f.shape.width,
+      node ? fmt::format(", {:.3f} / {:.3f} pJ at the library's {} nm", r.macro_e_read_pj,
+                         r.macro_e_write_pj, *node)
+           : "; library node unknown, reported at the model's node"));
 }
 
 std::string Fmt(double v, int digits = 3) {
@@ -232,6 +290,66 @@ AccessFit FitAccessEnergies(const std::vector<std::array<double, 3>>& rows) {
   return f;
 }
 
+ComponentFit FitAccessComponents(const std::vector<std::vector<double>>& counts,
+                                 const std::vector<double>& rhs) {
+  const size_t n = counts.empty() ? 0 : counts.front().size();
+  ComponentFit f;
+  f.energy.assign(n, 0.0);
+  std::vector<size_t> used;  // components some set exercised
+  for (size_t c = 0; c < n; ++c)
+    for (const auto& row : counts)
+      if (row[c] != 0) {
+        used.push_back(c);
+        break;
+      }
+  const size_t m = used.size();
+  // Normal equations A^T A x = A^T y over the used components, Gaussian elimination with
+  // partial pivoting; columns scaled to unit norm so that counts of different size condition
+  // alike.
+  std::vector<double> norm(m, 0.0);
+  for (size_t a = 0; a < m; ++a) {
+    for (const auto& row : counts)
+      norm[a] += row[used[a]] * row[used[a]];
+    norm[a] = std::sqrt(norm[a]);
+  }
+  std::vector<std::vector<double>> ata(m, std::vector<double>(m + 1, 0.0));
+  for (size_t k = 0; k < counts.size(); ++k)
+    for (size_t a = 0; a < m; ++a) {
+      const double va = counts[k][used[a]] / norm[a];
+      for (size_t b = 0; b < m; ++b)
+        ata[a][b] += va * counts[k][used[b]] / norm[b];
+      ata[a][m] += va * rhs[k];
+    }
+  for (size_t col = 0; col < m; ++col) {
+    size_t piv = col;
+    for (size_t r = col + 1; r < m; ++r)
+      if (std::abs(ata[r][col]) > std::abs(ata[piv][col]))
+        piv = r;
+    if (std::abs(ata[piv][col]) < 1e-9)
+      throw ToolError("the stimulus sets do not separate the access components");
+    std::swap(ata[piv], ata[col]);
+    for (size_t r = 0; r < m; ++r) {
+      if (r == col)
+        continue;
+      const double q = ata[r][col] / ata[col][col];
+      for (size_t c = col; c <= m; ++c)
+        ata[r][c] -= q * ata[col][c];
+    }
+  }
+  for (size_t a = 0; a < m; ++a)
+    f.energy[used[a]] = ata[a][m] / ata[a][a] / norm[a];
+  double res = 0, yy = 0;
+  for (size_t k = 0; k < counts.size(); ++k) {
+    double d = -rhs[k];
+    for (size_t c = 0; c < n; ++c)
+      d += counts[k][c] * f.energy[c];
+    res += d * d;
+    yy += rhs[k] * rhs[k];
+  }
+  f.residual = yy > 0 ? std::sqrt(res / yy) : 0;
+  return f;
+}
+
 nlohmann::ordered_json ModuleCharacterization::Json() const {
   nlohmann::ordered_json j;
   j["module"] = synth.top;
@@ -256,9 +374,25 @@ nlohmann::ordered_json ModuleCharacterization::Json() const {
                    {"e_read_pj", scaled_e_read_pj},
                    {"e_write_pj", scaled_e_write_pj},
                    {"idle_pj_per_cycle", scaled_idle_pj_per_cycle},
+                   {"e_tag_pj", scaled_e_tag_pj},
+                   {"e_l0_read_pj", scaled_e_l0_read_pj},
                    {"source", scaling->source}};
   } else {
     j["scaled"] = nullptr;
+  }
+  if (!synth.macros.empty()) {
+    // Per bank access: the SRAM model's bank plus the gate-level logic around the banks.
+    j["sram_macro"] = {{"module", synth.macros.front().module},
+                       {"count", synth.macros.front().count},
+                       {"e_read_pj", macro_e_read_pj},
+                       {"e_write_pj", macro_e_write_pj},
+                       {"scaled_e_read_pj", scaled_macro_e_read_pj},
+                       {"scaled_e_write_pj", scaled_macro_e_write_pj},
+                       {"total_e_read_pj", e_read_pj + macro_e_read_pj},
+                       {"total_e_write_pj", e_write_pj + macro_e_write_pj},
+                       {"scaled_total_e_read_pj", scaled_e_read_pj + scaled_macro_e_read_pj},
+                       {"scaled_total_e_write_pj", scaled_e_write_pj + scaled_macro_e_write_pj},
+                       {"source", "synth/sram_model.h (per bank access)"}};
   }
   j["synthesis"] = synth.Json();
   j["from_cache"] = from_cache;
@@ -273,16 +407,20 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
   r.synth = synth;
   const fs::path cache_root =
       (opt.synth.cache_dir.empty() ? DefaultCacheDir() : opt.synth.cache_dir) / "characterize";
-  const std::string key_text = fmt::format(
+  std::string key_text = fmt::format(
       "{}\n{}\n{}\nperiod {}\nslew {}\nwire {}\ncycles {}\nseed {}\nsta {}\n", kMethodVersion,
       GeneratorVersion(), synth.work_dir.filename().string(), opt.synth.clock_period_ns,
       opt.energy.slew_ns, opt.energy.wire_cap_per_fanout_pf, opt.cycles, opt.seed, opt.sta_check);
+  if (const std::string v = ModelDriverVersion(g.kind); !v.empty())
+    key_text += "driver " + v + "\n";
   const fs::path dir = cache_root / (g.top + "-" + HashHex(key_text, 16));
   if (fs::exists(dir / "result.json")) {
     try {
       LoadCharPart(nlohmann::json::parse(ReadFile(dir / "result.json")), r);
       r.from_cache = true;
+      r.semantics = MakeActivityDriver(g)->Semantics();  // today's wording, not the cached one
       ApplyScaling(r, lib, opt);
+      ApplyMacroEnergies(r, lib, opt);
       r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       Progress(opt, fmt::format("characterize {}: from cache", g.top));
       return r;
@@ -293,13 +431,24 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
     }
   }
 
-  const fs::path json = synth.work_dir / "netlist.json";
+  fs::path json = synth.work_dir / "netlist.json";
   if (!fs::exists(json))
     throw ToolError(fmt::format("{}: the synthesis result {} has no netlist.json", g.top,
                                 synth.work_dir.string()));
+  // Black-boxed SRAM macros: simulate the logic around them, the driver plays the banks.
+  const GeneratedStructure* sim_g = &g;
+  std::optional<TempDir> cut_dir;
+  MacroCut cut;
+  if (!synth.macros.empty()) {
+    cut_dir.emplace("gpurf-macro-cut");
+    cut = CutSramMacros(g, json, cut_dir->path() / "netlist.json");
+    json = cut_dir->path() / "netlist.json";
+    sim_g = &cut.rtl;
+  }
   const GateNetlist nl = ReadYosysJsonNetlist(json, g.top, lib);
   const EnergyModel model = BuildEnergyModel(nl, lib, opt.energy);
-  auto driver = MakeActivityDriver(g);
+  auto driver = MakeActivityDriver(*sim_g);
+  r.semantics = driver->Semantics();
   r.period_ns = opt.synth.clock_period_ns;
   r.slew_ns = opt.energy.slew_ns;
   r.wire_cap_per_fanout_pf = opt.energy.wire_cap_per_fanout_pf;
@@ -325,15 +474,18 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
     Progress(opt, fmt::format("characterize {}: building the gate-level simulation ({} cells, {} "
                               "nets) with Verilator",
                               g.top, nl.cells.size(), nl.nets.size()));
-    GateSimulator sim(nl, lib, g, bopt);
+    GateSimulator sim(nl, lib, *sim_g, bopt);
     ActivityRng rng(opt.seed);
     ToggleRun mixed;
     RunWithLargeStack([&]() {
       sim.Start(*driver, rng);
-      for (size_t i = 0; i < kSets.size(); ++i) {
-        const StimulusSet set = kSets[i];
+      std::vector<StimulusSet> sets(kSets.begin(), kSets.end());
+      for (const StimulusSet extra : driver->ExtraSets())
+        sets.push_back(extra);
+      for (size_t i = 0; i < sets.size(); ++i) {
+        const StimulusSet set = sets[i];
         Progress(opt, fmt::format("characterize {}: [{}/{}] {} set, {} cycles", g.top, i + 1,
-                                  kSets.size(), StimulusSetName(set), opt.cycles));
+                                  sets.size(), StimulusSetName(set), opt.cycles));
         ToggleRun run = sim.Run(*driver, set, opt.cycles, r.period_ns, rng, model.arcs);
         StimulusSetResult sr;
         sr.set = set;
@@ -347,15 +499,20 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
     });
     const double idle = r.sets[0].energy.dynamic_pj() / static_cast<double>(r.sets[0].cycles);
     r.idle_pj_per_cycle = idle;
-    std::vector<std::array<double, 3>> rows;
+    std::vector<std::vector<double>> counts;
+    std::vector<double> rhs;
     for (size_t i = 1; i < r.sets.size(); ++i) {
       const auto& s = r.sets[i];
-      rows.push_back({static_cast<double>(s.accesses.reads), static_cast<double>(s.accesses.writes),
-                      s.energy.dynamic_pj() - idle * static_cast<double>(s.cycles)});
+      counts.push_back(
+          {static_cast<double>(s.accesses.reads), static_cast<double>(s.accesses.writes),
+           static_cast<double>(s.accesses.tag_checks), static_cast<double>(s.accesses.l0_reads)});
+      rhs.push_back(s.energy.dynamic_pj() - idle * static_cast<double>(s.cycles));
     }
-    const AccessFit fit = FitAccessEnergies(rows);
-    r.e_read_pj = fit.e_read;
-    r.e_write_pj = fit.e_write;
+    const ComponentFit fit = FitAccessComponents(counts, rhs);
+    r.e_read_pj = fit.energy[0];
+    r.e_write_pj = fit.energy[1];
+    r.e_tag_pj = fit.energy[2];
+    r.e_l0_read_pj = fit.energy[3];
     r.fit_residual = fit.residual;
     if (opt.sta_check) {
       Progress(opt, fmt::format("characterize {}: OpenSTA power cross-check", g.top));
@@ -377,6 +534,7 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
     throw;
   }
   ApplyScaling(r, lib, opt);
+  ApplyMacroEnergies(r, lib, opt);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Progress(opt, fmt::format("characterize {}: E_read {:.3f} pJ, E_write {:.3f} pJ, idle {:.3f} "
                             "pJ/cycle in {:.1f} s",
@@ -440,6 +598,7 @@ nlohmann::ordered_json CharacterizationJson(const std::vector<ModuleCharacteriza
   auto& mods = j["modules"] = nlohmann::ordered_json::array();
   for (const auto& r : rs)
     mods.push_back(r.Json());
+  j["levels"] = LevelsJson(CharacterizationLevels(rs));
   return j;
 }
 
@@ -501,6 +660,10 @@ std::string CharacterizationMarkdown(const std::vector<ModuleCharacterization>& 
   }
   for (const auto& n : notes)
     s += "- " + n + "\n";
+  if (!rs.empty()) {
+    const auto& sc = rs.front().scaling;
+    s += LevelsMarkdown(CharacterizationLevels(rs), sc ? sc->from_nm : 0, sc ? sc->to_nm : 0);
+  }
   return s;
 }
 
@@ -515,6 +678,7 @@ void WriteCharacterizationOutputs(const fs::path& dir,
   WriteFile(dir / "manifest.json", manifest.dump(2) + "\n");
   WriteFile(dir / "characterization.json", CharacterizationJson(rs, opt).dump(2) + "\n");
   WriteFile(dir / "characterization.csv", CharacterizationCsv(rs));
+  WriteFile(dir / "characterization_levels.csv", LevelsCsv(CharacterizationLevels(rs)));
   WriteFile(dir / "characterization.md", CharacterizationMarkdown(rs));
 }
 

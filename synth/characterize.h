@@ -11,6 +11,13 @@
 // one read port presenting a new random address in a cycle; a write is one write port writing
 // random data to a random address. Leakage is reported separately, as power and per cycle of the
 // reference clock.
+// Kinds with handshakes define their own reads and writes and may count more components
+// (activity_driver.h, model_drivers.h): the RFC adds E_tag per operand lookup and, with two
+// levels, E_read of L0 hits, fitted together with E_read and E_write over the sets plus its
+// `misses` set (FitAccessComponents). A structure with black-boxed SRAM macros (the MRF) is
+// simulated with the macros cut out (macro_cut.h): E_read/E_write are then the logic around the
+// banks, and the SRAM model's per-access bank energy is reported beside them (macro_*) and added
+// in the per-level table (level_table.h).
 //
 // Results are cached by content under <cache>/characterize/<top>-<hash>/ (the synthesis cache
 // key, the options and the method version), so an unchanged module is not simulated again.
@@ -66,11 +73,20 @@ struct ModuleCharacterization {
   double leakage_w = 0;
   double leakage_pj_per_cycle = 0;  // at the reference period
   double fit_residual = 0;          // |residual| / |rhs| of the least-squares fit
+  // Further fitted components (0 when the kind has none): energy per operand lookup (tag
+  // check, hit or miss) and per L0 hit of a two-level RFC, at the library node.
+  double e_tag_pj = 0, e_l0_read_pj = 0;
+  AccessSemantics semantics;  // what a read, write, tag check, L0 read is for this kind
+  // Black-boxed SRAM macros (synth.macros non-empty): per bank access from the SRAM model, at
+  // the library node (when its node is known, else at the model's node, see notes) and scaled.
+  double macro_e_read_pj = 0, macro_e_write_pj = 0;
+  double scaled_macro_e_read_pj = 0, scaled_macro_e_write_pj = 0;
   int nets = 0;
   StaPowerCheck sta;
   // Scaled (when scaling is on).
   std::optional<ScalingFactors> scaling;
   double scaled_area = 0, scaled_e_read_pj = 0, scaled_e_write_pj = 0, scaled_idle_pj_per_cycle = 0;
+  double scaled_e_tag_pj = 0, scaled_e_l0_read_pj = 0;
   std::vector<std::string> notes;
   bool from_cache = false;
   double seconds = 0;  // characterization (not synthesis) time of this run
@@ -94,6 +110,15 @@ struct AccessFit {
   double e_read = 0, e_write = 0, residual = 0;
 };
 AccessFit FitAccessEnergies(const std::vector<std::array<double, 3>>& rows);
+
+// The same fit for any number of components: rows of (counts..., rhs). Components whose count is
+// zero in every row are left out (energy 0); ToolError when the sets do not separate the rest.
+struct ComponentFit {
+  std::vector<double> energy;  // per component
+  double residual = 0;
+};
+ComponentFit FitAccessComponents(const std::vector<std::vector<double>>& counts,
+                                 const std::vector<double>& rhs);
 
 nlohmann::ordered_json CharacterizationJson(const std::vector<ModuleCharacterization>& rs,
                                             const CharacterizeOptions& opt);

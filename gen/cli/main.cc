@@ -194,8 +194,8 @@ LibertyLibrary LoadLibraryWithWarnings(const std::string& liberty) {
 std::vector<ModuleCharacterization> Characterize(const std::vector<TargetStructure>& structures,
                                                  const LibertyLibrary& lib,
                                                  const CharacterizeOptions& opt) {
-  // Kinds without an activity driver yet (the MRF, whose banks are SRAM macros priced by the
-  // SRAM model, and the control structures) are reported and left out, not failed.
+  // Kinds without an activity driver (synth/activity_driver.h) are reported and left out, not
+  // failed.
   std::vector<const GeneratedStructure*> gs;
   for (const auto& ts : structures) {
     if (HasActivityDriver(ts.rtl.kind)) {
@@ -225,9 +225,13 @@ void WriteCharacterization(const fs::path& dir, const std::vector<ModuleCharacte
   for (const auto& r : rs) {
     fmt::print(
         "CHAR {}: area {:.0f} um^2, E_read {:.3f} pJ, E_write {:.3f} pJ, idle {:.3f} "
-        "pJ/cycle, leakage {:.3f} uW{}{}\n",
+        "pJ/cycle, leakage {:.3f} uW{}{}{}\n",
         r.top(), r.synth.total_area, r.e_read_pj, r.e_write_pj, r.idle_pj_per_cycle,
         r.leakage_w * 1e6,
+        r.e_tag_pj != 0          ? fmt::format(", E_tag {:.3f} pJ", r.e_tag_pj)
+        : r.synth.macros.empty() ? ""
+                                 : fmt::format(" (+ SRAM bank {:.3f} / {:.3f} pJ per access)",
+                                               r.macro_e_read_pj, r.macro_e_write_pj),
         r.sta.available ? fmt::format(", OpenSTA dynamic {:+.1f}%", 100 * r.sta.dynamic_diff) : "",
         r.from_cache ? " (cached)" : "");
   }
@@ -293,23 +297,52 @@ int CmdCharacterize(const std::string& target, const std::vector<std::string>& e
 
 // ------------------------------------------------------------------------------------ flow
 
-// Per-access energies of the design's ORF levels from its characterization, in the format of
-// sim/passes/rf_energies.h: L1 from the `orf_l1` structure, L0 from `orf_l0` (per 128-bit row
-// access, scaled to the target node unless --no-scale). Levels without a characterized
-// structure keep Gebhart's published figures. Returns "" when nothing was characterized.
+// Per-access energies of the design's levels from its characterization, in the format of
+// sim/passes/rf_energies.h: L1 from the `orf_l1` structure, L0 from `orf_l0`, the MRF from `mrf`
+// (SRAM-model bank + gate-level logic, per bank access), L1/L0 reads and writes and the tag check
+// from `rfc` (per 128-bit row access, scaled to the target node unless --no-scale). Levels
+// without a characterized structure keep Gebhart's published figures. Returns "" when nothing was
+// characterized.
 std::string EnergiesFromCharacterization(const std::vector<ModuleCharacterization>& rs,
                                          const CharacterizeOptions& copt) {
   nlohmann::ordered_json out;
   std::string used;
+  const auto use = [&](const char* section, const std::string& top, nlohmann::ordered_json v) {
+    out[section] = std::move(v);
+    used += fmt::format("{}{} = {}", used.empty() ? "" : ", ", section, top);
+  };
   for (const auto& r : rs) {
     const std::string& inst = r.synth.instance;
     const char* level = inst == "orf_l1" ? "l1" : inst == "orf_l0" ? "l0" : nullptr;
     const double rd = copt.scale ? r.scaled_e_read_pj : r.e_read_pj;
     const double wr = copt.scale ? r.scaled_e_write_pj : r.e_write_pj;
+    if (r.synth.kind == "mrf" && !r.synth.macros.empty()) {
+      // Per bank access: the SRAM model's bank plus the gate-level collectors and arbitration.
+      const double mr = copt.scale ? r.scaled_macro_e_read_pj : r.macro_e_read_pj;
+      const double mw = copt.scale ? r.scaled_macro_e_write_pj : r.macro_e_write_pj;
+      if (rd + mr > 0 && wr + mw > 0)
+        use("mrf", r.top(), {{"read_pj", rd + mr}, {"write_pj", wr + mw}});
+      continue;
+    }
+    if (r.synth.kind == "rfc") {
+      // Data reads per hit and the tag check per lookup; with two levels the result write goes
+      // into L0 (its cascade of victims into L1 included), L1 keeps its read only.
+      const double tag = copt.scale ? r.scaled_e_tag_pj : r.e_tag_pj;
+      const double l0 = copt.scale ? r.scaled_e_l0_read_pj : r.e_l0_read_pj;
+      const bool two = !r.semantics.l0_read.empty();
+      if (rd > 0 && (two || wr > 0))
+        use("l1", r.top(),
+            two ? nlohmann::ordered_json{{"read_pj", rd}}
+                : nlohmann::ordered_json{{"read_pj", rd}, {"write_pj", wr}});
+      if (two && l0 > 0 && wr > 0)
+        use("l0", r.top(), {{"read_pj", l0}, {"write_pj", wr}});
+      if (tag > 0)
+        use("rfc", r.top(), {{"tag_pj", tag}});
+      continue;
+    }
     if (level == nullptr || !(rd > 0) || !(wr > 0))
       continue;
-    out[level] = {{"read_pj", rd}, {"write_pj", wr}};
-    used += fmt::format("{}{} = {}", used.empty() ? "" : ", ", level, r.top());
+    use(level, r.top(), {{"read_pj", rd}, {"write_pj", wr}});
   }
   if (used.empty())
     return "";

@@ -57,7 +57,12 @@ void EnergiesFor(const DesignSpec& d, int slots, const std::string& json, energy
                       json.empty() ? g.at(Level::kL1).source : pe.source + src};
   e.at(Level::kL0) = {pe.l0_read_pj * scale, pe.l0_write_pj * scale, 0.0,
                       json.empty() ? g.at(Level::kL0).source : pe.source + src};
-  e.tag_check_pj = g.tag_check_pj * scale;
+  if (pe.rfc_tag_pj >= 0) {
+    e.tag_check_pj = pe.rfc_tag_pj * scale;
+    e.tag_source = pe.source + src;
+  } else {
+    e.tag_check_pj = g.tag_check_pj * scale;
+  }
   w.pj_per_mm_word = pe.wire_pj_per_mm_32bit;
   w.mm = {{{pe.mrf_private_mm, pe.mrf_shared_mm},
            {pe.l1_private_mm, pe.l1_shared_mm},

@@ -141,9 +141,9 @@ RegisterFileEnergies ParseRegisterFileEnergies(const std::string& text, const st
     }
   };
   for (const auto& [key, val] : j.items()) {
-    static const std::vector<std::string> kTop = {"source", "mrf", "l1", "l0", "wire"};
+    static const std::vector<std::string> kTop = {"source", "mrf", "l1", "l0", "rfc", "wire"};
     if (std::find(kTop.begin(), kTop.end(), key) == kTop.end()) {
-      std::string allowed = "source, mrf, l1, l0, wire";
+      std::string allowed = "source, mrf, l1, l0, rfc, wire";
       if (auto s = ClosestMatchIn(key, kTop))
         allowed += fmt::format(" (did you mean '{}'?)", *s);
       throw InputError(loc, key, key, "unknown key", allowed);
@@ -157,6 +157,7 @@ RegisterFileEnergies ParseRegisterFileEnergies(const std::string& text, const st
   section("mrf", {{"read_pj", &e.mrf_read_pj}, {"write_pj", &e.mrf_write_pj}});
   section("l1", {{"read_pj", &e.l1_read_pj}, {"write_pj", &e.l1_write_pj}});
   section("l0", {{"read_pj", &e.l0_read_pj}, {"write_pj", &e.l0_write_pj}});
+  section("rfc", {{"tag_pj", &e.rfc_tag_pj}});
   section("wire", {{"pj_per_mm_32bit", &e.wire_pj_per_mm_32bit},
                    {"mrf_private_mm", &e.mrf_private_mm},
                    {"mrf_shared_mm", &e.mrf_shared_mm},

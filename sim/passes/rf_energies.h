@@ -15,6 +15,7 @@
 //     "mrf":  {"read_pj": 8.0, "write_pj": 11.0},
 //     "l1":   {"read_pj": 1.2, "write_pj": 4.4},
 //     "l0":   {"read_pj": 0.7, "write_pj": 2.0},
+//     "rfc":  {"tag_pj": 0.26},                (tag check per operand lookup of a HW RFC)
 //     "wire": {"pj_per_mm_32bit": 1.9, "mrf_private_mm": 1.0, "mrf_shared_mm": 1.0,
 //              "l1_private_mm": 0.2, "l1_shared_mm": 0.4, "l0_private_mm": 0.05} }
 #pragma once
@@ -36,6 +37,7 @@ struct RegisterFileEnergies {
   double mrf_private_mm = 1.0, mrf_shared_mm = 1.0;
   double l1_private_mm = 0.2, l1_shared_mm = 0.4;
   double l0_private_mm = 0.05;  // the L0 is never wired to the shared units
+  double rfc_tag_pj = -1;       // per lookup; < 0: not given (the energy model's default)
   std::string source = "Gebhart TOCS 2012 Tables IV and V";
 
   // Access plus wire energy of one 128-bit access by a private (ALU) or shared unit.

@@ -597,6 +597,11 @@ TEST(Energies, JsonOverridesAndRejections) {
   }
   EXPECT_THROW(ParseRegisterFileEnergies(R"({"l0": {"read_pj": -1}})", "e.json", base), InputError);
   EXPECT_THROW(LoadRegisterFileEnergies("/nonexistent/e.json", base), InputError);
+  // The RFC tag check per lookup (gpurf characterize of an rfc): absent = not given.
+  EXPECT_LT(base.rfc_tag_pj, 0);
+  EXPECT_DOUBLE_EQ(
+      ParseRegisterFileEnergies(R"({"rfc": {"tag_pj": 0.25}})", "e.json", base).rfc_tag_pj, 0.25);
+  EXPECT_THROW(ParseRegisterFileEnergies(R"({"rfc": {"tag": 1}})", "e.json", base), InputError);
 }
 
 }  // namespace

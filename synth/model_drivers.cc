@@ -1,0 +1,530 @@
+#include "synth/model_drivers.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <cstdio>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "gen/structures/registry.h"
+#include "gen/util/diag.h"
+#include "verif/models/mrf_model.h"
+#include "verif/models/rfc_model.h"
+#include "verif/models/warp_scheduler_model.h"
+
+namespace gpurf {
+namespace {
+
+// The structure's spec rebuilt from its manifest parameters (the values the generator used).
+template <typename Spec>
+Spec SpecOf(const GeneratedStructure& g) {
+  const StructureKind* k = FindStructureKind(g.kind);
+  if (k == nullptr)
+    throw ToolError(fmt::format("{}: unknown structure kind '{}'", g.top, g.kind));
+  ParamSet ps(k->params);
+  for (auto it = g.parameters.begin(); it != g.parameters.end(); ++it) {
+    const auto& v = it.value();
+    const std::string text = v.is_string()    ? v.get<std::string>()
+                             : v.is_boolean() ? (v.get<bool>() ? "true" : "false")
+                                              : v.dump();
+    // Values at their default stay defaulted (cross-field checks reject some given explicitly,
+    // e.g. l0_entries of a one-level RFC).
+    const ParamDesc* d = ps.Find(it.key());
+    if (d != nullptr && d->default_value == text)
+      continue;
+    ps.Set(it.key(), text, {}, it.key());
+  }
+  const StructureSpec spec = k->make_spec(ps);
+  if (!std::holds_alternative<Spec>(spec))
+    throw ToolError(fmt::format("{}: parameters do not describe a {}", g.top, g.kind));
+  return std::get<Spec>(spec);
+}
+
+uint64_t Pick(ActivityRng& rng, int n) {
+  return std::uniform_int_distribution<uint64_t>(0, static_cast<uint64_t>(n - 1))(rng);
+}
+bool Chance(ActivityRng& rng, double p) {
+  return std::uniform_real_distribution<double>(0, 1)(rng) < p;
+}
+Bits RandomData(ActivityRng& rng, int width) {
+  Bits b(width);
+  for (int i = 0; i < b.num_words(); ++i)
+    b.data()[i] = rng();
+  b.canonicalize();
+  return b;
+}
+
+// Input port values kept as Bits (what the golden models take) and copied into the simulator's
+// words every cycle.
+class PortState {
+ public:
+  explicit PortState(const GeneratedStructure& g) : ports_(g.ports) {
+    for (const auto& p : ports_)
+      values_.emplace_back(p.width);
+    out_ = values_;
+    defined_ = values_;
+  }
+  PortValues& in() { return values_; }
+  PortValues& out() { return out_; }
+  PortValues& defined() { return defined_; }
+  void CopyTo(DriveValues& v) const {
+    for (size_t i = 0; i < ports_.size(); ++i)
+      if (ports_[i].dir == PortDir::kInput && ports_[i].role != "clock")
+        for (size_t w = 0; w < v[i].size() && w < values_[i].words().size(); ++w)
+          v[i][w] = values_[i].words()[w];
+  }
+  int Find(const std::string& name) const {
+    for (size_t i = 0; i < ports_.size(); ++i)
+      if (ports_[i].name == name)
+        return static_cast<int>(i);
+    return -1;
+  }
+  const std::vector<PortInfo>& ports() const { return ports_; }
+
+ private:
+  std::vector<PortInfo> ports_;
+  PortValues values_, out_, defined_;
+};
+
+// ------------------------------------------------------------------------------------ MRF
+
+class MrfDriver final : public ActivityDriver {
+ public:
+  explicit MrfDriver(const GeneratedStructure& g)
+      : spec_(SpecOf<MrfSpec>(g)), core_(spec_), ports_(g), rdata_port_(spec_.banks, -1) {
+    // The banks of a macro cut (macro_cut.h): sram_b<k>_rdata_o are inputs the driver plays.
+    for (size_t i = 0; i < g.ports.size(); ++i) {
+      const PortInfo& p = g.ports[i];
+      if (p.role != "sram_rdata")
+        continue;
+      int bank = -1;
+      if (std::sscanf(p.name.c_str(), "sram_b%d_", &bank) != 1 || bank < 0 || bank >= spec_.banks ||
+          p.width != spec_.width)
+        throw ToolError(
+            fmt::format("{}: SRAM read-data port {} does not name a bank of {} x {} "
+                        "bits",
+                        g.top, p.name, spec_.banks, spec_.width));
+      rdata_port_[static_cast<size_t>(bank)] = static_cast<int>(i);
+    }
+    next_rdata_.resize(static_cast<size_t>(spec_.banks));
+    collector_regs_.resize(static_cast<size_t>(spec_.collectors));
+  }
+
+  void Reset(DriveValues& v) override {
+    for (auto& b : ports_.in())
+      b.clear();
+    core_.Step({}, {}, false, true);
+    ports_.CopyTo(v);
+  }
+
+  // Every (warp, register) written once, in order, with random data.
+  uint64_t WarmupCycles() const override {
+    return static_cast<uint64_t>(spec_.warps) * static_cast<uint64_t>(spec_.regs);
+  }
+  void Warmup(uint64_t cycle, ActivityRng& rng, DriveValues& v) override {
+    MrfWriteBack wb;
+    wb.valid = true;
+    wb.warp = static_cast<int>(cycle / static_cast<uint64_t>(spec_.regs));
+    wb.reg = static_cast<int>(cycle % static_cast<uint64_t>(spec_.regs));
+    wb.data = RandomData(rng, spec_.width);
+    pending_wb_ = wb;
+    pending_issue_.reset();
+    AccessCounts ignored;
+    Cycle(v, ignored);
+  }
+
+  void Drive(StimulusSet set, ActivityRng& rng, DriveValues& v, AccessCounts& counts) override {
+    // Offers: a request not accepted last cycle stays offered (valid/ready handshake).
+    const bool issue =
+        set == StimulusSet::kReads || (set == StimulusSet::kMixed && Chance(rng, 0.5));
+    const bool wb = set == StimulusSet::kWrites || (set == StimulusSet::kMixed && Chance(rng, 0.5));
+    if (set != StimulusSet::kReads && set != StimulusSet::kWrites && set != StimulusSet::kMixed) {
+      pending_issue_.reset();
+      pending_wb_.reset();
+    }
+    if (!pending_issue_ && issue) {
+      MrfIssue i;
+      i.valid = true;
+      i.tag = next_tag_++ & ((uint64_t{1} << std::min(spec_.tag_width, 63)) - 1);
+      i.warp = static_cast<int>(Pick(rng, spec_.warps));
+      for (int s = 0; s < 3; ++s) {
+        i.src_valid[s] = true;
+        i.src_reg[s] = static_cast<int>(Pick(rng, spec_.regs));
+      }
+      pending_issue_ = i;
+    }
+    if (!pending_wb_ && wb) {
+      MrfWriteBack w;
+      w.valid = true;
+      w.warp = static_cast<int>(Pick(rng, spec_.warps));
+      w.reg = static_cast<int>(Pick(rng, spec_.regs));
+      w.data = RandomData(rng, spec_.width);
+      pending_wb_ = w;
+    }
+    Cycle(v, counts);
+  }
+
+  AccessSemantics Semantics() const override {
+    AccessSemantics s;
+    s.read =
+        "one operand read: a bank read granted to a collector slot (issue -> collector -> bank "
+        "read -> dispatch), 3 random source registers per instruction, so bank conflicts occur "
+        "at their natural rate";
+    s.write = "one accepted write-back of random data to a random register (one bank write)";
+    return s;
+  }
+
+ private:
+  void Cycle(DriveValues& v, AccessCounts& counts) {
+    const MrfIssue issue = pending_issue_.value_or(MrfIssue{});
+    const MrfWriteBack wb = pending_wb_.value_or(MrfWriteBack{});
+    // The bank outputs of this cycle: last cycle's grants.
+    for (int b = 0; b < spec_.banks; ++b) {
+      const int port = rdata_port_[static_cast<size_t>(b)];
+      auto& next = next_rdata_[static_cast<size_t>(b)];
+      if (port >= 0 && next) {
+        ports_.in()[static_cast<size_t>(port)] = *next;
+        next.reset();
+      }
+    }
+    auto& in = ports_.in();
+    in[MrfModel::kRstN] = Bits(1, 1);
+    in[MrfModel::kIssueValid] = Bits(1, issue.valid ? 1 : 0);
+    if (issue.valid) {
+      in[MrfModel::kIssueTag].set(0, spec_.tag_width, issue.tag);
+      in[MrfModel::kIssueWarp].set(0, spec_.warp_width, static_cast<uint64_t>(issue.warp));
+      for (int s = 0; s < 3; ++s) {
+        in[MrfModel::kIssueSrcValid].set_bit(s, issue.src_valid[s]);
+        in[MrfModel::kIssueSrcReg].set(s * spec_.reg_width, spec_.reg_width,
+                                       static_cast<uint64_t>(issue.src_reg[s]));
+      }
+    }
+    in[MrfModel::kWbValid] = Bits(1, wb.valid ? 1 : 0);
+    if (wb.valid) {
+      in[MrfModel::kWbWarp].set(0, spec_.warp_width, static_cast<uint64_t>(wb.warp));
+      in[MrfModel::kWbReg].set(0, spec_.reg_width, static_cast<uint64_t>(wb.reg));
+      in[MrfModel::kWbData] = wb.data;
+    }
+    in[MrfModel::kDispReady] = Bits(1, 1);
+
+    const MrfCore::View view = core_.Evaluate(issue, wb, false);
+    for (const auto& [c, s] : view.grants) {
+      const auto& [warp, regs] = collector_regs_[static_cast<size_t>(c)];
+      const int reg = regs[static_cast<size_t>(s)];
+      const MrfCore::Location loc = core_.Locate(warp, reg);
+      next_rdata_[static_cast<size_t>(loc.bank)] =
+          core_.Register(warp, reg).value_or(Bits(spec_.width));
+    }
+    counts.reads += view.grants.size();
+    if (issue.valid && view.issue_ready) {
+      collector_regs_[static_cast<size_t>(view.alloc)] = {issue.warp, issue.src_reg};
+      pending_issue_.reset();
+    }
+    if (wb.valid && view.wb_ready) {
+      ++counts.writes;
+      pending_wb_.reset();
+    }
+    core_.Step(issue, wb, true, false);
+    ports_.CopyTo(v);
+  }
+
+  const MrfSpec spec_;
+  MrfCore core_;
+  PortState ports_;
+  std::vector<int> rdata_port_;                  // per bank, -1: banks in the netlist
+  std::vector<std::optional<Bits>> next_rdata_;  // per bank: data of this cycle's read
+  std::vector<std::pair<int, std::array<int, 3>>> collector_regs_;  // (warp, source registers)
+  std::optional<MrfIssue> pending_issue_;
+  std::optional<MrfWriteBack> pending_wb_;
+  uint64_t next_tag_ = 0;
+};
+
+// ------------------------------------------------------------------------------------ RFC
+
+class RfcDriver final : public ActivityDriver {
+ public:
+  explicit RfcDriver(const GeneratedStructure& g)
+      : spec_(SpecOf<RfcSpec>(g)), p_(RfcPorts::For(spec_)), model_(spec_), ports_(g) {}
+
+  void Reset(DriveValues& v) override {
+    for (auto& b : ports_.in())
+      b.clear();
+    ClockModel();
+    ports_.CopyTo(v);
+  }
+
+  // Fill every entry of every slot: entries (L0 + L1) distinct registers per slot.
+  uint64_t WarmupCycles() const override {
+    return static_cast<uint64_t>(spec_.active_warps) * static_cast<uint64_t>(Entries());
+  }
+  void Warmup(uint64_t cycle, ActivityRng& rng, DriveValues& v) override {
+    Idle();
+    const auto e = static_cast<uint64_t>(Entries());
+    Write(static_cast<int>(cycle / e), static_cast<int>(cycle % e), rng);
+    AccessCounts ignored;
+    Finish(v, ignored);
+  }
+
+  void Drive(StimulusSet set, ActivityRng& rng, DriveValues& v, AccessCounts& counts) override {
+    Idle();
+    const int slot = static_cast<int>(Pick(rng, spec_.active_warps));
+    for (int k = 0; k < 3; ++k) {
+      // Which level the lookup should hit: 0 = L0, 1 = L1, 2 = miss, -1 = no lookup.
+      int want = -1;
+      const double r = std::uniform_real_distribution<double>(0, 1)(rng);
+      switch (set) {
+        case StimulusSet::kReads:  // L1 hits and misses in equal parts
+          want = r < 0.5 ? 1 : 2;
+          break;
+        case StimulusSet::kL0Reads:  // L0 hits and misses in equal parts
+          want = r < 0.5 ? 0 : 2;
+          break;
+        case StimulusSet::kMisses:
+          want = 2;
+          break;
+        case StimulusSet::kMixed:  // half the ports; mostly hits (other ratios than `reads`)
+          if (Chance(rng, 0.5))
+            want = spec_.two_levels() ? (r < 0.5 ? 0 : r < 0.75 ? 1 : 2) : (r < 0.75 ? 1 : 2);
+          break;
+        default:
+          break;
+      }
+      if (want >= 0)
+        Lookup(k, slot, want, rng);
+    }
+    if (set == StimulusSet::kWrites || (set == StimulusSet::kMixed && Chance(rng, 0.5)))
+      Write(static_cast<int>(Pick(rng, spec_.active_warps)),
+            static_cast<int>(Pick(rng, spec_.registers())), rng);
+    Finish(v, counts);
+  }
+
+  std::vector<StimulusSet> ExtraSets() const override {
+    if (spec_.two_levels())
+      return {StimulusSet::kMisses, StimulusSet::kL0Reads};
+    return {StimulusSet::kMisses};
+  }
+
+  AccessSemantics Semantics() const override {
+    AccessSemantics s;
+    s.read = spec_.two_levels()
+                 ? "one operand lookup that hits in L1: its data read, beyond the tag check"
+                 : "one operand lookup that hits: its data read, beyond the tag check";
+    s.write =
+        "one accepted result write of a random register into a full cache, with the "
+        "evictions (L0 -> L1 moves, L1 write-backs to the MRF) it causes at their natural rate";
+    s.tag_check = "one operand lookup, hit or miss (the slot's tags of every level compared)";
+    if (spec_.two_levels())
+      s.l0_read = "one operand lookup that hits in L0: its data read, beyond the tag check";
+    return s;
+  }
+
+ private:
+  int Entries() const { return spec_.l1_entries + (spec_.two_levels() ? spec_.l0_entries : 0); }
+
+  // Holds the last payloads (as a datapath's pipeline registers would) with every valid low.
+  void Idle() {
+    auto& in = ports_.in();
+    in[static_cast<size_t>(p_.rst_n)] = Bits(1, 1);
+    in[static_cast<size_t>(p_.lu_valid)].clear();
+    in[static_cast<size_t>(p_.lu_last)].clear();
+    in[static_cast<size_t>(p_.wr_valid)].clear();
+    in[static_cast<size_t>(p_.wr_long)].clear();
+    if (p_.wr_no_l0 >= 0)
+      in[static_cast<size_t>(p_.wr_no_l0)].clear();
+    in[static_cast<size_t>(p_.fl_valid)].clear();
+    in[static_cast<size_t>(p_.wb_ready)] = Bits(1, 1);  // the MRF takes every write-back
+  }
+
+  // Operand port k looks up a register of `slot` resident in level `want` (0, 1), or not
+  // resident (2). Falls back to a miss when the level holds nothing.
+  void Lookup(int k, int slot, int want, ActivityRng& rng) {
+    std::vector<int> regs;
+    for (int reg = 0; reg < spec_.registers(); ++reg) {
+      const auto r = model_.cache().Probe(slot, reg);
+      const int level = r.hit ? r.level : 2;
+      if (level == want)
+        regs.push_back(reg);
+    }
+    if (regs.empty() && want != 2) {
+      Lookup(k, slot, 2, rng);
+      return;
+    }
+    if (regs.empty())
+      return;  // every register resident: no miss possible (more entries than registers)
+    const int reg = regs[Pick(rng, static_cast<int>(regs.size()))];
+    auto& in = ports_.in();
+    in[static_cast<size_t>(p_.lu_valid)].set_bit(k, true);
+    in[static_cast<size_t>(p_.lu_slot)].set(k * spec_.slot_bits, spec_.slot_bits,
+                                            static_cast<uint64_t>(slot));
+    in[static_cast<size_t>(p_.lu_reg)].set(k * spec_.reg_bits, spec_.reg_bits,
+                                           static_cast<uint64_t>(reg));
+  }
+
+  void Write(int slot, int reg, ActivityRng& rng) {
+    auto& in = ports_.in();
+    in[static_cast<size_t>(p_.wr_valid)] = Bits(1, 1);
+    in[static_cast<size_t>(p_.wr_slot)].set(0, spec_.slot_bits, static_cast<uint64_t>(slot));
+    in[static_cast<size_t>(p_.wr_reg)].set(0, spec_.reg_bits, static_cast<uint64_t>(reg));
+    in[static_cast<size_t>(p_.wr_data)] = RandomData(rng, spec_.width);
+  }
+
+  // Counts what the cache does with this cycle's inputs, clocks the model, emits the inputs.
+  void Finish(DriveValues& v, AccessCounts& counts) {
+    auto& in = ports_.in();
+    model_.Outputs(in, ports_.out(), ports_.defined());
+    const Bits& hit = ports_.out()[static_cast<size_t>(p_.lu_hit)];
+    for (int k = 0; k < 3; ++k) {
+      if (!in[static_cast<size_t>(p_.lu_valid)].bit(k))
+        continue;
+      ++counts.tag_checks;
+      if (!hit.bit(k))
+        continue;
+      if (p_.lu_l0 >= 0 && ports_.out()[static_cast<size_t>(p_.lu_l0)].bit(k))
+        ++counts.l0_reads;
+      else
+        ++counts.reads;
+    }
+    if (in[static_cast<size_t>(p_.wr_valid)].bit(0) &&
+        ports_.out()[static_cast<size_t>(p_.wr_ready)].bit(0))
+      ++counts.writes;
+    ClockModel();
+    ports_.CopyTo(v);
+  }
+
+  void ClockModel() {
+    model_.Clock(ports_.in());
+    if (const std::string f = model_.Failure(); !f.empty())
+      throw ToolError("RFC activity driver: the golden model reports " + f);
+  }
+
+  const RfcSpec spec_;
+  const RfcPorts p_;
+  RfcCycleModel model_;
+  PortState ports_;
+};
+
+// -------------------------------------------------------------------------- warp scheduler
+
+class WarpSchedulerDriver final : public ActivityDriver {
+ public:
+  explicit WarpSchedulerDriver(const GeneratedStructure& g)
+      : spec_(SpecOf<WarpSchedulerSpec>(g)), sched_(spec_), ports_(g) {}
+
+  void Reset(DriveValues& v) override {
+    for (auto& b : ports_.in())
+      b.clear();
+    sched_.Reset();
+    suspended_at_.clear();
+    ports_.CopyTo(v);
+  }
+
+  // Every warp launched and ready: the active slots fill.
+  uint64_t WarmupCycles() const override { return 4; }
+  void Warmup(uint64_t /*cycle*/, ActivityRng& /*rng*/, DriveValues& v) override {
+    WarpScheduler::Inputs in;
+    in.valid = All();
+    in.ready = All();
+    AccessCounts ignored;
+    Cycle(in, v, ignored);
+  }
+
+  void Drive(StimulusSet set, ActivityRng& rng, DriveValues& v, AccessCounts& counts) override {
+    WarpScheduler::Inputs in;
+    in.valid = All();
+    switch (set) {
+      case StimulusSet::kReads:  // issue every cycle, no strand ends
+        in.ready = All();
+        break;
+      case StimulusSet::kWrites:  // every issue ends a strand; results return 2 cycles later
+        in.ready = All();
+        in.suspend = All();
+        in.wake = Due(2, 1.0, rng);
+        break;
+      case StimulusSet::kMixed:  // half the warps ready, half the instructions end a strand
+        in.ready = rng() & All();
+        in.suspend = rng() & All();
+        in.wake = Due(2, 0.5, rng);
+        break;
+      default:  // idle: instructions buffered, none ready; waiting warps stay waiting
+        break;
+    }
+    Cycle(in, v, counts);
+  }
+
+  AccessSemantics Semantics() const override {
+    AccessSemantics s;
+    s.read = "one issue: a cycle in which the inner level selects an active warp";
+    s.write =
+        "one activation event: a pending warp moved into a freed slot, with the deactivation "
+        "(strand end) and the wake that go with it in steady state";
+    return s;
+  }
+
+ private:
+  uint64_t All() const {
+    return spec_.warps >= 64 ? ~uint64_t{0} : (uint64_t{1} << spec_.warps) - 1;
+  }
+
+  // Waiting warps whose results return now: suspended at least `latency` cycles ago, each with
+  // probability p.
+  uint64_t Due(uint64_t latency, double p, ActivityRng& rng) {
+    uint64_t wake = 0;
+    for (const auto& [warp, at] : suspended_at_)
+      if (cycle_ >= at + latency && Chance(rng, p))
+        wake |= uint64_t{1} << warp;
+    return wake;
+  }
+
+  void Cycle(const WarpScheduler::Inputs& in, DriveValues& v, AccessCounts& counts) {
+    const WarpScheduler::Decision d = sched_.Step(in);
+    if (d.issue)
+      ++counts.reads;
+    counts.writes += d.activations.size();
+    // Track waiting warps for the wakes.
+    for (auto it = suspended_at_.begin(); it != suspended_at_.end();)
+      it = ((in.wake >> it->first) & 1U) ? suspended_at_.erase(it) : std::next(it);
+    if (d.issue && d.deactivate)
+      suspended_at_.push_back({d.issue_warp, cycle_});
+    ++cycle_;
+    auto& p = ports_.in();
+    p[WarpSchedulerCycleModel::kRstN] = Bits(1, 1);
+    p[WarpSchedulerCycleModel::kReady].set(0, spec_.warps, in.ready);
+    p[WarpSchedulerCycleModel::kValid].set(0, spec_.warps, in.valid);
+    p[WarpSchedulerCycleModel::kSuspend].set(0, spec_.warps, in.suspend);
+    p[WarpSchedulerCycleModel::kWake].set(0, spec_.warps, in.wake);
+    ports_.CopyTo(v);
+  }
+
+  const WarpSchedulerSpec spec_;
+  WarpScheduler sched_;
+  PortState ports_;
+  std::deque<std::pair<int, uint64_t>> suspended_at_;  // (warp, cycle it was descheduled)
+  uint64_t cycle_ = 0;
+};
+
+}  // namespace
+
+std::string ModelDriverVersion(const std::string& kind) {
+  if (kind == "mrf")
+    return "mrf-driver-v1";
+  if (kind == "rfc")
+    return "rfc-driver-v2";
+  if (kind == "warp-scheduler")
+    return "warp-scheduler-driver-v1";
+  return "";
+}
+
+std::unique_ptr<ActivityDriver> MakeMrfDriver(const GeneratedStructure& g) {
+  return std::make_unique<MrfDriver>(g);
+}
+std::unique_ptr<ActivityDriver> MakeRfcDriver(const GeneratedStructure& g) {
+  return std::make_unique<RfcDriver>(g);
+}
+std::unique_ptr<ActivityDriver> MakeWarpSchedulerDriver(const GeneratedStructure& g) {
+  return std::make_unique<WarpSchedulerDriver>(g);
+}
+
+}  // namespace gpurf
