@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <functional>
 #include <string>
 
 #include "gen/rtl_primitives.h"
@@ -58,17 +57,17 @@ std::vector<std::string> ModuleDoc(const FlopArraySpec& s) {
 }
 
 // Write-port decode for one row: row_we / row_wdata of the highest-numbered port hitting it.
-// `data(w)` is the write data of port w as this row sees it (the port's bus, or its segment's
-// gated copy).
-Always RowWriteDecode(const std::function<std::string(const std::string&)>& data) {
+// `data` is the array of the ports' write data as this row sees it (the ports' buses, or its
+// segment's gated copies).
+Always RowWriteDecode(const std::string& data) {
   Always a;
   a.kind = AlwaysKind::kComb;
   a.body = {
       Blocking("row_we", "1'b0"),
-      Blocking("row_wdata", data("0")),
+      Blocking("row_wdata", Index(data, "0")),
       ForLoop("w", "NumWritePorts",
               {IfThen(And({"we_i[w]", Eq(Index("waddr", "w"), Cast("AddrWidth", "r"))}),
-                      {Blocking("row_we", "1'b1"), Blocking("row_wdata", data("w"))})}),
+                      {Blocking("row_we", "1'b1"), Blocking("row_wdata", Index(data, "w"))})}),
   };
   return a;
 }
@@ -98,16 +97,21 @@ GenerateFor WritePath(const FlopArraySpec& s) {
   g.items.push_back(MakeItem(Net{"row_q", Msb("Width"), "", "the stored row", ""}));
   g.items.push_back(MakeItem(BlankLine{}));
   if (s.segmented()) {
+    // The row's segment copies, picked by a continuous assign: indexing the whole seg_wdata
+    // array inside always_comb makes each row sensitive to every segment (and Icarus slow).
     g.items.push_back(
         MakeItem(LocalParam{"Segment", "r / WriteSegmentRows", "write-data segment of this row"}));
+    g.items.push_back(MakeItem(Net{"port_wdata", Msb("Width"), "NumWritePorts",
+                                   "port w's data as this row's segment sees it", "mem2reg"}));
     g.items.push_back(MakeItem(BlankLine{}));
-    g.items.push_back(MakeItem(RowWriteDecode([](const std::string& w) {
-      return Index("seg_wdata",
-                   w == "0" ? "Segment*NumWritePorts" : "Segment*NumWritePorts + " + w);
-    })));
+    GenerateFor pd{"gen_port_data", "w", "NumWritePorts", {}};
+    pd.items.push_back(MakeItem(ContinuousAssign{Index("port_wdata", "w"),
+                                                 Index("seg_wdata", "Segment*NumWritePorts + w")}));
+    g.items.push_back(MakeItem(std::move(pd)));
+    g.items.push_back(MakeItem(BlankLine{}));
+    g.items.push_back(MakeItem(RowWriteDecode("port_wdata")));
   } else {
-    g.items.push_back(
-        MakeItem(RowWriteDecode([](const std::string& w) { return Index("wdata", w); })));
+    g.items.push_back(MakeItem(RowWriteDecode("wdata")));
   }
   g.items.push_back(MakeItem(BlankLine{}));
   if (s.clock_gate) {
