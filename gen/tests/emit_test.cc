@@ -53,18 +53,19 @@ int Count(const std::string& s, const std::string& part) {
 const std::map<std::string, std::string> k3r1w = {
     {"entries", "48"}, {"width", "128"}, {"read_ports", "3"}, {"write_ports", "1"}};
 
-// Write-data segmentation: "auto" segments from 16 entries up (8 rows), off below; explicit
+// Write-data segmentation: "auto" segments from 24 entries up (8 rows), off below; explicit
 // sizes; a segment as large as the array is the broadcast itself; values outside the list are
 // rejected with the allowed values.
 TEST(EmitFlopArray, WriteSegmentation) {
-  EXPECT_EQ(FlopArraySpec::AutoWriteSegmentRows(15), 0);
-  EXPECT_EQ(FlopArraySpec::AutoWriteSegmentRows(16), 8);
+  EXPECT_EQ(FlopArraySpec::AutoWriteSegmentRows(16), 0);
+  EXPECT_EQ(FlopArraySpec::AutoWriteSegmentRows(23), 0);
+  EXPECT_EQ(FlopArraySpec::AutoWriteSegmentRows(24), 8);
   EXPECT_EQ(FlopArraySpec::AutoWriteSegmentRows(1024), 8);
   struct Case {
     std::string entries, rows;
     int segment_rows, segments;
   };
-  for (const Case& c : {Case{"48", "auto", 8, 6}, Case{"8", "auto", 0, 1}, Case{"48", "off", 0, 1},
+  for (const Case& c : {Case{"48", "auto", 8, 6}, Case{"16", "auto", 0, 1}, Case{"48", "off", 0, 1},
                         Case{"20", "4", 4, 5}, Case{"20", "16", 16, 2}, Case{"20", "32", 0, 1},
                         Case{"300", "256", 256, 2}}) {
     const FlopArraySpec s = Spec({{"entries", c.entries}, {"write_segment_rows", c.rows}});

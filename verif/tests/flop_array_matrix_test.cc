@@ -62,7 +62,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FlopArrayMatrix, ::testing::Range<size_t>(0, st
                          });
 
 // Write-data segmentation at explicit segment sizes (the shapes above use "auto": segments of
-// 8 rows from 16 entries up, off below), including partial last segments and several write
+// 8 rows from 24 entries up, off below), including partial last segments and several write
 // ports, and "off" on a large array.
 struct SegmentedShape {
   Shape shape;
@@ -73,7 +73,7 @@ const SegmentedShape kSegmented[] = {
     {{48, 128, 3, 1, false, false, true}, "2"},   {{100, 33, 4, 2, false, true, true}, "16"},
     {{17, 65, 5, 3, true, true, true}, "4"},      {{64, 8, 2, 4, false, false, false}, "32"},
     {{300, 16, 2, 2, true, false, true}, "256"},  {{48, 128, 3, 1, false, false, true}, "off"},
-    {{16, 32, 2, 1, false, false, true}, "auto"},
+    {{24, 32, 2, 1, false, false, true}, "auto"},
 };
 
 class FlopArraySegments : public ::testing::TestWithParam<size_t> {};

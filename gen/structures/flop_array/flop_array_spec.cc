@@ -21,16 +21,18 @@ const std::vector<ParamDesc>& FlopArraySpec::ParamDescs() {
       EnumParam("write_segment_rows",
                 {"auto", "off", "2", "4", "8", "16", "32", "64", "128", "256", "512"}, "auto",
                 "rows per write-data segment: only the segment holding the written row sees the"
-                " write data on its D inputs; auto: 8 from 16 entries up, off below"),
+                " write data on its D inputs; auto: 8 from 24 entries up, off below"),
   };
   return descs;
 }
 
 int FlopArraySpec::AutoWriteSegmentRows(int entries) {
-  // Below 16 rows the broadcast reaches few D pins and the gates would cost a larger share of
-  // the area; from 16 rows up, segments of 8 rows cut the write-data toggles at the row D pins
-  // by about entries / 16 for one AND2 per 8 storage bits (docs/perf.md, quality of results).
-  return entries >= 16 ? 8 : 0;
+  // A gated segment copy returns to zero after each write, so a written segment's D pins see
+  // about twice the toggles of a plain broadcast: S segments cut the D-pin toggles by about
+  // S / 2. With two segments that is no gain (16 x 64 2R1W measured 57.6 pJ per write against
+  // 54.5 pJ unsegmented); from 24 rows up (three or more segments of 8) it pays for the one
+  // AND2 per 8 storage bits (docs/perf.md, quality of results).
+  return entries >= 24 ? 8 : 0;
 }
 
 FlopArraySpec FlopArraySpec::FromParams(const ParamSet& p) {
