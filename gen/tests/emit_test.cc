@@ -71,7 +71,8 @@ TEST(EmitFlopArray, WriteSegmentation) {
     const FlopArraySpec s = Spec({{"entries", c.entries}, {"write_segment_rows", c.rows}});
     EXPECT_EQ(s.write_segment_rows, c.segment_rows) << c.entries << " " << c.rows;
     EXPECT_EQ(s.write_segments(), c.segments) << c.entries << " " << c.rows;
-    const std::string& text = TopFile(EmitFlopArray(s)).contents;
+    const GeneratedStructure g = EmitFlopArray(s);
+    const std::string& text = TopFile(g).contents;
     EXPECT_EQ(Contains(text, "gen_write_segments"), s.segmented());
     EXPECT_EQ(Contains(text, "seg_wdata"), s.segmented());
     if (s.segmented()) {
