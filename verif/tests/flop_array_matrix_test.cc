@@ -61,5 +61,54 @@ INSTANTIATE_TEST_SUITE_P(Shapes, FlopArrayMatrix, ::testing::Range<size_t>(0, st
                            return kShapes[p.param].Name();
                          });
 
+// Write-data segmentation at explicit segment sizes (the shapes above use "auto": segments of
+// 8 rows from 24 entries up, off below), including partial last segments and several write
+// ports, and "off" on a large array.
+struct SegmentedShape {
+  Shape shape;
+  const char* segment_rows;
+};
+
+const SegmentedShape kSegmented[] = {
+    {{48, 128, 3, 1, false, false, true}, "2"},   {{100, 33, 4, 2, false, true, true}, "16"},
+    {{17, 65, 5, 3, true, true, true}, "4"},      {{64, 8, 2, 4, false, false, false}, "32"},
+    {{300, 16, 2, 2, true, false, true}, "256"},  {{48, 128, 3, 1, false, false, true}, "off"},
+    {{24, 32, 2, 1, false, false, true}, "auto"},
+};
+
+class FlopArraySegments : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(FlopArraySegments, LintsCleanAndMatchesModel) {
+  const size_t index = GetParam();
+  const SegmentedShape& c = kSegmented[index];
+  ParamSet p = test::MakeSpec(c.shape).params;
+  p.Set("write_segment_rows", c.segment_rows, {}, "write_segment_rows");
+  const FlopArraySpec spec = FlopArraySpec::FromParams(p);
+  const std::string seg = c.segment_rows;
+  EXPECT_EQ(spec.segmented(), seg != "off") << seg;
+  const GeneratedStructure rtl = EmitFlopArray(spec);
+  const std::string& top = rtl.files.back().contents;
+  EXPECT_EQ(top.find("gen_write_segments") != std::string::npos, spec.segmented());
+
+  test::ExpectLintClean(rtl);
+
+  VerifyOptions opt;
+  opt.cycles = 100000;
+  opt.seed = 2000 + index;
+  opt.build.jobs = 1;
+  opt.waveform_dir = fs::temp_directory_path() / "gpurf-matrix-waves";
+  const VerifyResult r = VerifyStructure(spec, rtl, opt);
+  EXPECT_TRUE(r.passed()) << r.Summary();
+  EXPECT_EQ(r.run.cycles, opt.cycles);
+  EXPECT_GT(r.run.checked_cycles, opt.cycles * 9 / 10) << r.Summary();
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, FlopArraySegments,
+                         ::testing::Range<size_t>(0, std::size(kSegmented)),
+                         [](const ::testing::TestParamInfo<size_t>& p) {
+                           return kSegmented[p.param].shape.Name() + "_seg_" +
+                                  kSegmented[p.param].segment_rows;
+                         });
+
 }  // namespace
 }  // namespace gpurf

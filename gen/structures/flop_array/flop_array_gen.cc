@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 #include "gen/rtl_primitives.h"
 #include "gen/structures/emit_util.h"
 #include "gen/vlog/ast.h"
@@ -41,23 +43,50 @@ std::vector<std::string> ModuleDoc(const FlopArraySpec& s) {
   doc.push_back(s.clock_gate
                     ? "Each row is clocked through a gpurf_clock_gate enabled by its write."
                     : "Rows are written through enables on the free-running clock.");
+  if (s.segmented()) {
+    doc.push_back(fmt::format(
+        "Write data is segmented: {} segments of {} rows, each with its own copy of the write",
+        s.write_segments(), s.write_segment_rows));
+    doc.push_back(
+        "data that is zero unless a port writes that segment, so the rows of the other segments");
+    doc.push_back("see no write-data toggles at their D inputs.");
+  }
   doc.push_back("Reading or writing an address >= Entries is a misuse: the data is undefined and,");
   doc.push_back("with GPURF_ASSERTIONS defined, an assertion reports it.");
   return doc;
 }
 
 // Write-port decode for one row: row_we / row_wdata of the highest-numbered port hitting it.
-Always RowWriteDecode() {
+// `data` is the array of the ports' write data as this row sees it (the ports' buses, or its
+// segment's gated copies).
+Always RowWriteDecode(const std::string& data) {
   Always a;
   a.kind = AlwaysKind::kComb;
   a.body = {
       Blocking("row_we", "1'b0"),
-      Blocking("row_wdata", Index("wdata", "0")),
+      Blocking("row_wdata", Index(data, "0")),
       ForLoop("w", "NumWritePorts",
               {IfThen(And({"we_i[w]", Eq(Index("waddr", "w"), Cast("AddrWidth", "r"))}),
-                      {Blocking("row_we", "1'b1"), Blocking("row_wdata", Index("wdata", "w"))})}),
+                      {Blocking("row_we", "1'b1"), Blocking("row_wdata", Index(data, "w"))})}),
   };
   return a;
+}
+
+// Write-data segments: segment s serves rows [s*WriteSegmentRows +: WriteSegmentRows] and
+// passes port w's data only in cycles in which port w writes one of those rows; otherwise its
+// copy is held at zero, so the D inputs of the segment's rows do not follow the write bus.
+GenerateFor WriteSegments() {
+  GenerateFor ports{"gen_ports", "w", "NumWritePorts", {}};
+  ports.items.push_back(MakeItem(Net{"hit", "", "", "port w writes a row of segment s", ""}));
+  ports.items.push_back(MakeItem(BlankLine{}));
+  ports.items.push_back(MakeItem(ContinuousAssign{
+      "hit", And({"we_i[w]", Eq(BinOp(Index("waddr", "w"), ">>", "WriteSegmentShift"),
+                                Cast("AddrWidth", "s"))})}));
+  ports.items.push_back(MakeItem(ContinuousAssign{
+      Index("seg_wdata", "s*NumWritePorts + w"), BinOp(Index("wdata", "w"), "&", "{Width{hit}}")}));
+  GenerateFor g{"gen_write_segments", "s", "NumWriteSegments", {}};
+  g.items.push_back(MakeItem(std::move(ports)));
+  return g;
 }
 
 GenerateFor WritePath(const FlopArraySpec& s) {
@@ -67,7 +96,23 @@ GenerateFor WritePath(const FlopArraySpec& s) {
       MakeItem(Net{"row_wdata", Msb("Width"), "", "data of the highest such port", ""}));
   g.items.push_back(MakeItem(Net{"row_q", Msb("Width"), "", "the stored row", ""}));
   g.items.push_back(MakeItem(BlankLine{}));
-  g.items.push_back(MakeItem(RowWriteDecode()));
+  if (s.segmented()) {
+    // The row's segment copies, picked by a continuous assign: indexing the whole seg_wdata
+    // array inside always_comb makes each row sensitive to every segment (and Icarus slow).
+    g.items.push_back(
+        MakeItem(LocalParam{"Segment", "r / WriteSegmentRows", "write-data segment of this row"}));
+    g.items.push_back(MakeItem(Net{"port_wdata", Msb("Width"), "NumWritePorts",
+                                   "port w's data as this row's segment sees it", "mem2reg"}));
+    g.items.push_back(MakeItem(BlankLine{}));
+    GenerateFor pd{"gen_port_data", "w", "NumWritePorts", {}};
+    pd.items.push_back(MakeItem(ContinuousAssign{Index("port_wdata", "w"),
+                                                 Index("seg_wdata", "Segment*NumWritePorts + w")}));
+    g.items.push_back(MakeItem(std::move(pd)));
+    g.items.push_back(MakeItem(BlankLine{}));
+    g.items.push_back(MakeItem(RowWriteDecode("port_wdata")));
+  } else {
+    g.items.push_back(MakeItem(RowWriteDecode("wdata")));
+  }
   g.items.push_back(MakeItem(BlankLine{}));
   if (s.clock_gate) {
     g.items.push_back(MakeItem(Net{"row_clk", "", "", "clk_i, gated by row_we", ""}));
@@ -190,6 +235,14 @@ GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
       {"NumWritePorts", Int(s.write_ports), "W", false},
       {"AddrWidth", "(Entries > 1) ? $clog2(Entries) : 1", "bits per address", true},
   };
+  if (s.segmented()) {
+    m.params.push_back(
+        {"WriteSegmentRows", Int(s.write_segment_rows), "rows per write-data segment", true});
+    m.params.push_back({"WriteSegmentShift", "$clog2(WriteSegmentRows)",
+                        "waddr >> WriteSegmentShift = segment", true});
+    m.params.push_back({"NumWriteSegments", "(Entries + WriteSegmentRows - 1) / WriteSegmentRows",
+                        "segments (the last may be partial)", true});
+  }
   m.ports = {
       {Dir::kInput, "clk_i", "", "clock"},
       {Dir::kInput, "rst_ni", "", "asynchronous active-low reset"},
@@ -210,6 +263,10 @@ GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
   m.Add(MakeItem(
       Net{"waddr", Msb("AddrWidth"), "NumWritePorts", "write address of port w", "mem2reg"}));
   m.Add(MakeItem(Net{"wdata", Msb("Width"), "NumWritePorts", "write data of port w", "mem2reg"}));
+  if (s.segmented()) {
+    m.Add(MakeItem(Net{"seg_wdata", Msb("Width"), "NumWriteSegments*NumWritePorts",
+                       "port w's data as segment s sees it, at s*NumWritePorts + w", "mem2reg"}));
+  }
   if (!s.registered()) {
     m.Add(MakeItem(
         Net{"unused_rst_n", "", "", "rst_ni: part of the port contract, no reset state here", ""}));
@@ -227,6 +284,13 @@ GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
       MakeItem(ContinuousAssign{Index("wdata", "w"), PartSelect("wdata_i", "w*Width", "Width")}));
   m.Add(MakeItem(std::move(wp)));
   m.Blank();
+  if (s.segmented()) {
+    m.Comment(
+        "Write-data segments: a segment's rows see port w's data only when port w writes one of\n"
+        "them; otherwise zero, so the flip-flop D pins elsewhere do not toggle with the bus.");
+    m.Add(MakeItem(WriteSegments()));
+    m.Blank();
+  }
   m.Comment(
       "Write path: each row decodes the write ports and keeps the last matching port's data.");
   m.Add(MakeItem(WritePath(s)));

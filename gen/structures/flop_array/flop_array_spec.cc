@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 #include "gen/util/hash.h"
 
 namespace gpurf {
@@ -16,8 +18,21 @@ const std::vector<ParamDesc>& FlopArraySpec::ParamDescs() {
                 "comb: data in the same cycle; reg: registered, one cycle of latency"),
       BoolParam("bypass", false, "forward same-cycle write data to reads of that address"),
       BoolParam("clock_gate", true, "gate each row's clock with its write enable"),
+      EnumParam("write_segment_rows",
+                {"auto", "off", "2", "4", "8", "16", "32", "64", "128", "256", "512"}, "auto",
+                "rows per write-data segment: only the segment holding the written row sees the"
+                " write data on its D inputs; auto: 8 from 24 entries up, off below"),
   };
   return descs;
+}
+
+int FlopArraySpec::AutoWriteSegmentRows(int entries) {
+  // A gated segment copy returns to zero after each write, so a written segment's D pins see
+  // about twice the toggles of a plain broadcast: S segments cut the D-pin toggles by about
+  // S / 2. With two segments that is no gain (16 x 64 2R1W measured 57.6 pJ per write against
+  // 54.5 pJ unsegmented); from 24 rows up (three or more segments of 8) it pays for the one
+  // AND2 per 8 storage bits (docs/perf.md, quality of results).
+  return entries >= 24 ? 8 : 0;
 }
 
 FlopArraySpec FlopArraySpec::FromParams(const ParamSet& p) {
@@ -30,6 +45,13 @@ FlopArraySpec FlopArraySpec::FromParams(const ParamSet& p) {
   s.read_mode = p.Enum("read_mode") == "reg" ? ReadMode::kReg : ReadMode::kComb;
   s.bypass = p.Bool("bypass");
   s.clock_gate = p.Bool("clock_gate");
+  const std::string seg = p.Enum("write_segment_rows");
+  s.write_segment_rows = seg == "auto"  ? AutoWriteSegmentRows(s.entries)
+                         : seg == "off" ? 0
+                                        : std::stoi(seg);
+  // One segment holding every row is the broadcast itself: no gating to generate.
+  if (s.write_segment_rows >= s.entries)
+    s.write_segment_rows = 0;
 
   // Every parameter is independently legal within its range; the flat port vectors bound the
   // product of ports and width (Verilator and Yosys handle vectors of this size comfortably).

@@ -33,6 +33,11 @@ struct FlopArraySpec {
   ReadMode read_mode = ReadMode::kComb;
   bool bypass = false;
   bool clock_gate = true;
+  // Write-data segmentation: rows are grouped into segments of write_segment_rows rows (a power
+  // of two); each segment's copy of the write data is ANDed with "a write port targets this
+  // segment", so the row D inputs of the other segments do not toggle. 0 = off (the write data
+  // is broadcast to every row). The parameter is "auto", "off" or the row count.
+  int write_segment_rows = 0;
 
   // Derived once.
   int addr_width = 0;       // max(1, ceil(log2(entries)))
@@ -46,6 +51,12 @@ struct FlopArraySpec {
   static FlopArraySpec FromParams(const ParamSet& p);
 
   bool registered() const { return read_mode == ReadMode::kReg; }
+  bool segmented() const { return write_segment_rows > 0; }
+  int write_segments() const {
+    return segmented() ? (entries + write_segment_rows - 1) / write_segment_rows : 1;
+  }
+  // The rows per segment that "auto" picks for an array of `entries` rows (0 = off).
+  static int AutoWriteSegmentRows(int entries);
 };
 
 }  // namespace gpurf
