@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "gen/util/diag.h"
+#include "gen/util/fs.h"
 
 namespace gpurf {
 namespace {
@@ -550,22 +551,10 @@ LibertyLibrary ParseLiberty(const std::string& text, const std::string& origin) 
 }
 
 LibertyLibrary LoadLiberty(const fs::path& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    throw InputError({}, "--liberty", path.string(), "no such Liberty file",
-                     "a readable Liberty (.lib) file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError({}, "--liberty", path.string(), "cannot read the Liberty file",
-                     "a readable Liberty (.lib) file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad())
-    throw InputError({}, "--liberty", path.string(), "cannot read the Liberty file",
-                     "a readable Liberty (.lib) file");
-  LibertyLibrary lib = ParseLiberty(ss.str(), path.string());
+  std::string text = ReadInputFile(path, "--liberty", kMaxLibertyBytes);
+  LibertyLibrary lib = ParseLiberty(text, path.string());
   lib.path = fs::absolute(path);
-  lib.contents = ss.str();
+  lib.contents = std::move(text);
   return lib;
 }
 

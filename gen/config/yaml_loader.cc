@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "gen/util/fs.h"
 #include "gen/util/hash.h"
 
 namespace gpurf {
@@ -427,14 +428,7 @@ nlohmann::ordered_json DesignSpec::ToJson() const {
 }
 
 DesignSpec LoadDesign(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw InputError(SourceLoc{path, 0, 0}, "", path, "cannot open the design file",
-                     "a readable YAML file");
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return LoadDesignFromString(ss.str(), path);
+  return LoadDesignFromString(ReadInputFile(path, "design file", kMaxYamlBytes), path);
 }
 
 DesignSpec LoadDesignFromString(const std::string& text, const std::string& file_name) {

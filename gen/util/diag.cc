@@ -17,6 +17,56 @@ std::string SourceLoc::str() const {
   return fmt::format("{}:{}:{}", file, line, column);
 }
 
+std::string PrintableText(const std::string& text, size_t max_chars) {
+  std::string out;
+  size_t shown = 0;
+  size_t i = 0;
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  while (i < text.size() && shown < max_chars) {
+    const unsigned char c = byte(i);
+    // Length of a well-formed UTF-8 sequence starting at i (RFC 3629: no overlongs, no
+    // surrogates, at most U+10FFFF), or 0.
+    size_t len = 0;
+    if (c >= 0x20 && c < 0x7f) {
+      len = 1;
+    } else if (c >= 0xc2 && c <= 0xf4) {
+      const size_t n = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
+      bool ok = i + n <= text.size();
+      for (size_t k = 1; ok && k < n; ++k)
+        ok = (byte(i + k) & 0xc0) == 0x80;
+      if (ok && n == 3) {
+        const unsigned char c1 = byte(i + 1);
+        ok = !(c == 0xe0 && c1 < 0xa0) && !(c == 0xed && c1 >= 0xa0);
+      }
+      if (ok && n == 4) {
+        const unsigned char c1 = byte(i + 1);
+        ok = !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90);
+      }
+      len = ok ? n : 0;
+    }
+    if (len == 0) {
+      // Control characters and bytes that are not UTF-8 are shown escaped, never raw: a message
+      // must not move the cursor, ring the bell or break the terminal's encoding.
+      if (c == '\n')
+        out += "\\n";
+      else if (c == '\t')
+        out += "\\t";
+      else if (c == '\r')
+        out += "\\r";
+      else
+        out += fmt::format("\\x{:02x}", c);
+      ++i;
+    } else {
+      out.append(text, i, len);
+      i += len;
+    }
+    ++shown;
+  }
+  if (i < text.size())
+    out += fmt::format("... ({} bytes in all)", text.size());
+  return out;
+}
+
 InputError::InputError(SourceLoc loc, std::string field, std::string value, std::string problem,
                        std::string allowed)
     : std::runtime_error(Format(loc, field, value, problem, allowed)),
@@ -34,10 +84,10 @@ std::string InputError::Format(const SourceLoc& loc, const std::string& field,
     msg += loc.str() + ": ";
   msg += "error: ";
   if (!field.empty())
-    msg += fmt::format("{}: ", field);
+    msg += fmt::format("{}: ", PrintableText(field, kMaxShownFieldChars));
   msg += problem;
   if (!value.empty())
-    msg += fmt::format(" (got '{}')", value);
+    msg += fmt::format(" (got '{}')", PrintableText(value, kMaxShownValueChars));
   if (!allowed.empty())
     msg += fmt::format("; allowed: {}", allowed);
   return msg;

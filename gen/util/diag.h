@@ -21,6 +21,14 @@ struct SourceLoc {
   std::string str() const;  // "file:line:column" or "" when unknown
 };
 
+// What an error message shows of user-supplied text: control characters and bytes that are not
+// well-formed UTF-8 escaped as \xNN (\n, \t, \r by name), and at most `max_chars` characters
+// followed by "... (N bytes in all)", so a 10 MB value or a binary file never floods one line.
+std::string PrintableText(const std::string& text, size_t max_chars);
+
+inline constexpr size_t kMaxShownValueChars = 120;
+inline constexpr size_t kMaxShownFieldChars = 120;
+
 // Bad input: a malformed file, an unknown key, a wrong type, an out-of-range value or an
 // inconsistent combination. what() is the full one-line message.
 class InputError : public std::runtime_error {

@@ -117,4 +117,37 @@ std::string ReadFile(const fs::path& path) {
   return ss.str();
 }
 
+std::string ReadInputFile(const fs::path& path, const std::string& field, uint64_t max_bytes) {
+  const SourceLoc loc{path.string(), 0, 0};
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st))
+    throw InputError(loc, field, path.string(), "no such file", "an existing regular file");
+  if (fs::is_directory(st))
+    throw InputError(loc, field, path.string(), "is a folder, not a file", "a regular file");
+  if (!fs::is_regular_file(st))
+    throw InputError(loc, field, path.string(), "is not a regular file (a device, FIFO or socket)",
+                     "a regular file");
+  const uintmax_t size = fs::file_size(path, ec);
+  if (ec)
+    throw InputError(loc, field, path.string(), "cannot read the file: " + ec.message(),
+                     "a readable regular file");
+  if (size > max_bytes)
+    throw InputError(loc, field, path.string(), fmt::format("file too large ({} bytes)", size),
+                     fmt::format("at most {} bytes", max_bytes));
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError(loc, field, path.string(),
+                     fmt::format("cannot open the file: {}", std::strerror(errno)),
+                     "a readable regular file");
+  std::string text(static_cast<size_t>(size), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  // A file that grew since file_size keeps its first max_bytes-checked part only if it still
+  // fits; one that shrank is read short and truncated to what was read.
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (in.bad())
+    throw InputError(loc, field, path.string(), "read error", "a readable regular file");
+  return text;
+}
+
 }  // namespace gpurf

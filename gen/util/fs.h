@@ -3,6 +3,7 @@
 // leaves neither a partial destination nor the staging folder behind.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 
@@ -61,5 +62,18 @@ class TempDir {
 
 void WriteFile(const fs::path& path, const std::string& contents);
 std::string ReadFile(const fs::path& path);
+
+// Size limits of the user inputs gpurf reads whole (ReadInputFile): generous for real files,
+// small enough that /dev/zero or a mistyped multi-GB file is a clear error, not bad_alloc.
+inline constexpr uint64_t kMaxYamlBytes = uint64_t{16} << 20;       // design and launch files
+inline constexpr uint64_t kMaxPtxBytes = uint64_t{256} << 20;       // one PTX module
+inline constexpr uint64_t kMaxTraceBytes = uint64_t{4} << 30;       // one Accel-Sim .traceg
+inline constexpr uint64_t kMaxLibertyBytes = uint64_t{1} << 30;     // one Liberty library
+inline constexpr uint64_t kMaxJsonInputBytes = uint64_t{16} << 20;  // energies and similar JSON
+
+// Reads a file the user named, whole. Anything but a readable regular file of at most
+// `max_bytes` (a folder, a device such as /dev/zero, a FIFO, a missing or unreadable file, an
+// oversized one) is an InputError naming `field`, the path and what is allowed (exit 2).
+std::string ReadInputFile(const fs::path& path, const std::string& field, uint64_t max_bytes);
 
 }  // namespace gpurf

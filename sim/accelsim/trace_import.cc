@@ -9,6 +9,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "gen/util/fs.h"
 #include "sim/accelsim/sass.h"
 
 namespace gpurf::sim::accelsim {
@@ -23,23 +24,6 @@ constexpr uint16_t kRz = 255;  // the zero register: reads give 0, writes are dr
                        std::string_view value, const std::string& problem,
                        const std::string& allowed = {}) {
   throw InputError(SourceLoc{file, line, col}, field, std::string(value), problem, allowed);
-}
-
-std::string ReadWholeFile(const std::string& path, const std::string& what) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec))
-    throw InputError(SourceLoc{path, 0, 0}, what, path, "no such file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw InputError(SourceLoc{path, 0, 0}, what, path, "cannot open the file for reading");
-  std::string text;
-  in.seekg(0, std::ios::end);
-  text.resize(static_cast<size_t>(in.tellg()));
-  in.seekg(0);
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!in)
-    throw InputError(SourceLoc{path, 0, 0}, what, path, "read error");
-  return text;
 }
 
 // Splits a line into whitespace-separated tokens, remembering columns for messages.
@@ -667,7 +651,7 @@ std::string Trim(std::string_view s) {
 TraceWorkload ImportList(const std::string& list_path) {
   TraceWorkload w;
   w.list_file = list_path;
-  const std::string text = ReadWholeFile(list_path, "kernelslist");
+  const std::string text = ReadInputFile(list_path, "kernelslist", kMaxYamlBytes);
   const fs::path dir = fs::path(list_path).parent_path();
   std::string_view rest = text;
   int n = 0;
@@ -731,7 +715,7 @@ ImportedKernel ImportKernelTraceText(std::string_view text, const std::string& f
 }
 
 ImportedKernel ImportKernelTrace(const std::string& traceg_path) {
-  const std::string text = ReadWholeFile(traceg_path, "kernel trace");
+  const std::string text = ReadInputFile(traceg_path, "kernel trace", kMaxTraceBytes);
   return ImportKernelTraceText(text, traceg_path);
 }
 

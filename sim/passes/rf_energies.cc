@@ -11,6 +11,7 @@
 
 #include "energy/energy_model.h"
 #include "gen/util/diag.h"
+#include "gen/util/fs.h"
 
 namespace gpurf::sim::passes {
 
@@ -171,12 +172,7 @@ RegisterFileEnergies ParseRegisterFileEnergies(const std::string& text, const st
 
 RegisterFileEnergies LoadRegisterFileEnergies(const std::string& path,
                                               const RegisterFileEnergies& base) {
-  std::ifstream in(path);
-  if (!in)
-    throw InputError(SourceLoc{path, 0, 0}, "energies", path, "cannot open the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ParseRegisterFileEnergies(ss.str(), path, base);
+  return ParseRegisterFileEnergies(ReadInputFile(path, "energies", kMaxJsonInputBytes), path, base);
 }
 
 }  // namespace gpurf::sim::passes

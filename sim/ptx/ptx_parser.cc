@@ -10,6 +10,8 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "gen/util/fs.h"
+
 namespace gpurf::sim::ptx {
 
 // ------------------------------------------------------------------------------- type helpers
@@ -1566,12 +1568,7 @@ PtxModule ParsePtx(const std::string& text, const std::string& file) {
 }
 
 PtxModule LoadPtx(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f)
-    throw InputError({path, 0, 0}, "ptx", path, "cannot read the PTX file");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ParsePtx(ss.str(), path);
+  return ParsePtx(ReadInputFile(path, "ptx", kMaxPtxBytes), path);
 }
 
 }  // namespace gpurf::sim::ptx

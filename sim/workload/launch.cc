@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <set>
 
+#include "gen/util/fs.h"
 #include "sim/ptx/ptx_parser.h"
 #include "sim/workload/reference.h"
 
@@ -188,9 +189,7 @@ BufferInit ParseInit(const Yaml& y, const YAML::Node& n, const std::string& fiel
 LaunchSpec LoadLaunch(const std::string& path) {
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw InputError({path, 0, 0}, "launch file", path, "cannot read the launch file");
+    root = YAML::Load(ReadInputFile(path, "launch file", kMaxYamlBytes));
   } catch (const YAML::Exception& e) {
     throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "yaml", "", e.msg);
   }
