@@ -12,6 +12,7 @@
 #include <mutex>
 #include <thread>
 
+#include "gen/util/cache.h"
 #include "gen/util/diag.h"
 #include "gen/util/hash.h"
 #include "synth/gate_netlist.h"
@@ -414,7 +415,7 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
   if (const std::string v = ModelDriverVersion(g.kind); !v.empty())
     key_text += "driver " + v + "\n";
   const fs::path dir = cache_root / (g.top + "-" + HashHex(key_text, 16));
-  if (fs::exists(dir / "result.json")) {
+  if (VerifyCacheEntry(dir, "characterization of " + g.top, {"result.json"})) {
     try {
       LoadCharPart(nlohmann::json::parse(ReadFile(dir / "result.json")), r);
       r.from_cache = true;
@@ -459,9 +460,9 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
   r.leakage_pj_per_cycle = model.leakage_w * r.period_ns * 1e3;
   r.notes = model.notes;
 
-  fs::create_directories(cache_root);
-  const fs::path tmp = MakeTempDir(cache_root, ".build-" + g.top);
-  try {
+  CacheBuild build(cache_root, dir.filename().string());
+  const fs::path& tmp = build.path();
+  {
     BuildOptions bopt;
     bopt.cache_dir = opt.synth.cache_dir;
     bopt.jobs = std::max(1, opt.build_jobs);
@@ -527,11 +528,7 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
       r.sta.reason = "disabled";
     }
     WriteFile(tmp / "result.json", CharPart(r).dump(2) + "\n");
-    PublishCacheEntry(tmp, dir, "result.json", "characterization");
-  } catch (...) {
-    std::error_code ec;
-    fs::remove_all(tmp, ec);
-    throw;
+    build.Publish("characterization of " + g.top);
   }
   ApplyScaling(r, lib, opt);
   ApplyMacroEnergies(r, lib, opt);

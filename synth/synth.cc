@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "gen/util/cache.h"
 #include "gen/util/diag.h"
 #include "gen/util/hash.h"
 #include "verif/harness/verilator_build.h"
@@ -397,7 +398,7 @@ ModuleSynthResult SynthesizeModule(const GeneratedStructure& g, const LibertyLib
     key_text += "\n" + f.name + "\n" + f.contents;
   const fs::path dir = cache / (g.top + "-" + HashHex(key_text, 16));
 
-  if (fs::exists(dir / "stat.json")) {
+  if (VerifyCacheEntry(dir, "synthesis of " + g.top, {"stat.json", "netlist.v"})) {
     spdlog::debug("synthesis of {} found in cache {}", g.top, dir.string());
     ModuleSynthResult r = Collect(g, lib, opt, dir);
     r.from_cache = true;
@@ -405,9 +406,9 @@ ModuleSynthResult SynthesizeModule(const GeneratedStructure& g, const LibertyLib
     return r;
   }
 
-  fs::create_directories(cache);
-  const fs::path tmp = MakeTempDir(cache, ".build-" + g.top);
-  try {
+  CacheBuild build(cache, dir.filename().string());
+  const fs::path& tmp = build.path();
+  {
     for (const auto& f : g.files)
       WriteFile(tmp / f.name, f.contents);
     WriteFile(tmp / "synth.ys", ys);
@@ -438,11 +439,7 @@ ModuleSynthResult SynthesizeModule(const GeneratedStructure& g, const LibertyLib
     WriteFile(tmp / "sta.log", slog);
     WriteFile(tmp / "sta.rc", std::to_string(src) + "\n");
 
-    PublishCacheEntry(tmp, dir, "stat.json", "synthesis result");
-  } catch (...) {
-    std::error_code ec;
-    fs::remove_all(tmp, ec);
-    throw;
+    build.Publish("synthesis of " + g.top);
   }
   ModuleSynthResult r = Collect(g, lib, opt, dir);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@
 #include "gen/output/design_writer.h"
 #include "gen/util/diag.h"
 #include "gen/util/fs.h"
+#include "gen/util/process.h"
 #include "sim/ptx/ptx_parser.h"
 #include "sim/workload/launch.h"
 #include "synth/characterize.h"
@@ -46,8 +48,23 @@ void ReportSkipped(const Target& t) {
 
 // ------------------------------------------------------------------------------------- gen
 
-int CmdGen(const Target& t, const std::string& out_dir) {
+// The file that marks a flow's output folder as incomplete until every step has run: written
+// with the RTL, removed (and the folder's marker resealed) at the end. A flow killed or failed
+// with a tool error leaves it, saying which step was running.
+constexpr const char* kFlowIncomplete = "FLOW-INCOMPLETE.txt";
+
+void MarkFlowStep(const fs::path& dir, const std::string& step) {
+  WriteFile(dir / kFlowIncomplete,
+            fmt::format("This folder holds an incomplete gpurf flow: it stopped (killed, or a tool "
+                        "failed) during step {}.\nRun the same `gpurf flow` command again to "
+                        "complete it.\n",
+                        step));
+}
+
+int CmdGen(const Target& t, const std::string& out_dir, bool flow = false) {
   StagingDir stage(out_dir);
+  if (flow)
+    MarkFlowStep(stage.path(), "[1/6] generate");
   if (t.single) {
     const auto gs = t.Generate();
     WriteStructure(stage.path(), gs.front().rtl);
@@ -104,9 +121,6 @@ int CmdLint(const Target& t, const std::string& keep) {
   if (!keep.empty()) {
     StagingDir stage(keep);
     const int rc = LintAll(structures, stage.path());
-    for (const auto& ts : structures)
-      WriteFile(stage.path() / ts.rtl.top / ".lint-input", "");
-    WriteFile(stage.path() / "manifest.json", "{\"generator\": \"gpurf lint work folder\"}\n");
     stage.Commit();
     return rc;
   }
@@ -356,18 +370,25 @@ int CmdFlow(const Target& t, const std::string& out_dir, const VerifyOptions& vo
             const CharacterizeOptions& copt) {
   const SynthOptions& sopt = copt.synth;
   fmt::print("[1/6] generate\n");
-  if (const int rc = CmdGen(t, out_dir); rc != kExitOk)
+  if (const int rc = CmdGen(t, out_dir, /*flow=*/true); rc != kExitOk)
     return rc;
+  // Each step updates the incomplete marker (and the folder's seal, so that the file stays
+  // gpurf's own) before it starts.
+  const auto step = [&](const std::string& what) {
+    MarkFlowStep(out_dir, what);
+    WriteSeal(out_dir, kOutputMarker);
+    fmt::print("{}\n", what);
+  };
   const auto structures = t.Generate();
-  fmt::print("[2/6] lint ({} unique modules)\n", structures.size());
+  step(fmt::format("[2/6] lint ({} unique modules)", structures.size()));
   const int lint_rc = LintAll(structures, TempDir("gpurf-flow").path());
-  fmt::print("[3/6] verify ({} cycles per module, seed {})\n", vopt.cycles, vopt.seed);
+  step(fmt::format("[3/6] verify ({} cycles per module, seed {})", vopt.cycles, vopt.seed));
   const int verify_rc = VerifyAll(structures, vopt);
-  fmt::print("[4/6] synthesize onto {}\n", DefaultLibertyPath().string());
+  step(fmt::format("[4/6] synthesize onto {}", DefaultLibertyPath().string()));
   const fs::path synth_dir = fs::path(out_dir) / "synthesis";
   WriteSynthesis(synth_dir, Synthesize(structures, "", sopt));
-  fmt::print("[5/6] characterize (gate-level switching, {} cycles per stimulus set)\n",
-             copt.cycles);
+  step(fmt::format("[5/6] characterize (gate-level switching, {} cycles per stimulus set)",
+                   copt.cycles));
   const fs::path char_dir = fs::path(out_dir) / "characterization";
   const auto chars = Characterize(structures, LoadLiberty(DefaultLibertyPath()), copt);
   if (chars.empty())
@@ -382,7 +403,7 @@ int CmdFlow(const Target& t, const std::string& out_dir, const VerifyOptions& vo
         "[6/6] energy: skipped, a single structure has no register-file hierarchy to simulate "
         "(give a design .yaml)\n");
   } else {
-    fmt::print("[6/6] simulate the workload corpus and report register-file energy\n");
+    step("[6/6] simulate the workload corpus and report register-file energy");
     StagingDir stage(energy_dir);
     HarnessArgs ha;
     ha.designs = {t.design->source};
@@ -411,13 +432,23 @@ int CmdFlow(const Target& t, const std::string& out_dir, const VerifyOptions& vo
       fmt::print("energy reports in {}/energy.{{md,svg,csv,json}}\n", energy_dir.string());
     }
   }
+  // Every step ran: the folder is complete (whatever the checks found).
+  fs::remove(fs::path(out_dir) / kFlowIncomplete);
+  WriteSeal(out_dir, kOutputMarker);
   const bool ok = lint_rc == kExitOk && verify_rc == kExitOk && energy_rc == kExitOk;
-  fmt::print(
-      "flow {}: RTL in {}, lint {}, verify {}, energy {}; reports: {}/synthesis.md, "
-      "{}/characterization.md, {}/energy.md\n",
-      ok ? "PASSED" : "FAILED", out_dir, lint_rc == kExitOk ? "clean" : "FAILED",
-      verify_rc == kExitOk ? "passed" : "FAILED", energy_rc == kExitOk ? "reported" : "FAILED",
-      synth_dir.string(), char_dir.string(), energy_dir.string());
+  // Name only the reports that exist.
+  std::vector<std::string> reports;
+  for (const fs::path& r :
+       {synth_dir / "synthesis.md", char_dir / "characterization.md", energy_dir / "energy.md"})
+    if (fs::exists(r))
+      reports.push_back(r.string());
+  fmt::print("flow {}: RTL in {}, lint {}, verify {}, energy {}; reports: {}\n",
+             ok ? "PASSED" : "FAILED", out_dir, lint_rc == kExitOk ? "clean" : "FAILED",
+             verify_rc == kExitOk ? "passed" : "FAILED",
+             !t.design              ? "skipped"
+             : energy_rc == kExitOk ? "reported"
+                                    : "FAILED",
+             reports.empty() ? "none" : fmt::format("{}", fmt::join(reports, ", ")));
   return ok ? kExitOk : kExitCheckFailed;
 }
 
@@ -545,11 +576,54 @@ int CmdWorkload(const WorkloadArgs& a) {
   return r->passed() ? kExitOk : kExitCheckFailed;
 }
 
+// CLI11's own parse errors ("Value abc not in range 1 to 64", "--workload is required", "At Most
+// 1 required but received 2") in gpurf's format: the flag, the problem, the value given and what
+// is allowed, as InputError prints them.
+std::string CliErrorMessage(const CLI::ParseError& e, const std::vector<std::string>& commands) {
+  const std::string msg = e.what();
+  if (msg.starts_with("A subcommand is required"))
+    return InputError({}, "subcommand", "", "required but not given",
+                      fmt::format("{}", fmt::join(commands, ", ")))
+        .what();
+  std::smatch m;
+  const auto format = [](const std::string& field, const std::string& value,
+                         const std::string& problem, const std::string& allowed) {
+    return InputError({}, field, value, problem, allowed).what();
+  };
+  if (std::regex_match(msg, m, std::regex(R"(^(\S+): Value (.*) not in range (.*) to (.*)$)")))
+    return format(m[1], m[2],
+                  std::regex_match(m[2].str(), std::regex(R"(^[-+]?[0-9.eE+-]+$)"))
+                      ? "out of range"
+                      : "not a number",
+                  fmt::format("{} to {}", m[3].str(), m[4].str()));
+  if (std::regex_match(msg, m, std::regex(R"(^(.+) is required$)")))
+    return format(m[1], "", "required but not given", "");
+  if (std::regex_match(msg, m, std::regex(R"(^(\S+): At Most (\d+) required but received (\d+)$)")))
+    return format(m[1], "", fmt::format("given {} times", m[3].str()),
+                  fmt::format("at most {}", m[2].str()));
+  if (std::regex_match(msg, m, std::regex(R"(^Could not convert: (\S+) = (.*)$)")))
+    return format(m[1], m[2], "not a valid value", "see --help");
+  if (std::regex_match(msg, m,
+                       std::regex(R"(^The following arguments? (?:was|were) not expected: (.*)$)")))
+    return format("arguments", m[1], "unexpected", "see --help");
+  if (std::regex_match(msg, m, std::regex(R"(^(-\S+): (.*)$)")))
+    return format(m[1], "", m[2], "");
+  return format("", "", msg, "");
+}
+
+// Unsigned options: CLI11 converts "-1" to 2^64 - 1 without a word; reject the sign instead.
+const CLI::Validator kNonNegative(
+    [](std::string& v) -> std::string {
+      return v.starts_with("-") ? fmt::format("Value {} not in range 0 to 18446744073709551615", v)
+                                : std::string();
+    },
+    "NONNEGATIVE");
+
 void AddVerifyOptions(CLI::App* cmd, VerifyOptions& v, std::string& cache, std::string& waves) {
   cmd->add_option("--cycles", v.cycles, "cycles to simulate per structure")
       ->check(CLI::Range(uint64_t{1}, uint64_t{10000000000ULL}))
       ->capture_default_str();
-  cmd->add_option("--seed", v.seed, "stimulus seed")->capture_default_str();
+  cmd->add_option("--seed", v.seed, "stimulus seed")->check(kNonNegative)->capture_default_str();
   cmd->add_option("-j,--jobs", v.build.jobs, "parallel compile jobs for Verilator builds")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
@@ -560,6 +634,9 @@ void AddVerifyOptions(CLI::App* cmd, VerifyOptions& v, std::string& cache, std::
 }
 
 int Main(int argc, char** argv) {
+  // Children in their own process groups, temporaries removed and children stopped when gpurf
+  // is interrupted or killed (gen/util/process.h). First, before any thread exists.
+  StartProcessGuardian();
   // Results go to stdout, logs to stderr: line-buffer stdout so the two interleave in order when
   // both are redirected to one file (CI logs).
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
@@ -654,7 +731,9 @@ int Main(int argc, char** argv) {
                    "cycles per stimulus set (reads: every read port reads every cycle)")
       ->check(CLI::Range(uint64_t{10}, uint64_t{100000000}))
       ->capture_default_str();
-  characterize->add_option("--seed", copt.seed, "stimulus seed")->capture_default_str();
+  characterize->add_option("--seed", copt.seed, "stimulus seed")
+      ->check(kNonNegative)
+      ->capture_default_str();
   characterize->add_flag("--no-scale", no_scale, "report at the library's node only");
   characterize
       ->add_option("--target-node", copt.target_node_nm,
@@ -691,14 +770,14 @@ int Main(int argc, char** argv) {
   CLI::App* sim_cmd = AddSimCommand(app, sim_args);
   CLI::App* energy_cmd = AddEnergyCommand(app, energy_args);
 
+  const std::vector<std::string> names = {"gen",    "lint",        "verify",  "flow",
+                                          "synth",  "workload",    "compile", "sim",
+                                          "energy", "characterize"};
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a.starts_with("-"))
       continue;
-    const std::vector<std::string> names = {"gen",    "lint",        "verify",  "flow",
-                                            "synth",  "workload",    "compile", "sim",
-                                            "energy", "characterize"};
     if (std::find(names.begin(), names.end(), a) == names.end()) {
       std::string msg = fmt::format("gpurf: error: unknown subcommand '{}'", a);
       if (auto s = ClosestMatchIn(a, names))
@@ -719,7 +798,8 @@ int Main(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    fmt::print(stderr, "gpurf: {}\nRun with --help for more information.\n",
+               CliErrorMessage(e, names));
     return kExitBadInput;
   }
 
@@ -786,6 +866,15 @@ int Main(int argc, char** argv) {
     return kExitToolError;
   } catch (const fs::filesystem_error& e) {
     fmt::print(stderr, "gpurf: {}\n", e.what());
+    return kExitToolError;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr,
+               "gpurf: error: out of memory (an input too large for this machine; the limits are "
+               "in the README)\n");
+    return kExitToolError;
+  } catch (const std::exception& e) {
+    // A defect of gpurf's, reported as one rather than as a crash.
+    fmt::print(stderr, "gpurf: internal error: {} (please report it)\n", e.what());
     return kExitToolError;
   }
   return kExitBadInput;

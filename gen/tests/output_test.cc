@@ -4,7 +4,11 @@
 // entries), filelist.f with each file once, per-structure sub-folders and manifests.
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <chrono>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -14,6 +18,7 @@
 #include "gen/config/yaml_loader.h"
 #include "gen/output/design_writer.h"
 #include "gen/tests/test_util.h"
+#include "gen/util/cache.h"
 #include "gen/util/diag.h"
 #include "gen/util/fs.h"
 
@@ -25,12 +30,23 @@ class OutputTest : public testing::Test {
   void SetUp() override { tmp_ = MakeTempDir(fs::temp_directory_path(), "gpurf-output-test"); }
   void TearDown() override { fs::remove_all(tmp_); }
 
-  // Names of the entries of `dir`.
+  // Names of the entries of `dir` but gpurf's output marker (tested on its own).
   static std::set<std::string> Entries(const fs::path& dir) {
     std::set<std::string> names;
     for (const auto& e : fs::directory_iterator(dir))
-      names.insert(e.path().filename().string());
+      if (e.path().filename() != kOutputMarker)
+        names.insert(e.path().filename().string());
     return names;
+  }
+
+  // A gpurf output folder at `dest` holding `files` (name -> contents).
+  static void MakeOutput(const fs::path& dest, const std::map<std::string, std::string>& files) {
+    StagingDir stage(dest);
+    for (const auto& [name, text] : files) {
+      fs::create_directories((stage.path() / name).parent_path());
+      WriteFile(stage.path() / name, text);
+    }
+    stage.Commit();
   }
 
   fs::path tmp_;
@@ -90,41 +106,56 @@ TEST_F(OutputTest, RefusesToReplaceAForeignFolder) {
   const fs::path dest = tmp_ / "out";
   fs::create_directories(dest);
   WriteFile(dest / "notes.txt", "precious");
-  {
+  try {
     StagingDir stage(dest);
-    WriteFile(stage.path() / "manifest.json", "{}");
-    try {
-      stage.Commit();
-      FAIL() << "replaced a folder gpurf did not write";
-    } catch (const ToolError& e) {
-      EXPECT_NE(std::string(e.what()).find("refusing to replace '" + dest.string() + "'"),
-                std::string::npos)
-          << e.what();
-      EXPECT_NE(std::string(e.what()).find("no manifest.json"), std::string::npos);
-    }
+    FAIL() << "accepted a folder gpurf did not write";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("refusing to replace the output folder"),
+              std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find("not written by gpurf"), std::string::npos) << e.what();
   }
   EXPECT_EQ(Entries(dest), std::set<std::string>{"notes.txt"});
   EXPECT_EQ(ReadFile(dest / "notes.txt"), "precious");
-  EXPECT_EQ(Entries(tmp_), std::set<std::string>{"out"});  // staging folder cleaned up
+  EXPECT_EQ(Entries(tmp_), std::set<std::string>{"out"});  // no staging folder made
+}
+
+// Issue reproducer: a manifest.json (or design.json) of the user's own does not make a folder
+// gpurf's; before the fix `gpurf gen flop-array -o /tmp/app` deleted /tmp/app/src.
+TEST_F(OutputTest, AManifestJsonOfTheUsersDoesNotMakeAFolderGpurfs) {
+  for (const char* name : {"manifest.json", "design.json"}) {
+    const fs::path dest = tmp_ / "app";
+    fs::create_directories(dest / "src");
+    WriteFile(dest / name, "{}");
+    WriteFile(dest / "src" / "main.js", "x");
+    EXPECT_THROW(StagingDir{dest}, InputError) << name;
+    EXPECT_EQ(ReadFile(dest / "src" / "main.js"), "x");
+    fs::remove_all(dest);
+  }
 }
 
 TEST_F(OutputTest, RefusesToReplaceAFile) {
   const fs::path dest = tmp_ / "out";
   WriteFile(dest, "a file");
-  {
-    StagingDir stage(dest);
-    EXPECT_THROW(stage.Commit(), ToolError);
-  }
+  EXPECT_THROW(StagingDir{dest}, InputError);
   EXPECT_EQ(ReadFile(dest), "a file");
   EXPECT_EQ(Entries(tmp_), std::set<std::string>{"out"});
 }
 
+TEST_F(OutputTest, RefusesToReplaceASymbolicLink) {
+  fs::create_directories(tmp_ / "real");
+  fs::create_directory_symlink(tmp_ / "real", tmp_ / "out");
+  EXPECT_THROW(StagingDir{tmp_ / "out"}, InputError);
+  EXPECT_TRUE(fs::is_symlink(tmp_ / "out"));
+}
+
 TEST_F(OutputTest, ReplacesAPreviousGpurfOutput) {
   const fs::path dest = tmp_ / "out";
-  fs::create_directories(dest / "old_sub");
-  WriteFile(dest / "manifest.json", "{\"old\": true}");
-  WriteFile(dest / "stale.sv", "module stale; endmodule");
-  WriteFile(dest / "old_sub" / "x.sv", "");
+  MakeOutput(dest, {{"manifest.json", "{\"old\": true}"},
+                    {"stale.sv", "module stale; endmodule"},
+                    {"old_sub/x.sv", ""}});
+  // A report folder written later inside it, with its own marker (gpurf flow's synthesis/).
+  MakeOutput(dest / "synthesis", {{"synthesis.md", "table"}});
   StagingDir stage(dest);
   WriteFile(stage.path() / "manifest.json", "{\"new\": true}");
   WriteFile(stage.path() / "fresh.sv", "module fresh; endmodule");
@@ -132,6 +163,62 @@ TEST_F(OutputTest, ReplacesAPreviousGpurfOutput) {
   EXPECT_EQ(Entries(dest), (std::set<std::string>{"manifest.json", "fresh.sv"}));
   EXPECT_EQ(ReadFile(dest / "manifest.json"), "{\"new\": true}");
   EXPECT_EQ(Entries(tmp_), std::set<std::string>{"out"});  // no .out.old-* left
+}
+
+// Files a user adds to a real gpurf output folder, or edits in it, are never deleted: the
+// regeneration is refused before it starts and names them.
+TEST_F(OutputTest, RefusesWhenAUserAddedOrChangedAFileInAGpurfOutput) {
+  const fs::path dest = tmp_ / "out";
+  MakeOutput(dest, {{"a.sv", "module a; endmodule"}, {"sub/b.sv", "module b; endmodule"}});
+  WriteFile(dest / "sub" / "my_notes.txt", "mine");
+  try {
+    StagingDir stage(dest);
+    FAIL() << "would delete a user's file";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("gpurf did not write: sub/my_notes.txt"),
+              std::string::npos)
+        << e.what();
+  }
+  fs::remove(dest / "sub" / "my_notes.txt");
+  WriteFile(dest / "a.sv", "module a; /* hand edit */ endmodule");
+  try {
+    StagingDir stage(dest);
+    FAIL() << "would delete a user's edit";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("changed since gpurf wrote them: a.sv"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(ReadFile(dest / "a.sv"), "module a; /* hand edit */ endmodule");
+  // Restored to what gpurf wrote, the folder is replaceable again.
+  WriteFile(dest / "a.sv", "module a; endmodule");
+  MakeOutput(dest, {{"c.sv", ""}});
+  EXPECT_EQ(Entries(dest), std::set<std::string>{"c.sv"});
+}
+
+TEST_F(OutputTest, TheMarkerNamesGpurfItsVersionAndEveryFile) {
+  const fs::path dest = tmp_ / "out";
+  MakeOutput(dest, {{"a.sv", "abc"}, {"sub/b.sv", ""}});
+  const auto m = nlohmann::json::parse(ReadFile(dest / kOutputMarker));
+  EXPECT_EQ(m["generator"], "gpurf");
+  EXPECT_EQ(m["version"], GeneratorVersion());
+  ASSERT_EQ(m["files"].size(), 2U);
+  EXPECT_EQ(m["files"][0]["path"], "a.sv");
+  EXPECT_EQ(m["files"][0]["size"], 3);
+  EXPECT_EQ(m["files"][1]["path"], "sub/b.sv");
+  const auto seal = ReadSeal(dest / kOutputMarker);
+  ASSERT_EQ(seal.size(), 2U);
+  EXPECT_EQ(seal[0].fnv1a64, DigestFile(dest / "a.sv")->fnv1a64);
+}
+
+// Issue defect 9: outputs were created 0700 (mkdtemp's mode) whatever the umask.
+TEST_F(OutputTest, OutputFoldersFollowTheUmask) {
+  const mode_t old = umask(022);
+  MakeOutput(tmp_ / "out", {{"a.sv", ""}});
+  umask(old);
+  const auto perms = fs::status(tmp_ / "out").permissions();
+  EXPECT_EQ(perms & fs::perms::all, fs::perms::owner_all | fs::perms::group_read |
+                                        fs::perms::group_exec | fs::perms::others_read |
+                                        fs::perms::others_exec);
 }
 
 TEST_F(OutputTest, ReplacesAnEmptyFolder) {
@@ -257,30 +344,89 @@ TEST_F(OutputTest, DesignFilelistListsIdenticalModulesOnce) {
 namespace gpurf {
 namespace {
 
-TEST(PublishCacheEntry, MovesTheEntryOrKeepsTheOneAlreadyPlaced) {
-  const TempDir root("gpurf-publish-test");
+// Cache entries (gen/util/cache.h): sealed on publication, verified before use, repaired when
+// damaged (issue defect 4: a truncated libdut.so crashed with SIGBUS, an emptied or garbage one
+// failed forever, a deleted one could not be placed again).
+TEST(CacheEntry, PublishesOnceAndKeepsTheFirstOfTwoBuilders) {
+  const TempDir root("gpurf-cache-test");
   const fs::path dest = root.path() / "entry";
-  const fs::path mine = MakeTempDir(root.path(), ".tmp");
-  WriteFile(mine / "result.json", "mine");
-  PublishCacheEntry(mine, dest, "result.json", "test entry");
+  {
+    CacheBuild b(root.path(), "entry");
+    WriteFile(b.path() / "result.json", "mine");
+    b.Publish("test entry");
+  }
   EXPECT_EQ(ReadFile(dest / "result.json"), "mine");
-  EXPECT_FALSE(fs::exists(mine));
-
-  // A second builder finishing the same entry later keeps the first one and cleans up.
-  const fs::path late = MakeTempDir(root.path(), ".tmp");
-  WriteFile(late / "result.json", "late");
-  WriteFile(late / "extra", "x");
-  PublishCacheEntry(late, dest, "result.json", "test entry");
+  EXPECT_TRUE(VerifyCacheEntry(dest, "test entry", {"result.json"}));
+  EXPECT_FALSE(fs::exists(dest / ".lock"));
+  {
+    CacheBuild late(root.path(), "entry");
+    WriteFile(late.path() / "result.json", "late");
+    late.Publish("test entry");
+  }
   EXPECT_EQ(ReadFile(dest / "result.json"), "mine");
-  EXPECT_FALSE(fs::exists(late));
+  std::set<std::string> names;
+  for (const auto& e : fs::directory_iterator(root.path()))
+    names.insert(e.path().filename().string());
+  EXPECT_EQ(names, std::set<std::string>{"entry"});  // no build folder left
+}
 
-  // A destination that is occupied but not a complete entry is an error, and tmp is removed.
-  const fs::path broken = root.path() / "broken";
-  fs::create_directories(broken / "junk");
-  const fs::path third = MakeTempDir(root.path(), ".tmp");
-  WriteFile(third / "result.json", "third");
-  EXPECT_THROW(PublishCacheEntry(third, broken, "result.json", "test entry"), ToolError);
-  EXPECT_FALSE(fs::exists(third));
+TEST(CacheEntry, EveryKindOfDamageIsDetectedRemovedAndReplaced) {
+  const TempDir root("gpurf-cache-test");
+  const fs::path dest = root.path() / "entry";
+  const auto publish = [&](const std::string& text) {
+    CacheBuild b(root.path(), "entry");
+    fs::create_directories(b.path() / "obj");
+    WriteFile(b.path() / "obj" / "libdut.so", text);
+    b.Publish("test model");
+  };
+  const std::string good(5000, 'x');
+  const std::vector<std::pair<std::string, std::function<void()>>> damages = {
+      {"truncated", [&] { fs::resize_file(dest / "obj" / "libdut.so", 100); }},
+      {"emptied", [&] { WriteFile(dest / "obj" / "libdut.so", ""); }},
+      {"garbage", [&] { WriteFile(dest / "obj" / "libdut.so", std::string(5000, 'y')); }},
+      {"deleted", [&] { fs::remove(dest / "obj" / "libdut.so"); }},
+      {"no seal", [&] { fs::remove(dest / kSealFile); }},
+      {"seal cut", [&] { fs::resize_file(dest / kSealFile, 10); }},
+  };
+  for (const auto& [what, damage] : damages) {
+    publish(good);
+    damage();
+    EXPECT_TRUE(CheckCacheEntry(dest).has_value()) << what;
+    EXPECT_FALSE(VerifyCacheEntry(dest, "test model", {"obj/libdut.so"})) << what;
+    EXPECT_FALSE(fs::exists(dest)) << what;
+    publish(good);  // the rebuild can be placed
+    EXPECT_TRUE(VerifyCacheEntry(dest, "test model", {"obj/libdut.so"})) << what;
+    fs::remove_all(dest);
+  }
+  // Damaged entries still in the way when a build publishes are replaced, not fatal.
+  publish(good);
+  fs::remove(dest / "obj" / "libdut.so");
+  publish(good);
+  EXPECT_EQ(ReadFile(dest / "obj" / "libdut.so"), good);
+  EXPECT_TRUE(CheckCacheEntry(dest, {"obj/libdut.so"}) == std::nullopt);
+  EXPECT_EQ(CheckCacheEntry(dest, {"obj/other.so"}), "the seal does not list obj/other.so");
+}
+
+TEST(CacheEntry, StaleBuildFoldersOfDeadProcessesAreRemovedLiveOnesKept) {
+  const TempDir root("gpurf-cache-test");
+  CacheBuild live(root.path(), "live");  // holds its lock while it exists
+  // A dead builder's folder: lock file present, nobody holds it.
+  fs::create_directories(root.path() / ".build-dead-abc123");
+  WriteFile(root.path() / ".build-dead-abc123" / ".lock", "");
+  WriteFile(root.path() / ".build-dead-abc123" / "half.o", "x");
+  fs::create_directories(root.path() / ".damaged-entry-xyz");
+  // A fresh folder without a lock (its builder between mkdtemp and lock) is kept...
+  fs::create_directories(root.path() / ".build-young-def456");
+  // ...an old one (an older gpurf's, or a crash at that point) is not.
+  fs::create_directories(root.path() / ".build-old-ghi789");
+  fs::last_write_time(root.path() / ".build-old-ghi789",
+                      fs::file_time_type::clock::now() - std::chrono::hours(2));
+  EXPECT_EQ(RemoveStaleBuilds(root.path()), 3);
+  EXPECT_TRUE(fs::exists(live.path()));
+  EXPECT_TRUE(fs::exists(root.path() / ".build-young-def456"));
+  EXPECT_FALSE(fs::exists(root.path() / ".build-dead-abc123"));
+  EXPECT_FALSE(fs::exists(root.path() / ".build-old-ghi789"));
+  EXPECT_FALSE(fs::exists(root.path() / ".damaged-entry-xyz"));
 }
 
 }  // namespace

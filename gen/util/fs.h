@@ -5,7 +5,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace gpurf {
 
@@ -26,9 +28,11 @@ class StagingDir {
   const fs::path& path() const { return staging_; }
   const fs::path& dest() const { return dest_; }
 
-  // Replaces `dest` with the staged contents. An existing `dest` is replaced only if it is a
-  // folder that a previous gpurf run produced (it holds a manifest.json) or is empty; anything
-  // else is refused with ToolError, so a typo in -o never wipes unrelated files.
+  // Seals the staged contents with kOutputMarker and replaces `dest` with them. An existing
+  // `dest` is replaced only if it is an empty folder or holds nothing but files gpurf wrote
+  // there, unchanged (each listed, with its checksum, in the kOutputMarker of its folder or of
+  // an enclosing one); anything else is refused with InputError (exit 2) naming what would be
+  // lost, so a typo in -o or a file a user added never disappears.
   void Commit();
 
  private:
@@ -37,21 +41,35 @@ class StagingDir {
   bool committed_ = false;
 };
 
-// Moves a fully built cache entry from `tmp` to `dest` with one rename. When another process
-// placed the same entry first (the rename fails and `dest / marker` exists), `tmp` is dropped and
-// theirs is used; any other failure removes `tmp` and throws ToolError naming `what`.
-void PublishCacheEntry(const fs::path& tmp, const fs::path& dest, const fs::path& marker,
-                       const std::string& what);
+// The marker of a folder gpurf wrote (-o, --keep and the flow's report folders): generator,
+// version and every file's size and checksum (a seal, below).
+inline constexpr const char* kOutputMarker = ".gpurf-output";
+
+// Why `dest` may not be replaced by a gpurf output (a file gpurf did not write, one changed
+// since, a symbolic link, not a folder), or nullopt when it is absent, empty or all gpurf's.
+std::optional<std::string> ReplaceRefusal(const fs::path& dest);
+
+// Seals: a JSON file (the generator, its version, and each regular file under a folder with its
+// size and FNV-1a 64 checksum) written last into the folder, so that a reader can tell later
+// that the folder is complete and unchanged. Cache entries and output folders are sealed.
+struct SealedFile {
+  std::string path;  // relative to the sealed folder, '/'-separated
+  uint64_t size = 0;
+  std::string fnv1a64;
+};
+// Size and checksum of a file, or nullopt when it cannot be read.
+std::optional<SealedFile> DigestFile(const fs::path& p);
+// Writes `dir / seal_name` listing every regular file under `dir` except seals and locks.
+void WriteSeal(const fs::path& dir, const std::string& seal_name);
+// The files a seal lists; throws std::runtime_error when the seal is unreadable.
+std::vector<SealedFile> ReadSeal(const fs::path& seal_file);
 
 // A temporary work folder removed with everything in it when the object goes out of scope.
+// Registered with the process guardian (gen/util/process.h): also removed when gpurf is killed.
 class TempDir {
  public:
-  explicit TempDir(const std::string& prefix)
-      : path_(MakeTempDir(fs::temp_directory_path(), prefix)) {}
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
+  explicit TempDir(const std::string& prefix);
+  ~TempDir();
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
   const fs::path& path() const { return path_; }

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "gen/util/cache.h"
 #include "gen/util/diag.h"
 #include "gen/util/hash.h"
 #include "verif/harness/dut_abi_source.h"
@@ -80,22 +81,6 @@ std::string VerilatorVersion() {
 }
 
 }  // namespace
-
-int RunCommand(const std::string& cmd, std::string* log) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (p == nullptr)
-    throw ToolError("cannot run: " + cmd);
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) {
-    if (log != nullptr)
-      log->append(buf.data(), n);
-  }
-  const int status = pclose(p);
-  if (status == -1)
-    return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
 
 fs::path DefaultCacheDir() {
   if (const char* d = std::getenv("GPURF_CACHE_DIR"); d != nullptr && *d)
@@ -244,15 +229,16 @@ BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt) {
   BuiltModel m;
   m.dir = cache / "models" / (g.top + "-" + key);
   m.so_path = m.dir / "obj" / "libdut.so";
-  if (fs::exists(m.so_path)) {
+  if (VerifyCacheEntry(m.dir, "Verilator model of " + g.top, {"obj/libdut.so"})) {
     m.from_cache = true;
     spdlog::debug("verilator model of {} found in cache {}", g.top, m.dir.string());
     return m;
   }
 
   const auto t0 = std::chrono::steady_clock::now();
-  const fs::path tmp = MakeTempDir(cache / "models", ".build-" + g.top);
-  try {
+  CacheBuild build(cache / "models", m.dir.filename().string());
+  const fs::path& tmp = build.path();
+  {
     std::string files;
     for (const auto& f : g.files) {
       WriteFile(tmp / f.name, f.contents);
@@ -260,7 +246,7 @@ BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt) {
     }
     WriteFile(tmp / "dut_adaptor.cpp", adaptor);
     WriteFile(tmp / "dut_abi.h", std::string(kDutAbiSource));
-    static const bool have_ccache = std::system("command -v ccache >/dev/null 2>&1") == 0;
+    static const bool have_ccache = RunCommand("command -v ccache", nullptr) == 0;
     const std::string objcache = have_ccache ? "OBJCACHE=ccache " : "";
     const std::string cmd = fmt::format(
         "cd {} && {}verilator {} -j {} --top-module {} -Mdir obj -CFLAGS -I.. dut_adaptor.cpp{}",
@@ -281,11 +267,7 @@ BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt) {
       if (ext == ".o" || ext == ".a" || ext == ".d")
         fs::remove(e.path());
     }
-    PublishCacheEntry(tmp, m.dir, m.so_path.lexically_relative(m.dir), "model");
-  } catch (...) {
-    std::error_code ec;
-    fs::remove_all(tmp, ec);
-    throw;
+    build.Publish("Verilator model of " + g.top);
   }
   m.build_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   spdlog::info("built Verilator model of {} in {:.1f} s", g.top, m.build_seconds);

@@ -8,6 +8,7 @@
 
 #include "gen/output/artifact.h"
 #include "gen/util/fs.h"
+#include "gen/util/process.h"  // RunCommand
 #include "verif/harness/dut_abi.h"
 
 namespace gpurf {
@@ -42,8 +43,5 @@ BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt);
 
 // Loads a built model; each call returns a fresh instance (own VerilatedContext).
 std::unique_ptr<DutModel> LoadModel(const BuiltModel& m);
-
-// Runs a command, capturing stdout+stderr into `log`; returns the exit status.
-int RunCommand(const std::string& cmd, std::string* log);
 
 }  // namespace gpurf
