@@ -416,8 +416,14 @@ ModuleSynthResult SynthesizeModule(const GeneratedStructure& g, const LibertyLib
       WriteFile(tmp / "latch_map.v", latch_map);
     spdlog::info("synthesizing {} with Yosys onto {} ...", g.top, lib.name);
     std::string out;
-    const int rc = RunCommand(
-        fmt::format("cd {} && yosys -q -l yosys.log -s synth.ys", ShellQuote(tmp.string())), &out);
+    // ABC's scratch folders (yosys-abc-XXXXXX, which Yosys leaves behind when ABC fails) go into
+    // the build folder, removed with it, instead of the system's temporary folder.
+    fs::create_directories(tmp / "abc-tmp");
+    const int rc = RunCommand(fmt::format("cd {} && TMPDIR={} yosys -q -l yosys.log -s synth.ys",
+                                          ShellQuote(tmp.string()),
+                                          ShellQuote((tmp / "abc-tmp").string())),
+                              &out);
+    fs::remove_all(tmp / "abc-tmp");
     const std::string ylog = fs::exists(tmp / "yosys.log") ? ReadFile(tmp / "yosys.log") : out;
     if (rc != 0 || !fs::exists(tmp / "stat.json") || !fs::exists(tmp / "netlist.v")) {
       throw ToolError(
