@@ -116,6 +116,15 @@ WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& 
     w.owner = run;
     return w;
   }
+  {
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st))
+      throw InputError(SourceLoc{path, 0, 0}, "workload", path,
+                       "not a regular file or folder (a device, FIFO or socket)",
+                       "a launch.yaml, a corpus workload name, or an Accel-Sim trace folder, "
+                       "kernelslist.g or .traceg file");
+  }
   if (path.ends_with(".ptx")) {
     throw InputError(SourceLoc{path, 0, 0}, "workload", path,
                      "a PTX file alone has no launch configuration to execute",

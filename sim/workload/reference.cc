@@ -89,7 +89,7 @@ RefBuffer<T> ReferenceContext::Buffer(size_t index) const {
   const BufferSpec* b = spec.Buffer(p.buffer);
   if (b == nullptr)
     throw InputError(p.loc, ParamField(index), p.text, "no buffer of this name");
-  const HostBuffers::Buf& hb = buffers.Get(p.buffer);
+  const HostBuffers::Buf& hb = buffers_.Get(p.buffer);
   const bool is_float = std::is_floating_point_v<T>;
   if (static_cast<size_t>(ptx::TypeBits(hb.type) / 8) != sizeof(T) ||
       ptx::IsFloat(hb.type) != is_float)
@@ -97,7 +97,7 @@ RefBuffer<T> ReferenceContext::Buffer(size_t index) const {
         b->loc, p.buffer, ptx::TypeName(hb.type),
         fmt::format("reference {} reads buffer '{}' as {}-byte {} elements", spec.reference,
                     p.buffer, sizeof(T), is_float ? "float" : "integer"));
-  return RefBuffer<T>(*this, *b, buffers.As<T>(p.buffer));
+  return RefBuffer<T>(*this, *b, buffers_.As<T>(p.buffer));
 }
 
 template RefBuffer<float> ReferenceContext::Buffer<float>(size_t) const;

@@ -19,7 +19,7 @@
 
 namespace gpurf::sim {
 
-struct ReferenceContext;
+class ReferenceContext;
 
 // Saturating arithmetic for element counts computed from the launch's scalars: an overflowing
 // product becomes UINT64_MAX, which no buffer holds, so it is reported as too small.
@@ -58,8 +58,14 @@ class RefBuffer {
   std::span<T> data_;
 };
 
-struct ReferenceContext {
-  HostBuffers& buffers;
+// What a reference sees of the launch: its spec (grid, block, params) and, only through
+// Buffer() and the RefBuffer views it returns, the buffers. The host buffers themselves are
+// private, so a reference cannot index one unchecked.
+class ReferenceContext {
+ public:
+  ReferenceContext(HostBuffers& buffers, const LaunchSpec& launch)
+      : spec(launch), buffers_(buffers) {}
+
   const LaunchSpec& spec;
 
   // Scalar parameter number `index` (0-based position in the launch file's params list).
@@ -76,6 +82,9 @@ struct ReferenceContext {
 
   // The error a too-small buffer raises (used by RefBuffer).
   [[noreturn]] void TooSmall(const BufferSpec& b, uint64_t needed, const std::string& why) const;
+
+ private:
+  HostBuffers& buffers_;
 };
 
 using ReferenceFn = void (*)(ReferenceContext&);
