@@ -1,6 +1,7 @@
 #include "gen/cli/harness_cmd.h"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <cmath>
 #include <fstream>
@@ -11,6 +12,7 @@
 #include "gen/config/yaml_loader.h"
 #include "gen/util/diag.h"
 #include "sim/harness/driver.h"
+#include "sim/sm/sm.h"
 #include "sim/workload/launch.h"
 
 namespace gpurf {
@@ -30,7 +32,10 @@ void AddCommon(CLI::App* cmd, HarnessArgs& a) {
                   "Tables IV/V)");
   cmd->add_flag("--no-hints", a.no_hints, "HW RFC without liveness hints");
   cmd->add_option("--active-warps", a.active_warps,
-                  "override the design's active warps (two-level scheduling)");
+                  "override the design's active warps (two-level scheduling; 1..64, at most the "
+                  "design's warps)")
+      ->check(CLI::Range(1, 64));
+  AddRecordLimitOption(cmd, a.record);
   cmd->add_option("--scheduler", a.scheduler, "override the scheduler")
       ->check(CLI::IsMember({"single-level", "two-level"}));
   cmd->add_option("--inner-policy", a.inner_policy,
@@ -57,25 +62,96 @@ void AddCommon(CLI::App* cmd, HarnessArgs& a) {
 struct Loaded {
   std::vector<WorkloadKernels> owners;
   std::vector<h::WorkloadKernel> kernels;
+  std::vector<bool> from_all;  // per kernel: it came from "all", not a name the user gave
 };
 
-Loaded LoadAll(const std::vector<std::string>& names) {
-  std::vector<std::string> expanded;
+Loaded LoadAll(const std::vector<std::string>& names, const RecordLimit& limit) {
+  std::vector<std::pair<std::string, bool>> expanded;
   for (const auto& n : names) {
     if (n == "all") {
       for (const auto& w : sim::ListWorkloads(sim::DefaultCorpusDir()))
-        expanded.push_back(w);
+        expanded.emplace_back(w, true);
     } else {
-      expanded.push_back(n);
+      expanded.emplace_back(n, false);
     }
   }
   Loaded l;
-  for (const auto& n : expanded) {
-    l.owners.push_back(LoadWorkloadKernels(n));
-    for (const auto& it : l.owners.back().kernels)
+  for (const auto& [n, from_all] : expanded) {
+    l.owners.push_back(LoadWorkloadKernels(n, limit));
+    for (const auto& it : l.owners.back().kernels) {
       l.kernels.push_back({n, it.kernel, it.run});
+      l.from_all.push_back(from_all);
+    }
   }
   return l;
+}
+
+struct Skipped {
+  std::string workload, kernel, reason;
+};
+
+// Drops the kernels that cannot run on the SM of every design (see harness_cmd.h).
+std::vector<Skipped> DropUnfit(Loaded& l, const std::vector<DesignSpec>& designs,
+                               const h::DriverOptions& o) {
+  std::vector<Skipped> skipped;
+  std::vector<h::WorkloadKernel> keep;
+  size_t runnable = 0;
+  for (size_t i = 0; i < l.kernels.size(); ++i) {
+    const h::WorkloadKernel& wk = l.kernels[i];
+    std::string reason;
+    if (wk.kernel != nullptr && wk.run != nullptr) {
+      ++runnable;
+      for (const auto& d : designs) {
+        bool two_level = false;
+        const std::string p = sim::CtaFitProblem(*wk.run, h::SmConfigFor(d, o, two_level));
+        if (!p.empty()) {
+          reason = fmt::format("{} of design {}", p, d.name);
+          if (!l.from_all[i])
+            throw InputError({d.source, 0, 0}, "--workload", wk.workload, reason,
+                             "kernels whose CTA fits the design's SM (sm.warps, sm.registers, "
+                             "shared memory), or a larger SM");
+          break;
+        }
+      }
+    }
+    if (reason.empty()) {
+      keep.push_back(wk);
+    } else {
+      spdlog::warn("skipping kernel {} of workload {}: {}", wk.kernel->name, wk.workload, reason);
+      skipped.push_back({wk.workload, wk.kernel->name, reason});
+    }
+  }
+  if (runnable > 0 && runnable == skipped.size())
+    throw InputError({designs.front().source, 0, 0}, "--workload", "all",
+                     fmt::format("none of the {} kernels fits the design's SM (first: {})",
+                                 runnable, skipped.front().reason),
+                     "a design whose SM holds one CTA of some corpus kernel");
+  l.kernels = std::move(keep);
+  return skipped;
+}
+
+std::string SkippedMarkdown(const std::vector<Skipped>& s) {
+  if (s.empty())
+    return {};
+  std::string out = "\nSkipped kernels (they cannot run on the SM of every design):\n\n";
+  for (const auto& k : s)
+    out += fmt::format("- `{}` (workload {}): {}\n", k.kernel, k.workload, k.reason);
+  return out;
+}
+
+// CSV readers that honour comments (pandas comment='#') skip these lines.
+std::string SkippedCsv(const std::vector<Skipped>& s) {
+  std::string out;
+  for (const auto& k : s)
+    out += fmt::format("# skipped,{},{},{}\n", k.workload, k.kernel, k.reason);
+  return out;
+}
+
+nlohmann::ordered_json SkippedJson(const std::vector<Skipped>& s) {
+  auto j = nlohmann::ordered_json::array();
+  for (const auto& k : s)
+    j.push_back({{"workload", k.workload}, {"kernel", k.kernel}, {"reason", k.reason}});
+  return j;
 }
 
 h::DriverOptions Options(const HarnessArgs& a) {
@@ -103,13 +179,6 @@ void CheckDesign(const DesignSpec& d, const h::DriverOptions& o) {
                      fmt::format("more than the design's {} warps", d.sm.warps),
                      fmt::format("1..{}", d.sm.warps));
   }
-}
-
-void WriteFile(const std::string& path, const std::string& text, const char* option) {
-  std::ofstream f(path);
-  if (!f)
-    throw InputError({}, option, path, "cannot open the file for writing", "a writable path");
-  f << text;
 }
 
 nlohmann::ordered_json CountsJson(const energy::AccessCounts& c) {
@@ -278,7 +347,10 @@ int RunSimCommand(const HarnessArgs& a) {
   const DesignSpec d = LoadDesign(a.designs.at(0));
   const h::DriverOptions o = Options(a);
   CheckDesign(d, o);
-  const Loaded l = LoadAll(a.workloads);
+  if (!a.json.empty())
+    CheckOutputPath(a.json, "--json");
+  Loaded l = LoadAll(a.workloads, a.record);
+  const std::vector<Skipped> skipped = DropUnfit(l, {d}, o);
   h::DesignResult r;
   try {
     r = h::RunDesign(d, l.kernels, o);
@@ -323,8 +395,13 @@ int RunSimCommand(const HarnessArgs& a) {
   }
   fmt::print("  tag checks {:.1f} pJ\n", r.energy.tag_pj);
   fmt::print("{}", RtlSummary(r));
-  if (!a.json.empty())
-    WriteFile(a.json, ResultJson(r).dump(2) + "\n", "--json");
+  for (const auto& k : skipped)
+    fmt::print("skipped: kernel {} of workload {}: {}\n", k.kernel, k.workload, k.reason);
+  if (!a.json.empty()) {
+    nlohmann::ordered_json j = ResultJson(r);
+    j["skipped"] = SkippedJson(skipped);
+    WriteOutputFile(a.json, j.dump(2) + "\n", "--json");
+  }
   return kExitOk;
 }
 
@@ -335,7 +412,13 @@ int RunEnergyCommand(const HarnessArgs& a) {
     designs.push_back(LoadDesign(p));
     CheckDesign(designs.back(), o);
   }
-  const Loaded l = LoadAll(a.workloads);
+  for (const auto& [path, option] : {std::pair{a.csv, "--csv"}, std::pair{a.svg, "--svg"},
+                                     std::pair{a.md, "--md"}, std::pair{a.json, "--json"}}) {
+    if (!path.empty())
+      CheckOutputPath(path, option);
+  }
+  Loaded l = LoadAll(a.workloads, a.record);
+  const std::vector<Skipped> skipped = DropUnfit(l, designs, o);
   std::vector<h::DesignResult> results;
   try {
     for (const auto& d : designs)
@@ -376,21 +459,23 @@ int RunEnergyCommand(const HarnessArgs& a) {
     if (r.mode != h::RfMode::kModels)
       fmt::print("\n{}: {}", r.hierarchy, RtlSummary(r));
   }
+  fmt::print("{}", SkippedMarkdown(skipped));
   const std::string title =
       a.title.empty() ? "Register-file energy normalized to the MRF-only baseline" : a.title;
   if (!a.csv.empty())
-    WriteFile(a.csv, energy::RenderCsv(configs, base), "--csv");
+    WriteOutputFile(a.csv, energy::RenderCsv(configs, base) + SkippedCsv(skipped), "--csv");
   if (!a.svg.empty())
-    WriteFile(a.svg, energy::RenderSvg(configs, base, title), "--svg");
+    WriteOutputFile(a.svg, energy::RenderSvg(configs, base, title), "--svg");
   if (!a.md.empty())
-    WriteFile(a.md, energy::RenderMarkdown(configs, base), "--md");
+    WriteOutputFile(a.md, energy::RenderMarkdown(configs, base) + SkippedMarkdown(skipped), "--md");
   if (!a.json.empty()) {
     nlohmann::ordered_json j;
     j["breakdown"] = energy::RenderJson(configs, base);
+    j["skipped"] = SkippedJson(skipped);
     auto& rs = j["designs"] = nlohmann::ordered_json::array();
     for (const auto& r : results)
       rs.push_back(ResultJson(r));
-    WriteFile(a.json, j.dump(2) + "\n", "--json");
+    WriteOutputFile(a.json, j.dump(2) + "\n", "--json");
   }
   return kExitOk;
 }

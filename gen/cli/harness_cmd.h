@@ -9,12 +9,19 @@
 // JSON), --no-hints (HW RFC without liveness hints), --active-warps N, --scheduler S,
 // --inner-policy P, --rtl or --lockstep (the design's Verilated structures in the loop; exit 1 at
 // a divergence), --rtl-top (the design's rf_system top instead of its structures; alone: --rtl),
-// --cache-dir DIR.
+// --cache-dir DIR, --max-record-mb N.
+//
+// Kernels that cannot run on a design's SM (one CTA needs more warps, registers or shared
+// memory than it has): when they come from "all" they are skipped with a warning and listed as
+// skipped in every report; a kernel named explicitly is an InputError (exit 2), and so is an
+// "all" of which nothing can run.
 #pragma once
 
 #include <CLI/CLI.hpp>
 #include <string>
 #include <vector>
+
+#include "gen/cli/passes_cmd.h"
 
 namespace gpurf {
 
@@ -32,12 +39,14 @@ struct HarnessArgs {
   bool rtl = false, lockstep = false;  // RTL in the loop (sim/harness/rtl_loop.h)
   bool rtl_top = false;                // ... through the rf_system top (sim/harness/rtl_top.h)
   std::string cache_dir;               // Verilator model cache ("" = default)
+  RecordLimit record;                  // --max-record-mb of the PTX workloads' functional runs
 };
 
 CLI::App* AddSimCommand(CLI::App& app, HarnessArgs& args);
 CLI::App* AddEnergyCommand(CLI::App& app, HarnessArgs& args);
 
-// Exit codes: 0 ok, 1 a kernel could not be simulated, 2 bad input (InputError propagates).
+// Exit codes: 0 ok, 1 a kernel could not be simulated (RTL divergence, timing-model failure),
+// 2 bad input (InputError propagates).
 int RunSimCommand(const HarnessArgs& args);
 int RunEnergyCommand(const HarnessArgs& args);
 

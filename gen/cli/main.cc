@@ -460,6 +460,7 @@ struct WorkloadArgs {
   std::string name;
   std::string corpus_dir;
   int max_regs = 63;
+  RecordLimit record;  // --max-record-mb of `run`
   CLI::App* list = nullptr;
   CLI::App* show = nullptr;
   CLI::App* run = nullptr;
@@ -485,6 +486,7 @@ CLI::App* AddWorkloadCommand(CLI::App& app, WorkloadArgs& a) {
         ->check(CLI::Range(16, 255))
         ->capture_default_str();
   }
+  AddRecordLimitOption(a.run, a.record);
   return w;
 }
 
@@ -526,6 +528,8 @@ int CmdWorkload(const WorkloadArgs& a) {
   const sim::LaunchSpec spec = sim::LoadLaunch(sim::WorkloadLaunchPath(corpus, a.name));
   sim::RunOptions opt;
   opt.alloc.max_regs = a.max_regs;
+  if (a.record.mb > 0)
+    opt.exec.max_recorded_bytes = a.record.mb << 20;
   if (a.show->parsed()) {
     const sim::ptx::CompiledKernel ck =
         sim::ptx::CompileKernel(sim::ptx::LoadPtx(spec.ptx), spec.kernel, opt.alloc);

@@ -1,8 +1,11 @@
 #include "gen/cli/passes_cmd.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 
 #include "gen/config/yaml_loader.h"
@@ -17,7 +20,84 @@ namespace gpurf {
 
 namespace sp = sim::passes;
 
-WorkloadKernels LoadWorkloadKernels(const std::string& path) {
+void AddRecordLimitOption(CLI::App* cmd, RecordLimit& limit) {
+  cmd->add_option("--max-record-mb", limit.mb,
+                  fmt::format("memory a PTX workload's functional run may record (instruction "
+                              "stream and register values), in MiB (default {})",
+                              sim::ExecOptions::kDefaultMaxRecordedBytes >> 20))
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 20));
+}
+
+namespace {
+
+[[noreturn]] void OutputError(const std::string& path, const std::string& option,
+                              const std::string& problem) {
+  throw InputError({}, option, path, problem, "a writable file path in an existing folder");
+}
+
+}  // namespace
+
+void CheckOutputPath(const std::string& path, const std::string& option) {
+  if (path.empty())
+    OutputError(path, option, "empty path");
+  std::error_code ec;
+  const fs::path p(path);
+  const fs::file_status st = fs::status(p, ec);
+  if (fs::is_directory(st))
+    OutputError(path, option, "is a folder, not a file");
+  if (fs::exists(st) && !fs::is_regular_file(st))
+    return;  // a device or FIFO, written in place
+  const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  if (!fs::is_directory(parent, ec))
+    OutputError(path, option, fmt::format("folder '{}' does not exist", parent.string()));
+  if (::access(parent.c_str(), W_OK | X_OK) != 0)
+    OutputError(path, option,
+                fmt::format("cannot create files in folder '{}': {}", parent.string(),
+                            std::strerror(errno)));
+  if (fs::exists(st) && ::access(p.c_str(), W_OK) != 0)
+    OutputError(path, option, fmt::format("the file is not writable: {}", std::strerror(errno)));
+}
+
+void WriteOutputFile(const std::string& path, const std::string& text, const std::string& option) {
+  CheckOutputPath(path, option);
+  const fs::path p(path);
+  std::error_code ec;
+  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec)) {  // /dev/stdout, a FIFO
+    std::ofstream f(p, std::ios::binary);
+    if (!f)
+      OutputError(path, option, fmt::format("cannot open for writing: {}", std::strerror(errno)));
+    f << text;
+    f.flush();
+    if (!f)
+      throw ToolError(fmt::format("{} {}: write failed: {}", option, path, std::strerror(errno)));
+    return;
+  }
+  const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  static int counter = 0;
+  const fs::path tmp =
+      parent / fmt::format(".{}.tmp-{}-{}", p.filename().string(), ::getpid(), counter++);
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f)
+      OutputError(path, option,
+                  fmt::format("cannot create a file in folder '{}': {}", parent.string(),
+                              std::strerror(errno)));
+    f << text;
+    f.close();
+    if (!f) {
+      const int err = errno;
+      fs::remove(tmp, ec);
+      throw ToolError(fmt::format("{} {}: write failed: {}", option, path, std::strerror(err)));
+    }
+  }
+  fs::rename(tmp, p, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    OutputError(path, option, fmt::format("cannot replace the file: {}", ec.message()));
+  }
+}
+
+WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& limit) {
   // A PTX workload: a launch file, or the name of a corpus workload. It is executed
   // functionally, so the analyses see its dynamic stream with register values.
   const bool is_launch = path.ends_with(".yaml") || path.ends_with(".yml");
@@ -26,12 +106,24 @@ WorkloadKernels LoadWorkloadKernels(const std::string& path) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::string launch =
         is_launch ? path : sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), path);
-    auto run = std::shared_ptr<sim::WorkloadRun>(sim::RunWorkload(sim::LoadLaunch(launch)));
+    sim::RunOptions ro;
+    if (limit.mb > 0)
+      ro.exec.max_recorded_bytes = limit.mb << 20;
+    auto run = std::shared_ptr<sim::WorkloadRun>(sim::RunWorkload(sim::LoadLaunch(launch), ro));
     WorkloadKernels w;
     w.import_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     w.kernels.push_back({&run->compiled.kernel, &run->run});
     w.owner = run;
     return w;
+  }
+  {
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st))
+      throw InputError(SourceLoc{path, 0, 0}, "workload", path,
+                       "not a regular file or folder (a device, FIFO or socket)",
+                       "a launch.yaml, a corpus workload name, or an Accel-Sim trace folder, "
+                       "kernelslist.g or .traceg file");
   }
   if (path.ends_with(".ptx")) {
     throw InputError(SourceLoc{path, 0, 0}, "workload", path,
@@ -83,6 +175,23 @@ bool Selected(const sim::Kernel& k, const std::string& filter) {
   return filter.empty() || k.name.find(filter) != std::string::npos;
 }
 
+// A --kernel filter that selects nothing is a mistake, not an empty report.
+void CheckFilter(const WorkloadKernels& w, const std::string& filter, const std::string& workload) {
+  if (filter.empty())
+    return;
+  std::vector<std::string> names;
+  for (const auto& item : w.kernels) {
+    if (Selected(*item.kernel, filter))
+      return;
+    names.push_back(item.kernel->name);
+  }
+  throw InputError(
+      {}, "--kernel", filter,
+      fmt::format("no kernel of workload {} has a name containing this text", workload),
+      names.empty() ? std::string("(the workload has no kernels)")
+                    : fmt::format("a part of {}", fmt::join(names, ", ")));
+}
+
 }  // namespace
 
 CLI::App* AddWorkloadAnalyzeCommand(CLI::App* workload, AnalyzeArgs& a) {
@@ -99,6 +208,7 @@ CLI::App* AddWorkloadAnalyzeCommand(CLI::App* workload, AnalyzeArgs& a) {
                   "per-access energies JSON (default: Gebhart TOCS 2012 Tables IV/V)");
   cmd->add_option("--csv", a.csv, "write the value-usage table as CSV to this file ('-' = stdout)");
   cmd->add_option("--kernel", a.kernel, "only kernels whose name contains this text");
+  AddRecordLimitOption(cmd, a.record);
   return cmd;
 }
 
@@ -112,12 +222,16 @@ CLI::App* AddCompileCommand(CLI::App& app, CompileArgs& a) {
       ->required();
   cmd->add_option("--energies", a.energies, "per-access energies JSON");
   cmd->add_option("--kernel", a.kernel, "only kernels whose name contains this text");
+  AddRecordLimitOption(cmd, a.record);
   return cmd;
 }
 
 int RunWorkloadAnalyze(const AnalyzeArgs& a) {
   const sp::PassOptions opt = OptionsFor(a.config, a.energies, nullptr);
-  const WorkloadKernels w = LoadWorkloadKernels(a.workload);
+  if (!a.csv.empty() && a.csv != "-")
+    CheckOutputPath(a.csv, "--csv");
+  const WorkloadKernels w = LoadWorkloadKernels(a.workload, a.record);
+  CheckFilter(w, a.kernel, a.workload);
   fmt::print("workload {}: {} kernel(s), {:.2f} MB imported in {:.3f} s\n", a.workload,
              w.kernels.size(), static_cast<double>(w.bytes) / 1e6, w.import_seconds);
   std::vector<sp::ValueUsage> usage;
@@ -164,10 +278,7 @@ int RunWorkloadAnalyze(const AnalyzeArgs& a) {
     if (a.csv == "-") {
       fmt::print("\n{}", csv);
     } else {
-      std::ofstream out(a.csv);
-      out << csv;
-      if (!out)
-        throw ToolError("cannot write " + a.csv);
+      WriteOutputFile(a.csv, csv, "--csv");
       fmt::print("\nvalue-usage CSV written to {}\n", a.csv);
     }
   }
@@ -177,7 +288,8 @@ int RunWorkloadAnalyze(const AnalyzeArgs& a) {
 int RunCompile(const CompileArgs& a) {
   std::string note;
   const sp::PassOptions opt = OptionsFor(a.config, a.energies, &note);
-  const WorkloadKernels w = LoadWorkloadKernels(a.workload);
+  const WorkloadKernels w = LoadWorkloadKernels(a.workload, a.record);
+  CheckFilter(w, a.kernel, a.workload);
   if (!note.empty())
     fmt::print("note: {}\n", note);
   fmt::print(

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -12,6 +13,13 @@
 #include "sim/kernel/kernel.h"
 
 namespace gpurf {
+
+// The functional run's recording limit from --max-record-mb (sim/exec/functional.h
+// ExecOptions::max_recorded_bytes); 0 = the default.
+struct RecordLimit {
+  uint64_t mb = 0;
+};
+void AddRecordLimitOption(CLI::App* cmd, RecordLimit& limit);
 
 // The kernels of a workload with, when the front end has one, the run that produced each.
 struct WorkloadKernels {
@@ -27,7 +35,17 @@ struct WorkloadKernels {
 
 // An Accel-Sim trace folder, kernelslist.g or .traceg file, a PTX workload's launch.yaml, or the
 // name of a corpus workload (executed functionally). Throws InputError otherwise.
-WorkloadKernels LoadWorkloadKernels(const std::string& path);
+WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& limit = {});
+
+// Report outputs (--csv, --json, --svg, --md of analyze, sim and energy). CheckOutputPath runs
+// before the work, so a bad path fails at once; WriteOutputFile writes a temporary file beside
+// `path` and renames it into place, so a failure leaves neither a half-written report nor the
+// temporary. A path that cannot be written (missing folder, a folder, no permission) is an
+// InputError naming `option` and the path (exit 2); a write that fails after the file was
+// opened (disk full) is a ToolError (exit 3). An existing non-regular file (/dev/stdout, a
+// FIFO) is written in place.
+void CheckOutputPath(const std::string& path, const std::string& option);
+void WriteOutputFile(const std::string& path, const std::string& text, const std::string& option);
 
 struct AnalyzeArgs {
   std::string workload;
@@ -35,12 +53,14 @@ struct AnalyzeArgs {
   std::string energies;  // characterization JSON
   std::string csv;       // value-usage CSV output file ("-" = stdout)
   std::string kernel;    // only kernels whose name contains this
+  RecordLimit record;
 };
 struct CompileArgs {
   std::string workload;
   std::string config;
   std::string energies;
   std::string kernel;
+  RecordLimit record;
 };
 
 // Adds `analyze` under the `workload` subcommand / `compile` under the app.

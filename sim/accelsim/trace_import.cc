@@ -279,7 +279,7 @@ class KernelParser {
     std::string_view value = line.substr(eq + 1);
     if (!value.empty() && value.front() == ' ')
       value.remove_prefix(1);
-    const int vcol = static_cast<int>(eq) + 2;
+    const int vcol = static_cast<int>(value.data() - line.data()) + 1;  // 1-based
     auto int_value = [&](int64_t lo, int64_t hi) {
       return KeyValueInt(line, n, std::string(key).c_str(), lo, hi);
     };
@@ -289,9 +289,18 @@ class KernelParser {
       header_.kernel_id = static_cast<int>(int_value(0, INT32_MAX));
     } else if (key == "grid dim") {
       header_.grid = ParseDim3(value, n, vcol, "grid dim", '(', ')');
+      if (header_.grid.count() == 0)
+        Fail(file_, n, vcol, "grid dim", value, "dimensions must be positive",
+             "(x,y,z) with positive integers");
       have_grid_ = true;
     } else if (key == "block dim") {
       header_.block = ParseDim3(value, n, vcol, "block dim", '(', ')');
+      if (header_.block.count() == 0)
+        Fail(file_, n, vcol, "block dim", value, "dimensions must be positive",
+             "(x,y,z) with positive integers");
+      if (header_.block.count() > 1024)
+        Fail(file_, n, vcol, "block dim", value, "more than 1024 threads per thread block",
+             "(x,y,z) with x*y*z <= 1024");
       have_block_ = true;
     } else if (key == "shmem") {
       header_.shmem = static_cast<uint32_t>(int_value(0, UINT32_MAX));

@@ -11,10 +11,42 @@
 
 namespace gpurf::sim {
 
-uint64_t DeviceMemory::Allocate(uint64_t bytes) {
+uint64_t DeviceMemory::Allocate(uint64_t bytes, std::string name) {
   const uint64_t off = (data_.size() + 255) / 256 * 256;
   data_.resize(off + std::max<uint64_t>(bytes, 1), 0);
+  if (name.empty())
+    name = fmt::format("#{}", regions_.size());
+  regions_.push_back({kGlobalBase + off, bytes, std::move(name)});
   return kGlobalBase + off;
+}
+
+const DeviceMemory::Region* DeviceMemory::Find(uint64_t addr) const {
+  auto it = std::upper_bound(regions_.begin(), regions_.end(), addr,
+                             [](uint64_t a, const Region& r) { return a < r.addr; });
+  if (it == regions_.begin())
+    return nullptr;
+  --it;
+  return addr - it->addr < it->bytes ? &*it : nullptr;
+}
+
+std::string DeviceMemory::Describe(uint64_t addr, uint64_t bytes) const {
+  auto it = std::upper_bound(regions_.begin(), regions_.end(), addr,
+                             [](uint64_t a, const Region& r) { return a < r.addr; });
+  if (it == regions_.begin()) {
+    if (regions_.empty())
+      return "no global buffer is allocated";
+    return fmt::format("below the first buffer '{}' (at 0x{:x})", regions_.front().name,
+                       regions_.front().addr);
+  }
+  const Region& r = *std::prev(it);
+  const std::string buf = fmt::format("buffer '{}' ({} bytes at 0x{:x})", r.name, r.bytes, r.addr);
+  const uint64_t off = addr - r.addr;
+  if (off < r.bytes)
+    return fmt::format("runs {} bytes past the end of {}", off + bytes - r.bytes, buf);
+  const std::string past = fmt::format("{} bytes past the end of {}", off - r.bytes, buf);
+  if (it == regions_.end())
+    return fmt::format("outside every buffer, {} (the last one)", past);
+  return fmt::format("{}, before buffer '{}'", past, it->name);
 }
 
 namespace {
@@ -739,7 +771,16 @@ class Machine {
       throw InputError({}, "grid", fmt::format("{}x{}x{}", grid_.x, grid_.y, grid_.z),
                        "grid size out of range", "1..16777216 CTAs");
     warps_per_cta_ = static_cast<uint32_t>((threads + 31) / 32);
-    run.warps.resize(grid_.count() * warps_per_cta_);
+    const uint64_t n_warps = grid_.count() * warps_per_cta_;
+    recorded_ = n_warps * sizeof(WarpStream);
+    if (recorded_ > opt_.max_recorded_bytes)
+      throw InputError(
+          {}, "grid", fmt::format("{}x{}x{}", grid_.x, grid_.y, grid_.z),
+          fmt::format("{} warps are too many to record within the limit of {} MiB of "
+                      "recorded execution",
+                      n_warps, opt_.max_recorded_bytes >> 20),
+          fmt::format("fewer CTAs, or a higher limit ({} MB)", opt_.record_limit_option));
+    run.warps.resize(n_warps);
     shared_.assign(ck_.fn.shared_bytes, 0);
     uint32_t cta = 0;
     for (uint32_t z = 0; z < grid_.z; ++z) {
@@ -866,17 +907,24 @@ class Machine {
     return a;
   }
 
-  [[noreturn]] void MemError(const PtxInst& in, uint64_t addr, uint32_t bytes,
-                             const char* problem) const {
-    throw InputError(in.loc, "address", fmt::format("0x{:x}", addr),
-                     fmt::format("{}: {}-byte access by {} in kernel {}", problem, bytes, in.opcode,
-                                 ck_.fn.name));
+  // Out-of-bounds and similar errors name the warp, the lane, the instruction (index, PC,
+  // opcode) and the address, at the instruction's PTX location.
+  [[noreturn]] void MemError(const PtxInst& in, const Warp& w, uint32_t l, uint64_t addr,
+                             uint32_t bytes, const std::string& problem) const {
+    const auto i = static_cast<size_t>(&in - code_.data());
+    throw InputError(
+        in.loc, "address", fmt::format("0x{:x}", addr),
+        fmt::format("{}: {}-byte access by warp {} of CTA ({},{},{}), lane {}, instruction {} at "
+                    "PC 0x{:x} ({}) in kernel {}",
+                    problem, bytes, w.id, ctaid_.x, ctaid_.y, ctaid_.z, l, i,
+                    i < ck_.kernel.code.size() ? ck_.kernel.code[i].pc : i, in.opcode,
+                    ck_.fn.name));
   }
 
   // Host pointer of a `bytes`-wide access at `addr` in `space` by lane `l`.
   uint8_t* Mem(const PtxInst& in, Warp& w, Space space, uint64_t addr, uint32_t bytes, uint32_t l) {
     if (addr % bytes != 0)
-      MemError(in, addr, bytes, "misaligned address");
+      MemError(in, w, l, addr, bytes, "misaligned address");
     if (space == Space::kGeneric) {
       if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) {
         space = Space::kShared;
@@ -892,25 +940,25 @@ class Machine {
       case Space::kGlobal: {
         uint8_t* p = mem_.At(addr, bytes);
         if (!p)
-          MemError(in, addr, bytes, "global address outside every buffer");
+          MemError(in, w, l, addr, bytes,
+                   "global access out of bounds: " + mem_.Describe(addr, bytes));
         return p;
       }
       case Space::kShared:
         if (addr > shared_.size() || bytes > shared_.size() - addr)
-          MemError(
-              in, addr, bytes,
-              fmt::format("shared address outside the CTA's {} bytes", shared_.size()).c_str());
+          MemError(in, w, l, addr, bytes,
+                   fmt::format("shared address outside the CTA's {} bytes", shared_.size()));
         return shared_.data() + addr;
       case Space::kLocal:
         if (addr > local_bytes_ || bytes > local_bytes_ - addr)
-          MemError(in, addr, bytes, "local address outside the thread's local memory");
+          MemError(in, w, l, addr, bytes, "local address outside the thread's local memory");
         return w.local.data() + size_t{l} * local_bytes_ + addr;
       case Space::kParam:
         if (addr > params_.size() || bytes > params_.size() - addr)
-          MemError(in, addr, bytes, "parameter read outside the parameter buffer");
+          MemError(in, w, l, addr, bytes, "parameter read outside the parameter buffer");
         return const_cast<uint8_t*>(params_.data()) + addr;
       default:
-        MemError(in, addr, bytes, "unsupported state space");
+        MemError(in, w, l, addr, bytes, "unsupported state space");
     }
   }
 
@@ -923,9 +971,25 @@ class Machine {
 
   // ------------------------------------------------------------------- execution
 
+  [[noreturn]] void RecordLimit(const Warp& w, uint32_t i) const {
+    throw InputError(
+        code_[i].loc, "execution", ck_.fn.name,
+        fmt::format("the run's recorded instruction stream and register values exceed the limit "
+                    "of {} MiB (warp {} of CTA ({},{},{}) at instruction {}, {} instructions into "
+                    "the warp): a runaway loop, or a launch too large to record",
+                    opt_.max_recorded_bytes >> 20, w.id, ctaid_.x, ctaid_.y, ctaid_.z, i,
+                    w.executed),
+        fmt::format("at most {} MiB recorded; raise it with {} MB, or launch fewer CTAs",
+                    opt_.max_recorded_bytes >> 20, opt_.record_limit_option));
+  }
+
   void Record(Warp& w, uint32_t i, uint32_t mask, bool before) {
     WarpStream& s = *w.stream;
     const auto& regs = before ? res_[i].rec_src : res_[i].rec_dst;
+    recorded_ += (before ? sizeof(DynInst) : 0) +
+                 (opt_.record_values ? regs.size() * 32 * sizeof(uint32_t) : 0);
+    if (recorded_ > opt_.max_recorded_bytes) [[unlikely]]
+      RecordLimit(w, i);
     if (before) {
       s.insts.push_back(DynInst{i, mask, static_cast<uint32_t>(s.values.size())});
       if (!opt_.record_values)
@@ -1389,6 +1453,7 @@ class Machine {
   uint32_t n_regs_ = 1, n_preds_ = 1, local_bytes_ = 0, warps_per_cta_ = 1;
   std::vector<uint8_t> shared_;
   Dim3 ctaid_;
+  uint64_t recorded_ = 0;  // bytes of the run's streams so far (ExecOptions::max_recorded_bytes)
 };
 
 }  // namespace

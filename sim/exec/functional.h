@@ -32,30 +32,59 @@
 
 namespace gpurf::sim {
 
-// Global memory: one arena of buffers at kGlobalBase upwards, 256-byte aligned.
+// Global memory: buffers at kGlobalBase upwards, 256-byte aligned. Every access must lie inside
+// one buffer: the gaps between buffers and the bytes past a buffer's end are out of bounds even
+// though the next buffer's storage follows.
 class DeviceMemory {
  public:
   static constexpr uint64_t kGlobalBase = 0x100000000ull;  // above 4 GiB: 32-bit truncation shows
 
-  // Reserves `bytes` (zero-filled) and returns the device address.
-  uint64_t Allocate(uint64_t bytes);
-  // Host view of [addr, addr + bytes), or nullptr when it is not inside the arena.
+  // Reserves `bytes` (zero-filled) and returns the device address; `name` names the buffer in
+  // out-of-bounds errors.
+  uint64_t Allocate(uint64_t bytes, std::string name = {});
+  // Host view of [addr, addr + bytes), or nullptr when it is not inside one buffer.
   uint8_t* At(uint64_t addr, uint64_t bytes) {
-    const uint64_t off = addr - kGlobalBase;
-    if (addr < kGlobalBase || off > data_.size() || bytes > data_.size() - off)
+    const Region* r = last_ < regions_.size() ? &regions_[last_] : nullptr;
+    if (r == nullptr || addr < r->addr || addr - r->addr >= r->bytes) {
+      r = Find(addr);
+      if (r == nullptr)
+        return nullptr;
+      last_ = static_cast<size_t>(r - regions_.data());
+    }
+    if (bytes > r->bytes - (addr - r->addr))
       return nullptr;
-    return data_.data() + off;
+    return data_.data() + (addr - kGlobalBase);
   }
+  // Which buffer [addr, addr + bytes) overruns, or why it touches none, for error messages:
+  // "4 bytes past the end of buffer 'a' (400 bytes at 0x100000000)".
+  std::string Describe(uint64_t addr, uint64_t bytes) const;
   uint64_t size() const { return data_.size(); }
 
  private:
+  struct Region {
+    uint64_t addr = 0, bytes = 0;
+    std::string name;
+  };
+  // The buffer holding addr, or nullptr.
+  const Region* Find(uint64_t addr) const;
+  std::vector<Region> regions_;  // ascending addresses
   std::vector<uint8_t> data_;
+  size_t last_ = 0;  // the buffer of the previous access
 };
 
 struct ExecOptions {
   bool record_values = true;
   // A warp that executes more instructions than this is reported as a runaway loop.
   uint64_t max_warp_instructions = 100'000'000;
+  // Memory the run's streams may take (DynInst records, recorded register values and the
+  // per-warp stream headers): beyond it the run stops with an InputError naming the limit, so a
+  // runaway loop or a launch too large to record is a clear error long before the machine runs
+  // out of memory. `record_limit_option` is the command-line option that raises it, named in
+  // that error.
+  uint64_t max_recorded_bytes = kDefaultMaxRecordedBytes;
+  std::string record_limit_option = "--max-record-mb";
+
+  static constexpr uint64_t kDefaultMaxRecordedBytes = uint64_t{512} << 20;
 };
 
 // Generic-address windows of the shared and local state spaces (cvta and generic ld/st).

@@ -282,6 +282,13 @@ class Parser {
       } else if (t.text == ".entry") {
         Next();
         m.entries.push_back(ParseEntry(m.address_size));
+        for (size_t e = 0; e + 1 < m.entries.size(); ++e) {
+          if (m.entries[e].name == m.entries.back().name)
+            throw InputError(
+                m.entries.back().loc, ".entry", m.entries.back().name,
+                fmt::format("duplicate kernel name: already defined at {}", m.entries[e].loc.str()),
+                "one .entry per kernel name");
+        }
       } else if (t.text == ".file") {
         Next();
         Expect(Token::kNumber, "file index");

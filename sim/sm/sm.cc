@@ -123,6 +123,63 @@ void ForEachReg(const std::vector<RegOperand>& ops, F f) {
 
 }  // namespace
 
+namespace {
+
+// CTAs of the run: warps are ordered by (cta, warp_in_cta).
+std::vector<std::vector<const WarpStream*>> Ctas(const KernelRun& run) {
+  std::vector<std::vector<const WarpStream*>> ctas;
+  for (const auto& w : run.warps) {
+    if (ctas.empty() || ctas.back().front()->cta != w.cta)
+      ctas.emplace_back();
+    ctas.back().push_back(&w);
+  }
+  return ctas;
+}
+
+struct Occupancy {
+  size_t warps_per_cta = 0;
+  uint64_t regs_per_cta = 0;
+  uint64_t resident = 0;  // CTAs resident at once; 0 when one does not fit
+};
+
+Occupancy ComputeOccupancy(const Kernel& k, const std::vector<std::vector<const WarpStream*>>& ctas,
+                           const SmConfig& cfg) {
+  Occupancy o;
+  for (const auto& c : ctas)
+    o.warps_per_cta = std::max(o.warps_per_cta, c.size());
+  // Registers are allocated per warp (lanes x registers per thread).
+  o.regs_per_cta =
+      o.warps_per_cta * static_cast<uint64_t>(cfg.lanes) * std::max(1, k.regs_per_thread);
+  o.resident = static_cast<uint64_t>(std::max(0, cfg.cta_slots));
+  o.resident = std::min<uint64_t>(o.resident, static_cast<uint64_t>(std::max(0, cfg.warps)) /
+                                                  std::max<size_t>(1, o.warps_per_cta));
+  o.resident =
+      std::min<uint64_t>(o.resident, cfg.registers / std::max<uint64_t>(1, o.regs_per_cta));
+  if (k.shared_bytes > 0)
+    o.resident = std::min<uint64_t>(o.resident, cfg.shared_bytes / k.shared_bytes);
+  return o;
+}
+
+std::string FitMessage(const Kernel& k, const Occupancy& o, const SmConfig& cfg) {
+  return fmt::format(
+      "kernel {} does not fit one CTA on the SM: {} warps/CTA (SM {}), {} registers/CTA "
+      "(SM {}), {} shared bytes/CTA (SM {})",
+      k.name, o.warps_per_cta, cfg.warps, o.regs_per_cta, cfg.registers, k.shared_bytes,
+      cfg.shared_bytes);
+}
+
+}  // namespace
+
+std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg) {
+  if (run.kernel == nullptr)
+    return "the kernel run has no kernel";
+  const auto ctas = Ctas(run);
+  if (ctas.empty())
+    return {};
+  const Occupancy o = ComputeOccupancy(*run.kernel, ctas, cfg);
+  return o.resident == 0 ? FitMessage(*run.kernel, o, cfg) : std::string();
+}
+
 SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
               RegisterFileSystem* rf, const SmOptions& opt) {
   if (run.kernel == nullptr)
@@ -130,34 +187,13 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
   const Kernel& k = *run.kernel;
   SmStats st;
 
-  // CTAs of the run: warps are ordered by (cta, warp_in_cta).
-  std::vector<std::vector<const WarpStream*>> ctas;
-  for (const auto& w : run.warps) {
-    if (ctas.empty() || ctas.back().front()->cta != w.cta)
-      ctas.emplace_back();
-    ctas.back().push_back(&w);
-  }
+  const std::vector<std::vector<const WarpStream*>> ctas = Ctas(run);
   if (ctas.empty())
     return st;
-  size_t warps_per_cta = 0;
-  for (const auto& c : ctas)
-    warps_per_cta = std::max(warps_per_cta, c.size());
-
-  // Occupancy: registers are allocated per warp (lanes x registers per thread).
-  const uint64_t regs_per_cta =
-      warps_per_cta * static_cast<uint64_t>(cfg.lanes) * std::max(1, k.regs_per_thread);
-  uint64_t resident = static_cast<uint64_t>(cfg.cta_slots);
-  resident = std::min<uint64_t>(resident, static_cast<uint64_t>(cfg.warps) / warps_per_cta);
-  resident = std::min<uint64_t>(resident, cfg.registers / regs_per_cta);
-  if (k.shared_bytes > 0)
-    resident = std::min<uint64_t>(resident, cfg.shared_bytes / k.shared_bytes);
-  if (resident == 0) {
-    throw std::runtime_error(fmt::format(
-        "kernel {} does not fit one CTA on the SM: {} warps/CTA (SM {}), {} registers/CTA "
-        "(SM {}), {} shared bytes/CTA (SM {})",
-        k.name, warps_per_cta, cfg.warps, regs_per_cta, cfg.registers, k.shared_bytes,
-        cfg.shared_bytes));
-  }
+  const Occupancy occ = ComputeOccupancy(k, ctas, cfg);
+  const uint64_t resident = occ.resident;
+  if (resident == 0)
+    throw std::runtime_error(FitMessage(k, occ, cfg));
 
   std::vector<Warp> warps(static_cast<size_t>(cfg.warps));
   std::vector<CtaSlot> slots(resident);

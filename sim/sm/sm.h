@@ -160,6 +160,11 @@ struct SmOptions {
   uint64_t max_cycles = 2'000'000'000;
 };
 
+// Why one CTA of `run` cannot be resident on the SM (its warps, registers or shared memory per
+// CTA exceed the SM's), e.g. "kernel bfs does not fit one CTA on the SM: 8 warps/CTA (SM 4),
+// ..."; empty when it fits.
+std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg);
+
 // Runs `run` on one SM. `rf` may be null (ideal register file: no operand delay). Throws
 // std::runtime_error when the kernel cannot fit one CTA on the SM or the run exceeds max_cycles.
 SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,

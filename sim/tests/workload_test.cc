@@ -175,14 +175,29 @@ TEST_F(WorkloadFiles, ParameterMismatchesAreReportedAtTheParameter) {
   bad.replace(bad.find("params: [a, b, c, 128]"), 22, "params: [a, b, 5, 128]");
   EXPECT_THROW(RunWorkload(LoadLaunch(Make("w", bad))), InputError);
   // A reference that cannot read the launch's bindings (histogram reads params[2] as a scalar,
-  // here it is buffer c; and its data as u32, here f32) is bad input at the reference key.
+  // here it is buffer c; and its data as u32, here f32) is bad input at the offending param.
   bad = kGood;
   bad.replace(bad.find("reference: vectorAdd"), 20, "reference: histogram");
   try {
     RunWorkload(LoadLaunch(Make("w", bad)));
     ADD_FAILURE();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(":10:12: error: reference"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find(":9:16: error: params[2]: reference histogram reads "
+                                         "this parameter as a number"),
+              std::string::npos)
+        << e.what();
+  }
+  // Its data read with the wrong element type: at the buffer.
+  bad = kGood;
+  bad.replace(bad.find("reference: vectorAdd"), 20, "reference: histogram");
+  bad.replace(bad.find("params: [a, b, c, 128]"), 22, "params: [a, b, 128, 0]");
+  try {
+    RunWorkload(LoadLaunch(Make("w", bad)));
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find(":6:5: error: a: reference histogram reads buffer 'a' "
+                                         "as 4-byte integer elements"),
+              std::string::npos)
         << e.what();
   }
 }

@@ -188,8 +188,35 @@ BufferInit ParseInit(const Yaml& y, const YAML::Node& n, const std::string& fiel
 
 LaunchSpec LoadLaunch(const std::string& path) {
   YAML::Node root;
+  const std::string text = ReadInputFile(path, "launch file", kMaxYamlBytes);
   try {
-    root = YAML::Load(ReadInputFile(path, "launch file", kMaxYamlBytes));
+    const std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (docs.size() > 1) {
+      // The second document starts at its "---" marker (the first may have one too).
+      int line = docs[1].Mark().is_null() ? 0 : docs[1].Mark().line + 1;
+      int markers = 0, target = 0, n = 1;
+      bool content = false;
+      for (size_t at = 0; at < text.size(); ++n) {
+        const size_t eol = std::min(text.find('\n', at), text.size());
+        const std::string_view l(text.data() + at, eol - at);
+        if (l.starts_with("---")) {
+          if (target == 0)
+            target = content ? 1 : 2;
+          if (++markers == target) {
+            line = n;
+            break;
+          }
+        } else if (!l.empty() && l[0] != '#' && l.find_first_not_of(" \t\r") != l.npos) {
+          content = true;
+        }
+        at = eol + 1;
+      }
+      throw InputError({path, line, 1}, "launch file", "---",
+                       "a second YAML document: a launch file describes one launch",
+                       "one YAML document");
+    }
+    if (!docs.empty())
+      root = docs.front();
   } catch (const YAML::Exception& e) {
     throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "yaml", "", e.msg);
   }
@@ -211,9 +238,18 @@ LaunchSpec LoadLaunch(const std::string& path) {
   s.kernel = y.Str(root["kernel"], "kernel");
   const std::string ptx_rel = y.Str(root["ptx"], "ptx");
   s.ptx = (fs::path(path).parent_path() / ptx_rel).string();
-  if (!fs::exists(s.ptx))
-    throw InputError(y.Loc(root["ptx"]), "ptx", ptx_rel,
-                     "PTX file not found next to the launch file");
+  {
+    std::error_code ec;
+    const fs::file_status st = fs::status(s.ptx, ec);
+    if (!fs::exists(st))
+      throw InputError(y.Loc(root["ptx"]), "ptx", ptx_rel,
+                       "PTX file not found next to the launch file");
+    if (!fs::is_regular_file(st))
+      throw InputError(y.Loc(root["ptx"]), "ptx", ptx_rel,
+                       fmt::format("not a regular file ({})",
+                                   fs::is_directory(st) ? "a folder" : "a device, FIFO or socket"),
+                       "a .ptx file, relative to the launch file");
+  }
   s.grid = y.Dims(root["grid"], "grid");
   s.block = y.Dims(root["block"], "block");
   if (s.block.count() > 1024)
@@ -454,12 +490,29 @@ std::unique_ptr<WorkloadRun> RunWorkload(const LaunchSpec& spec, const RunOption
   std::map<std::string, uint64_t> addr;
   HostBuffers initial;
   for (const auto& b : spec.buffers) {
-    addr[b.name] = mem.Allocate(b.bytes());
+    addr[b.name] = mem.Allocate(b.bytes(), b.name);
     std::vector<uint8_t> bytes = InitialContents(b);
     std::memcpy(mem.At(addr[b.name], b.bytes()), bytes.data(), bytes.size());
     initial.Add(b.name, b.type, std::move(bytes));
   }
   const std::vector<uint8_t> params = BuildParams(spec, wr->compiled.fn, addr);
+
+  // The reference needs only the initial contents: it runs first, so a launch whose buffers
+  // are too small for its scalars is reported by the reference's bounds checks (naming the
+  // buffer and the count needed) before the kernel runs.
+  const bool check = opt.check && !spec.reference.empty();
+  HostBuffers expected;
+  if (check) {
+    expected = initial;
+    ReferenceContext ctx{expected, spec};
+    try {
+      FindReference(spec.reference)(ctx);
+    } catch (const std::logic_error& e) {  // the launch binds what the reference cannot read
+      throw InputError(
+          spec.reference_loc, "reference", spec.reference,
+          fmt::format("the launch's buffers and params do not fit this reference: {}", e.what()));
+    }
+  }
 
   // CPU time of this thread: the machines are shared, wall time would measure the neighbours.
   auto cpu_now = [] {
@@ -476,18 +529,9 @@ std::unique_ptr<WorkloadRun> RunWorkload(const LaunchSpec& spec, const RunOption
     const uint8_t* p = mem.At(addr[b.name], b.bytes());
     wr->final_buffers.Add(b.name, b.type, std::vector<uint8_t>(p, p + b.bytes()));
   }
-  if (!opt.check || spec.reference.empty())
+  if (!check)
     return wr;
 
-  HostBuffers expected = initial;
-  ReferenceContext ctx{expected, spec};
-  try {
-    FindReference(spec.reference)(ctx);
-  } catch (const std::logic_error& e) {  // the launch binds what the reference cannot read
-    throw InputError(
-        spec.reference_loc, "reference", spec.reference,
-        fmt::format("the launch's buffers and params do not fit this reference: {}", e.what()));
-  }
   for (const auto& oc : spec.outputs) {
     const BufferSpec& b = *spec.Buffer(oc.buffer);
     const auto& got = wr->final_buffers.Get(oc.buffer).bytes;
