@@ -20,6 +20,7 @@ struct Token {
   enum Kind { kWord, kString, kPunct, kEnd } kind = kEnd;
   std::string text;
   int line = 0;
+  size_t pos = 0;  // offset of its first character (for the column in messages)
 };
 
 class Lexer {
@@ -30,6 +31,7 @@ class Lexer {
     SkipSpace();
     Token t;
     t.line = line_;
+    t.pos = pos_;
     if (pos_ >= s_.size())
       return t;
     const char c = s_[pos_];
@@ -47,7 +49,7 @@ class Lexer {
         t.text += s_[pos_++];
       }
       if (pos_ >= s_.size())
-        Fail(t.line, "unterminated string");
+        Fail(t.pos, "unterminated string");
       ++pos_;
       return t;
     }
@@ -73,9 +75,18 @@ class Lexer {
     return t;
   }
 
-  [[noreturn]] void Fail(int line, const std::string& problem) const {
-    throw InputError({origin_, line, 0}, "liberty", "", problem, "a Liberty (.lib) file");
+  // Bad input at offset `pos` of the text: file:line:column.
+  [[noreturn]] void Fail(size_t pos, const std::string& problem) const {
+    pos = std::min(pos, s_.size());
+    const auto begin = s_.begin();
+    const auto at = begin + static_cast<long>(pos);
+    const int line = 1 + static_cast<int>(std::count(begin, at, '\n'));
+    const size_t nl = s_.rfind('\n', pos == 0 ? std::string::npos : pos - 1);
+    const int column =
+        static_cast<int>(nl == std::string::npos || pos == 0 ? pos : pos - nl - 1) + 1;
+    throw InputError({origin_, line, column}, "liberty", "", problem, "a Liberty (.lib) file");
   }
+  size_t pos() const { return pos_; }
 
  private:
   void SkipSpace() {
@@ -92,7 +103,7 @@ class Lexer {
       } else if (c == '/' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '*') {
         const size_t end = s_.find("*/", pos_ + 2);
         if (end == std::string::npos)
-          Fail(line_, "unterminated comment");
+          Fail(pos_, "unterminated comment");
         line_ += static_cast<int>(std::count(s_.begin() + static_cast<long>(pos_),
                                              s_.begin() + static_cast<long>(end), '\n'));
         pos_ = end + 2;
@@ -132,11 +143,14 @@ class Parser {
   Parser(const std::string& text, const std::string& origin) : lex_(text, origin) { Advance(); }
 
   std::unique_ptr<Group> ParseTop() {
+    const size_t start = tok_.pos;
     if (tok_.kind != Token::kWord)
-      lex_.Fail(tok_.line, "expected 'library (name) {'");
+      lex_.Fail(tok_.pos, "expected 'library (name) {'");
     auto g = ParseStatementGroup();
     if (!g || g->type != "library")
-      lex_.Fail(tok_.line, "expected a top-level 'library (name) { ... }' group");
+      lex_.Fail(start, "expected a top-level 'library (name) { ... }' group");
+    if (tok_.kind != Token::kEnd)
+      lex_.Fail(tok_.pos, fmt::format("unexpected '{}' after the library group", tok_.text));
     return g;
   }
 
@@ -145,8 +159,8 @@ class Parser {
   bool IsPunct(char c) const { return tok_.kind == Token::kPunct && tok_.text[0] == c; }
   void Expect(char c) {
     if (!IsPunct(c))
-      lex_.Fail(tok_.line, fmt::format("expected '{}' but found '{}'", c,
-                                       tok_.kind == Token::kEnd ? "end of file" : tok_.text));
+      lex_.Fail(tok_.pos, fmt::format("expected '{}' but found '{}'", c,
+                                      tok_.kind == Token::kEnd ? "end of file" : tok_.text));
     Advance();
   }
 
@@ -155,6 +169,7 @@ class Parser {
   std::unique_ptr<Group> ParseStatementGroup(Group* parent = nullptr) {
     const std::string name = tok_.text;
     const int line = tok_.line;
+    const size_t at = tok_.pos;
     Advance();
     if (IsPunct(':')) {
       Advance();
@@ -174,13 +189,13 @@ class Parser {
       return nullptr;
     }
     if (!IsPunct('('))
-      lex_.Fail(line, fmt::format("expected ':' or '(' after '{}'", name));
+      lex_.Fail(at, fmt::format("expected ':' or '(' after '{}'", name));
     Advance();
     auto g = std::make_unique<Group>();
     g->type = name;
     while (!IsPunct(')')) {
       if (tok_.kind == Token::kEnd)
-        lex_.Fail(line, fmt::format("unterminated argument list of '{}'", name));
+        lex_.Fail(at, fmt::format("unterminated argument list of '{}'", name));
       if (!IsPunct(','))
         g->args.push_back(tok_.text);
       Advance();
@@ -190,13 +205,13 @@ class Parser {
       Advance();
       while (!IsPunct('}')) {
         if (tok_.kind == Token::kEnd)
-          lex_.Fail(line, fmt::format("group '{}' opened here is never closed", name));
+          lex_.Fail(at, fmt::format("group '{}' opened here is never closed", name));
         if (IsPunct(';')) {
           Advance();
           continue;
         }
         if (tok_.kind != Token::kWord)
-          lex_.Fail(tok_.line, fmt::format("unexpected '{}'", tok_.text));
+          lex_.Fail(tok_.pos, fmt::format("unexpected '{}'", tok_.text));
         if (auto child = ParseStatementGroup(g.get()))
           g->children.push_back(std::move(child));
       }
@@ -505,6 +520,16 @@ LibertyLibrary ParseLiberty(const std::string& text, const std::string& origin) 
   lib.leakage_power_unit_w =
       UnitScale(lib.leakage_power_unit,
                 {{"w", 1}, {"mw", 1e-3}, {"uw", 1e-6}, {"nw", 1e-9}, {"pw", 1e-12}, {"fw", 1e-15}});
+  // A unit that is given but not understood is an error now, not a surprise in a later step.
+  for (const auto& [attr, given, ok] :
+       {std::tuple{"time_unit", lib.time_unit, lib.time_unit_ns.has_value()},
+        std::tuple{"voltage_unit", lib.voltage_unit, lib.voltage_unit_v.has_value()},
+        std::tuple{"leakage_power_unit", lib.leakage_power_unit,
+                   lib.leakage_power_unit_w.has_value()}}) {
+    if (!given.empty() && !ok)
+      throw InputError({origin, 0, 0}, attr, given, "unknown unit",
+                       "a number and a unit such as \"1ns\", \"1V\", \"1nW\"");
+  }
   if (!lib.capacitive_load_unit.empty()) {
     // "1,pf": a multiplier and a unit.
     const size_t comma = lib.capacitive_load_unit.find(',');

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <optional>
@@ -616,10 +617,14 @@ std::string CliErrorMessage(const CLI::ParseError& e, const std::vector<std::str
 }
 
 // Unsigned options: CLI11 converts "-1" to 2^64 - 1 without a word; reject the sign instead.
+// Also rejects values beyond 2^64 - 1, which CLI11 would silently saturate.
 const CLI::Validator kNonNegative(
     [](std::string& v) -> std::string {
-      return v.starts_with("-") ? fmt::format("Value {} not in range 0 to 18446744073709551615", v)
-                                : std::string();
+      uint64_t x = 0;
+      const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+      return ec == std::errc() && end == v.data() + v.size()
+                 ? std::string()
+                 : fmt::format("Value {} not in range 0 to 18446744073709551615", v);
     },
     "NONNEGATIVE");
 

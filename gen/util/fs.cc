@@ -73,6 +73,17 @@ StagingDir::StagingDir(fs::path dest) : dest_(std::move(dest)) {
   dest_ = fs::absolute(dest_).lexically_normal();
   if (dest_.filename().empty())
     dest_ = dest_.parent_path();
+  for (fs::path p = dest_.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path()) {
+    std::error_code ec;
+    const fs::file_status st = fs::status(p, ec);
+    if (fs::exists(st) && !fs::is_directory(st))
+      throw InputError(
+          {}, "-o", dest_.string(),
+          fmt::format("'{}' is not a folder, so the output cannot go inside it", p.string()),
+          "a path whose parents are folders");
+    if (fs::exists(st))
+      break;
+  }
   // Refuse before any work is done, not only at the end (Commit checks again).
   if (const auto why = ReplaceRefusal(dest_))
     throw InputError({}, "-o", dest_.string(), "refusing to replace the output folder: " + *why,
