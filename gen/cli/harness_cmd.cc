@@ -105,7 +105,7 @@ std::vector<Skipped> DropUnfit(Loaded& l, const std::vector<DesignSpec>& designs
         bool two_level = false;
         const std::string p = sim::CtaFitProblem(*wk.run, h::SmConfigFor(d, o, two_level));
         if (!p.empty()) {
-          reason = fmt::format("{} of design {}", p, d.name);
+          reason = fmt::format("{} (design {})", p, d.name);
           if (!l.from_all[i])
             throw InputError({d.source, 0, 0}, "--workload", wk.workload, reason,
                              "kernels whose CTA fits the design's SM (sm.warps, sm.registers, "
@@ -141,9 +141,17 @@ std::string SkippedMarkdown(const std::vector<Skipped>& s) {
 
 // CSV readers that honour comments (pandas comment='#') skip these lines.
 std::string SkippedCsv(const std::vector<Skipped>& s) {
+  auto field = [](const std::string& f) {  // RFC 4180 quoting: the reasons hold commas
+    if (f.find_first_of(",\"\n") == std::string::npos)
+      return f;
+    std::string q = "\"";
+    for (char c : f)
+      q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
   std::string out;
   for (const auto& k : s)
-    out += fmt::format("# skipped,{},{},{}\n", k.workload, k.kernel, k.reason);
+    out += fmt::format("# skipped,{},{},{}\n", field(k.workload), field(k.kernel), field(k.reason));
   return out;
 }
 

@@ -118,7 +118,14 @@ struct Kernel {
 
 struct Dim3 {
   uint32_t x = 1, y = 1, z = 1;
-  uint64_t count() const { return uint64_t{x} * y * z; }
+  // x * y * z, saturating at UINT64_MAX: three 32-bit dimensions can overflow 64 bits, and a
+  // wrapped product would let an absurd shape through a range check.
+  uint64_t count() const {
+    uint64_t r = 0;
+    if (__builtin_mul_overflow(uint64_t{x} * y, uint64_t{z}, &r))
+      return UINT64_MAX;
+    return r;
+  }
   bool operator==(const Dim3&) const = default;
 };
 

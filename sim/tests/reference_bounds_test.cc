@@ -177,6 +177,14 @@ TEST(KernelBounds, ReadPastTheEndOfOneBufferIntoTheNext) {
   }
 }
 
+TEST(KernelBounds, LaunchShapeCountSaturatesInsteadOfWrapping) {
+  EXPECT_EQ((Dim3{16, 2, 3}.count()), 96u);
+  EXPECT_EQ((Dim3{0xffffffffu, 0xffffffffu, 1}.count()), 0xfffffffe00000001ull);
+  EXPECT_EQ((Dim3{1u << 24, 1u << 24, 1u << 24}.count()), UINT64_MAX);  // 2^72, was 0
+  EXPECT_EQ((Dim3{1u << 22, 1u << 22, 1u << 20}.count()), UINT64_MAX);  // 2^64, was 0
+  EXPECT_EQ((Dim3{7, 0, 9}.count()), 0u);
+}
+
 TEST(KernelBounds, GapsAndEndsAreOutOfBounds) {
   DeviceMemory m;
   const uint64_t a = m.Allocate(100, "a");

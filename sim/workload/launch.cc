@@ -252,9 +252,16 @@ LaunchSpec LoadLaunch(const std::string& path) {
   }
   s.grid = y.Dims(root["grid"], "grid");
   s.block = y.Dims(root["block"], "block");
+  auto shape = [](const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); };
   if (s.block.count() > 1024)
-    throw InputError(y.Loc(root["block"]), "block", std::to_string(s.block.count()),
-                     "too many threads per CTA", "<= 1024");
+    throw InputError(y.Loc(root["block"]), "block", shape(s.block), "too many threads per CTA",
+                     "<= 1024");
+  if (s.block.z > 64)
+    throw InputError(y.Loc(root["block"]), "block", shape(s.block), "block z above 64",
+                     "z <= 64 (x * y * z <= 1024)");
+  if (s.grid.count() > (uint64_t{1} << 24))
+    throw InputError(y.Loc(root["grid"]), "grid", shape(s.grid), "too many CTAs",
+                     "x * y * z <= 16777216");
 
   if (const YAML::Node bufs = root["buffers"]) {
     if (!bufs.IsSequence())
