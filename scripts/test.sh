@@ -4,7 +4,8 @@
 #   scripts/test.sh [--build-dir DIR] [extra ctest arguments...]
 #
 # Labels: unit (no external tools, includes the CLI tests), rtl (Verilator/Yosys/Icarus);
-# `ctest --test-dir build -L soak` runs the million-cycle soak tests.
+# `ctest --test-dir build -L soak` runs the million-cycle soak tests, `-L examples` the whole
+# flow on every shipped example (both long, left out here).
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,4 +19,4 @@ if [ ! -f "$build_dir/build.ninja" ]; then
   exit 2
 fi
 cmake --build "$build_dir" -j "$(nproc)"
-ctest --test-dir "$build_dir" -LE soak -j "$(nproc)" --output-on-failure "$@"
+ctest --test-dir "$build_dir" -LE '^(soak|examples)$' -j "$(nproc)" --output-on-failure "$@"

@@ -1,0 +1,108 @@
+// Every shipped example design point (configs/*.yaml and configs/examples/*.yaml) works with the
+// main flow. The issue that added this found configs/examples/small_arrays.yaml failing `gpurf
+// flow` (its 4-warp SM cannot run most corpus kernels) with a summary naming a report it never
+// wrote.
+//
+//   ShippedExamples.EnergyOverTheCorpus/*   (labels unit, robustness)  the flow's last step,
+//       `gpurf energy EXAMPLE --workload all`, for every example: exit 0, kernels that cannot
+//       run on the example's SM skipped and listed, the reports written.
+//   ShippedExamples.FlowOfSmallArrays        (label flow)  the whole `gpurf flow` on the issue's
+//       reproducer.
+//   ShippedExamples.Flow/*                   (labels soak, examples)  the whole `gpurf flow` on
+//       every example: about an hour of CPU from an empty cache, so not in the default suite;
+//       run it with `ctest --test-dir build -L examples` before changing an example.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/tests/cli_fixture.h"
+
+namespace gpurf::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> Examples() {
+  std::vector<std::string> out;
+  for (const char* dir : {GPURF_SOURCE_DIR "/configs", GPURF_SOURCE_DIR "/configs/examples"})
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().extension() == ".yaml")
+        out.push_back(e.path().lexically_relative(GPURF_SOURCE_DIR).string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string TestName(const testing::TestParamInfo<std::string>& i) {
+  std::string n = fs::path(i.param).stem().string();
+  for (char& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return n;
+}
+
+class ShippedExample : public CliFixture, public testing::WithParamInterface<std::string> {
+ protected:
+  ShippedExample() : CliFixture("gpurf_examples_") {}
+  std::string Path() const { return std::string(GPURF_SOURCE_DIR "/") + GetParam(); }
+};
+
+using EnergyOverTheCorpus = ShippedExample;
+using Flow = ShippedExample;
+
+TEST_P(EnergyOverTheCorpus, RunsWithUnfitKernelsSkipped) {
+  const fs::path json = dir_ / "energy.json";
+  const CliResult r = Run("energy '" + Path() + "' --workload all --json '" + json.string() + "'");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(Slurp(json));
+  ASSERT_FALSE(j.at("designs").empty());
+  EXPECT_GT(j.at("designs").at(0).at("warp_instructions").get<uint64_t>(), 0u);
+  // Every skipped kernel is announced with its reason.
+  if (j.contains("skipped")) {
+    for (const auto& s : j.at("skipped"))
+      EXPECT_NE(r.err.find(s.at("kernel").get<std::string>()), std::string::npos) << s;
+  }
+}
+
+TEST_P(Flow, Passes) {
+  const fs::path out = dir_ / "flow";
+  const CliResult r = Run("flow '" + Path() + "' -o '" + out.string() + "' --cycles 2000");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("flow PASSED"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(out / "FLOW-INCOMPLETE.txt"));
+}
+
+INSTANTIATE_TEST_SUITE_P(ShippedExamples, EnergyOverTheCorpus, testing::ValuesIn(Examples()),
+                         TestName);
+INSTANTIATE_TEST_SUITE_P(ShippedExamples, Flow, testing::ValuesIn(Examples()), TestName);
+
+// The issue's reproducer, in the default suite: the whole flow, and a summary that names only
+// the reports that exist.
+class FlowOfSmallArrays : public CliFixture {
+ protected:
+  FlowOfSmallArrays() : CliFixture("gpurf_examples_small_") {}
+};
+
+TEST_F(FlowOfSmallArrays, PassesAndNamesOnlyWrittenReports) {
+  const fs::path out = dir_ / "flow";
+  const CliResult r = Run("flow '" GPURF_SOURCE_DIR "/configs/examples/small_arrays.yaml' -o '" +
+                          out.string() + "' --cycles 2000");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("does not fit one CTA"), std::string::npos) << r.err;
+  const size_t at = r.out.find("reports: ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string list = r.out.substr(at + 9, r.out.find('\n', at) - at - 9);
+  for (size_t b = 0, e; b < list.size(); b = e + 2) {
+    e = list.find(", ", b);
+    if (e == std::string::npos)
+      e = list.size();
+    EXPECT_TRUE(fs::exists(list.substr(b, e - b))) << list.substr(b, e - b);
+  }
+  EXPECT_TRUE(fs::exists(out / "energy" / "energy.md"));
+  EXPECT_FALSE(fs::exists(out / "FLOW-INCOMPLETE.txt"));
+}
+
+}  // namespace
+}  // namespace gpurf::test
