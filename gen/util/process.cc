@@ -2,9 +2,9 @@
 
 #include <fcntl.h>
 #include <fmt/format.h>
-#include <limits.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,29 +24,28 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Records sent to the guardian: one opcode byte, a payload, a NUL. Each record is written with
-// one write() of at most PIPE_BUF bytes, so records of concurrent threads never interleave.
+// The channel to the guardian is a SOCK_SEQPACKET socket pair: every record is one packet, so
+// records of concurrent threads never interleave; sends use MSG_NOSIGNAL, so a guardian that is
+// gone can never kill gpurf with SIGPIPE; and the guardian sees gpurf's end close when gpurf
+// dies. Records: one opcode byte, a payload, a NUL.
 constexpr char kAddGroup = 'G';
 constexpr char kRemoveGroup = 'g';
 constexpr char kAddPath = 'P';
 constexpr char kRemovePath = 'p';
 constexpr char kCleanNow = 'X';  // from the signal handler: clean up, then acknowledge
 
-int g_to_guardian = -1;    // write end of the record pipe (close-on-exec)
-int g_from_guardian = -1;  // read end of the acknowledgement pipe (close-on-exec)
+int g_guardian_fd = -1;  // gpurf's end of the socket pair (close-on-exec)
 volatile std::sig_atomic_t g_dying = 0;
 
 void Send(char op, const std::string& payload) {
-  if (g_to_guardian < 0)
+  if (g_guardian_fd < 0)
     return;
   std::string rec(1, op);
   rec += payload;
   rec += '\0';
-  if (rec.size() > PIPE_BUF)
-    return;  // such a path is left to the next run's stale-folder cleanup
   ssize_t r;
   do {
-    r = write(g_to_guardian, rec.data(), rec.size());
+    r = send(g_guardian_fd, rec.data(), rec.size(), MSG_NOSIGNAL);
   } while (r < 0 && errno == EINTR);
 }
 
@@ -77,7 +76,7 @@ void CleanUp(std::set<pid_t>& groups, std::set<std::string>& paths) {
   paths.clear();
 }
 
-[[noreturn]] void GuardianMain(int in_fd, int ack_fd) {
+[[noreturn]] void GuardianMain(int fd) {
   // A Ctrl-C reaches the whole foreground process group: the guardian must outlive gpurf.
   std::signal(SIGINT, SIG_IGN);
   std::signal(SIGTERM, SIG_IGN);
@@ -95,19 +94,18 @@ void CleanUp(std::set<pid_t>& groups, std::set<std::string>& paths) {
   std::error_code ec;
   for (auto e = fs::directory_iterator("/proc/self/fd", ec); !ec && e != fs::end(e);
        e.increment(ec)) {
-    const int fd = std::atoi(e->path().filename().c_str());
-    if (fd > 2 && fd != in_fd && fd != ack_fd)
-      open_fds.push_back(fd);
+    if (const int n = std::atoi(e->path().filename().c_str()); n > 2 && n != fd)
+      open_fds.push_back(n);
   }
-  for (const int fd : open_fds)
-    close(fd);
+  for (const int n : open_fds)
+    close(n);
 
   std::set<pid_t> groups;
   std::set<std::string> paths;
   std::string pending;
-  std::array<char, 4096> buf{};
+  std::array<char, 8192> buf{};
   for (;;) {
-    const ssize_t n = read(in_fd, buf.data(), buf.size());
+    const ssize_t n = recv(fd, buf.data(), buf.size(), 0);
     if (n < 0 && errno == EINTR)
       continue;
     if (n <= 0)
@@ -133,7 +131,7 @@ void CleanUp(std::set<pid_t>& groups, std::set<std::string>& paths) {
         case kCleanNow: {
           CleanUp(groups, paths);
           const char ack = 1;
-          while (write(ack_fd, &ack, 1) < 0 && errno == EINTR) {
+          while (send(fd, &ack, 1, MSG_NOSIGNAL) < 0 && errno == EINTR) {
           }
           break;
         }
@@ -151,13 +149,13 @@ void CleanUp(std::set<pid_t>& groups, std::set<std::string>& paths) {
 // covers what other threads hold), then die of the same signal. Only async-signal-safe calls.
 void OnTerminatingSignal(int sig) {
   g_dying = 1;
-  if (g_to_guardian >= 0) {
+  if (g_guardian_fd >= 0) {
     const char rec[2] = {kCleanNow, '\0'};
-    if (write(g_to_guardian, rec, sizeof rec) == static_cast<ssize_t>(sizeof rec)) {
-      pollfd p{g_from_guardian, POLLIN, 0};
+    if (send(g_guardian_fd, rec, sizeof rec, MSG_NOSIGNAL) == static_cast<ssize_t>(sizeof rec)) {
+      pollfd p{g_guardian_fd, POLLIN, 0};
       if (poll(&p, 1, 10000) > 0) {
         char ack;
-        (void)!read(g_from_guardian, &ack, 1);
+        (void)!recv(g_guardian_fd, &ack, 1, 0);
       }
     }
   }
@@ -168,31 +166,22 @@ void OnTerminatingSignal(int sig) {
 }  // namespace
 
 void StartProcessGuardian() {
-  if (g_to_guardian >= 0)
+  if (g_guardian_fd >= 0)
     return;
-  int to[2], from[2];
-  if (pipe2(to, O_CLOEXEC) != 0)
-    return;
-  if (pipe2(from, O_CLOEXEC) != 0) {
-    close(to[0]);
-    close(to[1]);
-    return;
-  }
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0)
+    return;  // gpurf runs without the guardian: nothing is cleaned up after a kill
   const pid_t pid = fork();
   if (pid == 0) {
-    close(to[1]);
-    close(from[0]);
-    GuardianMain(to[0], from[1]);
+    close(sv[0]);
+    GuardianMain(sv[1]);
   }
-  close(to[0]);
-  close(from[1]);
+  close(sv[1]);
   if (pid < 0) {
-    close(to[1]);
-    close(from[0]);
+    close(sv[0]);
     return;
   }
-  g_to_guardian = to[1];
-  g_from_guardian = from[0];
+  g_guardian_fd = sv[0];
   struct sigaction sa {};
   sa.sa_handler = OnTerminatingSignal;
   sigemptyset(&sa.sa_mask);
@@ -202,7 +191,7 @@ void StartProcessGuardian() {
 }
 
 bool ProcessGuardianActive() {
-  return g_to_guardian >= 0;
+  return g_guardian_fd >= 0;
 }
 
 void GuardPath(const fs::path& p) {

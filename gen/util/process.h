@@ -5,8 +5,8 @@
 // signalled together. The process guardian, a small helper process forked once at start-up,
 // holds the list of live child process groups and of temporary folders (staging, work and cache
 // build folders). When gpurf dies, however it dies (SIGINT, SIGTERM, SIGHUP handled below; SIGKILL
-// or a crash seen as the end of the guardian's pipe), the guardian terminates those process
-// groups and removes those folders. Paths are registered only while they are gpurf's own
+// or a crash, seen by the guardian as its channel to gpurf closing), the guardian terminates those
+// process groups and removes those folders. Paths are registered only while they are gpurf's own
 // temporaries and unregistered before anything is published, so the guardian can never remove an
 // output or a cache entry.
 #pragma once
