@@ -187,9 +187,13 @@ BufferInit ParseInit(const Yaml& y, const YAML::Node& n, const std::string& fiel
 }  // namespace
 
 LaunchSpec LoadLaunch(const std::string& path) {
+  return LoadLaunchFromString(ReadInputFile(path, "launch file", kMaxYamlBytes), path);
+}
+
+LaunchSpec LoadLaunchFromString(const std::string& text, const std::string& path) {
   YAML::Node root;
   try {
-    root = YAML::Load(ReadInputFile(path, "launch file", kMaxYamlBytes));
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "yaml", "", e.msg);
   }
