@@ -389,9 +389,14 @@ class Parser {
         return std::nullopt;
       if (d >= base)
         return std::nullopt;
+      if (v > (UINT64_MAX - static_cast<uint64_t>(d)) / static_cast<uint64_t>(base))
+        return std::nullopt;  // does not fit in 64 bits
       v = v * static_cast<uint64_t>(base) + static_cast<uint64_t>(d);
     }
-    return neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    if (neg && v > uint64_t{1} << 63)
+      return std::nullopt;  // below INT64_MIN
+    // Two's complement: 64-bit literals above INT64_MAX keep their bits (0xffffffffffffffff).
+    return static_cast<int64_t>(neg ? 0 - v : v);
   }
 
   // ---------------------------------------------------------------------- entries
@@ -688,7 +693,9 @@ class Parser {
         const auto v = ParseInt(o.text);
         if (!v)
           throw Error(o, "address offset", o.text, "expected an integer offset");
-        r.offset = neg ? -*v : *v;
+        // Wraps like the 64-bit address arithmetic it feeds (negating INT64_MIN is not UB).
+        r.offset =
+            static_cast<int64_t>(neg ? 0 - static_cast<uint64_t>(*v) : static_cast<uint64_t>(*v));
       } else if (b.kind == Token::kNumber) {
         Next();
         const auto v = ParseInt(b.text);
