@@ -649,7 +649,7 @@ class Parser {
 
   // ---------------------------------------------------------------------- instructions
 
-  RawOperand ParseRawOperand() {
+  RawOperand ParseRawOperand(bool in_vector = false) {
     RawOperand r;
     const Token& t = Peek();
     r.line = t.line;
@@ -709,9 +709,13 @@ class Parser {
       return r;
     }
     if (Accept("{")) {
+      // Vector elements are registers: a '{' inside is an error here, not a recursion that a
+      // long run of '{' would take to a stack overflow.
+      if (in_vector)
+        throw Error(t, "operand", "{", "vector operands do not nest");
       r.kind = RawOperand::kVec;
       do {
-        r.elems.push_back(ParseRawOperand());
+        r.elems.push_back(ParseRawOperand(true));
       } while (Accept(","));
       ExpectPunct("}");
       return r;

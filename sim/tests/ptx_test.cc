@@ -165,6 +165,15 @@ TEST(PtxParser, IntegerLiteralsAtTheLimitsOf64Bits) {
               {"expected an integer offset"});
 }
 
+TEST(PtxParser, NestedVectorOperandsAreRejectedNotRecursed) {
+  // Found by feeding ptx_fuzz a long run of '{': every '{' recursed into another vector operand
+  // until the stack overflowed.
+  ExpectError(Kernel1("\n\tld.global.v2.f32 {{%f1, %f2}}, [%rd1];\n"), 15, 20,
+              {"vector operands do not nest"});
+  ExpectError(Kernel1("\n\tmov.u32 %r1, " + std::string(100000, '{') + "\n"), 15, 16,
+              {"vector operands do not nest"});
+}
+
 TEST(PtxParser, UnsupportedConstructsAreErrorsNotSkips) {
   ExpectError(std::string(kHeader) + ".func foo()\n{\n}\n", 4, 1, {".func"});
   ExpectError(std::string(kHeader) + ".global .u32 g;\n", 4, 1, {"module-scope"});

@@ -159,6 +159,28 @@ TEST_F(WorkloadFiles, MalformedLaunchFilesNameLineAndColumn) {
       6, 74, {"max is below min"});
 }
 
+TEST_F(WorkloadFiles, NonScalarKeysAreInputErrors) {
+  // Found by launch_fuzz: a key that is a list or a mapping made yaml-cpp throw
+  // TypedBadConversion (not InputError) out of the reader.
+  ExpectLaunchError("? [kernel]\n: vectorAdd\n", 1, 3, {"launch file", "keys must be plain names"});
+  ExpectLaunchError("{[a]: 1}\n", 1, 2, {"keys must be plain names", "kernel, ptx"});
+  ExpectLaunchError(
+      "kernel: k\nptx: k.ptx\ngrid: 1\nblock: 1\nparams: []\nbuffers:\n  - {? [x] : 1}\n", 7, 8,
+      {"buffers[0]", "keys must be plain names", "name, type, count, init"});
+  ExpectLaunchError(
+      "kernel: k\nptx: k.ptx\ngrid: 1\nblock: 1\nparams: []\nbuffers:\n"
+      "  - {name: a, type: u32, count: 1, init: {? {random: 1} : 2}}\n",
+      7, 45, {"buffers[0].init", "keys must be plain names"});
+  // The in-memory reader is the file reader: same spec, same errors.
+  const std::string path = Make("w", kGood);
+  const LaunchSpec a = LoadLaunch(path), b = LoadLaunchFromString(kGood, path);
+  EXPECT_EQ(a.ptx, b.ptx);
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.buffers.size(), b.buffers.size());
+  EXPECT_EQ(a.params.size(), b.params.size());
+  EXPECT_THROW(LoadLaunchFromString("kernal: vectorAdd\n", path), InputError);
+}
+
 TEST_F(WorkloadFiles, ParameterMismatchesAreReportedAtTheParameter) {
   std::string bad = kGood;
   bad.replace(bad.find("params: [a, b, c, 128]"), 22, "params: [a, b, c, -1]");

@@ -45,6 +45,9 @@ class Yaml {
     if (!map.IsMap())
       throw InputError(Loc(map), where, "", "expected a mapping (key: value)");
     for (const auto& kv : map) {
+      if (!kv.first.IsScalar())  // `? [a, b] : 1`: as<std::string>() would throw a YAML error
+        throw InputError(Loc(kv.first), where.empty() ? "launch file" : where, "",
+                         "keys must be plain names", fmt::format("{}", fmt::join(allowed, ", ")));
       const std::string k = kv.first.as<std::string>();
       if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
         std::string problem = "unknown key";
