@@ -171,6 +171,11 @@ TEST_F(WorkloadFiles, NonScalarKeysAreInputErrors) {
       "kernel: k\nptx: k.ptx\ngrid: 1\nblock: 1\nparams: []\nbuffers:\n"
       "  - {name: a, type: u32, count: 1, init: {? {random: 1} : 2}}\n",
       7, 45, {"buffers[0].init", "keys must be plain names"});
+  // Found by launch_fuzz: a PTX name longer than the file system allows made fs::exists throw
+  // std::filesystem::filesystem_error out of the reader.
+  ExpectLaunchError(
+      "kernel: k\nptx: " + std::string(300, 'x') + ".ptx\ngrid: 1\nblock: 1\nparams: []\n", 2, 6,
+      {"ptx", "cannot look up the PTX file", "File name too long"});
   // The in-memory reader is the file reader: same spec, same errors.
   const std::string path = Make("w", kGood);
   const LaunchSpec a = LoadLaunch(path), b = LoadLaunchFromString(kGood, path);

@@ -218,9 +218,11 @@ LaunchSpec LoadLaunchFromString(const std::string& text, const std::string& path
   s.kernel = y.Str(root["kernel"], "kernel");
   const std::string ptx_rel = y.Str(root["ptx"], "ptx");
   s.ptx = (fs::path(path).parent_path() / ptx_rel).string();
-  if (!fs::exists(s.ptx))
+  std::error_code ec;  // a name too long for the file system is an error code, not a throw
+  if (!fs::exists(s.ptx, ec))
     throw InputError(y.Loc(root["ptx"]), "ptx", ptx_rel,
-                     "PTX file not found next to the launch file");
+                     ec ? "cannot look up the PTX file: " + ec.message()
+                        : "PTX file not found next to the launch file");
   s.grid = y.Dims(root["grid"], "grid");
   s.block = y.Dims(root["block"], "block");
   if (s.block.count() > 1024)
