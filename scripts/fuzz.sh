@@ -88,7 +88,7 @@ for t in "${targets[@]}"; do
   rc=$?
   set -e
   fstat() { sed -n "s/^stat::$1: *//p" "$w/fuzz.log" | tail -n 1; }
-  last_cov=$(grep -E '^#[0-9]+ ' "$w/fuzz.log" | grep ' cov: ' | tail -n 1)
+  last_cov=$(grep -aE '^#[0-9]+[[:space:]].* cov: ' "$w/fuzz.log" | tail -n 1 || true)
   cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last_cov")
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last_cov")
   corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9A-Za-z]*\).*/\1/p' <<<"$last_cov")
@@ -99,8 +99,8 @@ for t in "${targets[@]}"; do
   if [ "$rc" -ne 0 ] || [ ${#artefacts[@]} -gt 0 ]; then
     failed=1
     echo "  $t: libFuzzer exit $rc; log: $w/fuzz.log" | tee -a "$summary"
-    grep -E '^(==[0-9]+==ERROR|SUMMARY|fuzz contract|.*runtime error)' "$w/fuzz.log" | head -n 5 \
-      | sed 's/^/  /' | tee -a "$summary"
+    { grep -aE '^(==[0-9]+==ERROR|SUMMARY|fuzz contract|.*runtime error)' "$w/fuzz.log" || true; } \
+      | head -n 5 | sed 's/^/  /' | tee -a "$summary"
     for a in "${artefacts[@]}"; do
       echo "  artefact: $a (reproduce: $fuzzer $a)" | tee -a "$summary"
     done

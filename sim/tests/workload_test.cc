@@ -159,7 +159,7 @@ TEST_F(WorkloadFiles, MalformedLaunchFilesNameLineAndColumn) {
       6, 74, {"max is below min"});
 }
 
-TEST_F(WorkloadFiles, NonScalarKeysAreInputErrors) {
+TEST_F(WorkloadFiles, NonScalarKeysAndOverlongPtxNamesAreInputErrors) {
   // Found by launch_fuzz: a key that is a list or a mapping made yaml-cpp throw
   // TypedBadConversion (not InputError) out of the reader.
   ExpectLaunchError("? [kernel]\n: vectorAdd\n", 1, 3, {"launch file", "keys must be plain names"});

@@ -28,7 +28,7 @@ rc=$?
 set -e
 
 artefacts=$(find "$work/artifacts" -type f | sort)
-grep -E '^stat::(number_of_executed_units|peak_rss_mb)|^Done [0-9]+ runs' "$work/fuzz.log" || true
+grep -aE '^stat::(number_of_executed_units|peak_rss_mb)|^Done [0-9]+ runs' "$work/fuzz.log" || true
 if [ "$rc" -ne 0 ] || [ -n "$artefacts" ]; then
   echo "run_fuzz.sh: $(basename "$fuzzer") failed (exit $rc); log: $work/fuzz.log" >&2
   tail -n 60 "$work/fuzz.log" >&2
