@@ -31,6 +31,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   clang-format
+  clang libfuzzer-14-dev libclang-rt-14-dev
 )
 
 missing=()

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cmath>
 #include <fstream>
 #include <memory>
 #include <sstream>
@@ -202,6 +204,10 @@ class Parser {
     }
     Advance();
     if (IsPunct('{')) {
+      // Real libraries nest a handful of levels (library, cell, pin, internal_power, table);
+      // the cap keeps a malicious file from overflowing the stack.
+      if (++depth_ > kMaxGroupDepth)
+        lex_.Fail(line, fmt::format("groups nested more than {} deep", kMaxGroupDepth));
       Advance();
       while (!IsPunct('}')) {
         if (tok_.kind == Token::kEnd)
@@ -216,6 +222,7 @@ class Parser {
           g->children.push_back(std::move(child));
       }
       Advance();
+      --depth_;
       return g;
     }
     if (IsPunct(';'))
@@ -231,8 +238,10 @@ class Parser {
     return nullptr;
   }
 
+  static constexpr int kMaxGroupDepth = 64;
   Lexer lex_;
   Token tok_;
+  int depth_ = 0;
 };
 
 bool HasDescendant(const Group& g, const std::string& type) {
@@ -414,7 +423,14 @@ std::optional<double> UnitScale(const std::string& text,
   size_t i = 0;
   while (i < t.size() && (std::isdigit(static_cast<unsigned char>(t[i])) || t[i] == '.'))
     ++i;
-  const double mult = i == 0 ? 1.0 : std::stod(t.substr(0, i));
+  // The multiplier must be a whole finite number: "." or "1.2.3" or 400 digits make the unit
+  // unusable (nullopt), as an unknown suffix does; std::stod threw on them.
+  double mult = 1.0;
+  if (i > 0) {
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + i, mult);
+    if (ec != std::errc() || end != t.data() + i || !std::isfinite(mult))
+      return std::nullopt;
+  }
   std::string suffix = t.substr(i);
   std::transform(suffix.begin(), suffix.end(), suffix.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });

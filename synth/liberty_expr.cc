@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 #include "gen/util/diag.h"
 
@@ -43,14 +45,30 @@ class ExprParser {
     Skip();
     return pos_ < s_.size() && (NameChar(s_[pos_]) || s_[pos_] == '(' || s_[pos_] == '!');
   }
-  static std::unique_ptr<LibertyExpr> Node(LibertyExpr::Op op, std::unique_ptr<LibertyExpr> a,
-                                           std::unique_ptr<LibertyExpr> b = nullptr) {
+  // Trees are walked recursively (Names, Verilog, destruction), so their depth is capped; a
+  // 64-input AND chain is 64 deep.
+  static constexpr int kMaxDepth = 256;
+  int DepthOf(const LibertyExpr* e) const {
+    const auto it = depth_.find(e);
+    return it == depth_.end() ? 1 : it->second;
+  }
+  std::unique_ptr<LibertyExpr> Node(LibertyExpr::Op op, std::unique_ptr<LibertyExpr> a,
+                                    std::unique_ptr<LibertyExpr> b = nullptr) {
     auto e = std::make_unique<LibertyExpr>();
     e->op = op;
+    const int d = 1 + std::max(DepthOf(a.get()), b ? DepthOf(b.get()) : 0);
+    if (d > kMaxDepth)
+      Fail(fmt::format("expression nested more than {} deep", kMaxDepth));
+    depth_[e.get()] = d;
     e->args.push_back(std::move(a));
     if (b)
       e->args.push_back(std::move(b));
     return e;
+  }
+  // Parentheses and '!' recurse while parsing without always adding a level to the tree.
+  void Enter() {
+    if (++nesting_ > kMaxDepth)
+      Fail(fmt::format("expression nested more than {} deep", kMaxDepth));
   }
   std::unique_ptr<LibertyExpr> Or() {
     auto e = And();
@@ -84,7 +102,10 @@ class ExprParser {
   std::unique_ptr<LibertyExpr> Unary() {
     if (Peek('!')) {
       ++pos_;
-      return Node(LibertyExpr::Op::kNot, Unary());
+      Enter();
+      auto e = Node(LibertyExpr::Op::kNot, Unary());
+      --nesting_;
+      return e;
     }
     auto e = Primary();
     while (Peek('\'')) {
@@ -99,10 +120,12 @@ class ExprParser {
       Fail("unexpected end of expression");
     if (s_[pos_] == '(') {
       ++pos_;
+      Enter();
       auto e = Or();
       if (!Peek(')'))
         Fail("missing ')'");
       ++pos_;
+      --nesting_;
       return e;
     }
     std::string name;
@@ -125,6 +148,8 @@ class ExprParser {
   const std::string& s_;
   std::string what_;
   size_t pos_ = 0;
+  int nesting_ = 0;
+  std::unordered_map<const LibertyExpr*, int> depth_;  // of the operator nodes built so far
 };
 
 }  // namespace

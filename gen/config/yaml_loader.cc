@@ -633,6 +633,10 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
       kinds.push_back(k.name);
     for (const auto& k : PlannedStructureKinds())
       kinds.push_back(k.name);
+    // A set, not a scan of d.structures per entry: that was quadratic (a 1 MB list took 10 s).
+    std::set<std::string> used_names;
+    for (const auto& s : d.structures)
+      used_names.insert(s.name);
     for (size_t i = 0; i < list.size(); ++i) {
       const YAML::Node e = list[i];
       const std::string path = fmt::format("structures[{}]", i);
@@ -661,10 +665,8 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
         head.Reject("name", "not a valid instance name",
                     "lower-case letter, then letters, digits or '_' (max 48)");
       }
-      for (const auto& s : d.structures) {
-        if (s.name == name)
-          head.Reject("name", "this name is already used in the design", "a unique name");
-      }
+      if (!used_names.insert(name).second)
+        head.Reject("name", "this name is already used in the design", "a unique name");
       const std::string kind = head.Enum("kind");
       const StructureKind* sk = FindStructureKind(kind);
       if (sk == nullptr) {

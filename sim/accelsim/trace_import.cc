@@ -658,9 +658,24 @@ std::string Trim(std::string_view s) {
 }
 
 TraceWorkload ImportList(const std::string& list_path) {
+  const std::string text = ReadInputFile(list_path, "kernelslist", kMaxYamlBytes);
+  return ImportKernelsListText(
+      text, list_path,
+      [](const std::string& p, const SourceLoc& named_at, const std::string& listed_as) {
+        std::error_code ec;
+        if (!fs::is_regular_file(p, ec))
+          throw InputError(named_at, "kernel trace", listed_as,
+                           "the listed trace file does not exist");
+        return ImportKernelTrace(p);
+      });
+}
+
+}  // namespace
+
+TraceWorkload ImportKernelsListText(std::string_view text, const std::string& list_path,
+                                    const KernelTraceLoader& load_kernel) {
   TraceWorkload w;
   w.list_file = list_path;
-  const std::string text = ReadInputFile(list_path, "kernelslist", kMaxYamlBytes);
   const fs::path dir = fs::path(list_path).parent_path();
   std::string_view rest = text;
   int n = 0;
@@ -699,12 +714,7 @@ TraceWorkload ImportList(const std::string& list_path) {
         throw InputError(SourceLoc{list_path, n, 1}, "kernel trace", line,
                          "compressed traces are not read directly",
                          "decompress first: xz -dk " + (dir / line).string());
-      const fs::path p = dir / line;
-      std::error_code ec;
-      if (!fs::is_regular_file(p, ec))
-        throw InputError(SourceLoc{list_path, n, 1}, "kernel trace", line,
-                         "the listed trace file does not exist");
-      w.kernels.push_back(ImportKernelTrace(p.string()));
+      w.kernels.push_back(load_kernel((dir / line).string(), SourceLoc{list_path, n, 1}, line));
       w.bytes += w.kernels.back().bytes;
       continue;
     }
@@ -716,8 +726,6 @@ TraceWorkload ImportList(const std::string& list_path) {
                      "kernel-N.traceg lines");
   return w;
 }
-
-}  // namespace
 
 ImportedKernel ImportKernelTraceText(std::string_view text, const std::string& file_name) {
   return KernelParser(text, file_name).Parse();

@@ -31,6 +31,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -84,5 +85,15 @@ TraceWorkload ImportTrace(const std::string& path);
 // One kernel trace from a file, or from text already in memory (`file_name` for messages).
 ImportedKernel ImportKernelTrace(const std::string& traceg_path);
 ImportedKernel ImportKernelTraceText(std::string_view text, const std::string& file_name);
+
+// A kernelslist.g already in memory; `list_path` names it in messages and its folder is where
+// the listed traces are. Each listed trace is read, in order, by `load_kernel(path, named_at,
+// listed_as)`: the path resolved against that folder, where the list names it, and the line as
+// written. ImportTrace passes a loader that reads the file (a missing one is an InputError at
+// `named_at`).
+using KernelTraceLoader = std::function<ImportedKernel(
+    const std::string& path, const SourceLoc& named_at, const std::string& listed_as)>;
+TraceWorkload ImportKernelsListText(std::string_view text, const std::string& list_path,
+                                    const KernelTraceLoader& load_kernel);
 
 }  // namespace gpurf::sim::accelsim

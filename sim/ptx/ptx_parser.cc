@@ -396,9 +396,14 @@ class Parser {
         return std::nullopt;
       if (d >= base)
         return std::nullopt;
+      if (v > (UINT64_MAX - static_cast<uint64_t>(d)) / static_cast<uint64_t>(base))
+        return std::nullopt;  // does not fit in 64 bits
       v = v * static_cast<uint64_t>(base) + static_cast<uint64_t>(d);
     }
-    return neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    if (neg && v > uint64_t{1} << 63)
+      return std::nullopt;  // below INT64_MIN
+    // Two's complement: 64-bit literals above INT64_MAX keep their bits (0xffffffffffffffff).
+    return static_cast<int64_t>(neg ? 0 - v : v);
   }
 
   // ---------------------------------------------------------------------- entries
@@ -651,7 +656,7 @@ class Parser {
 
   // ---------------------------------------------------------------------- instructions
 
-  RawOperand ParseRawOperand() {
+  RawOperand ParseRawOperand(bool in_vector = false) {
     RawOperand r;
     const Token& t = Peek();
     r.line = t.line;
@@ -695,7 +700,9 @@ class Parser {
         const auto v = ParseInt(o.text);
         if (!v)
           throw Error(o, "address offset", o.text, "expected an integer offset");
-        r.offset = neg ? -*v : *v;
+        // Wraps like the 64-bit address arithmetic it feeds (negating INT64_MIN is not UB).
+        r.offset =
+            static_cast<int64_t>(neg ? 0 - static_cast<uint64_t>(*v) : static_cast<uint64_t>(*v));
       } else if (b.kind == Token::kNumber) {
         Next();
         const auto v = ParseInt(b.text);
@@ -709,9 +716,13 @@ class Parser {
       return r;
     }
     if (Accept("{")) {
+      // Vector elements are registers: a '{' inside is an error here, not a recursion that a
+      // long run of '{' would take to a stack overflow.
+      if (in_vector)
+        throw Error(t, "operand", "{", "vector operands do not nest");
       r.kind = RawOperand::kVec;
       do {
-        r.elems.push_back(ParseRawOperand());
+        r.elems.push_back(ParseRawOperand(true));
       } while (Accept(","));
       ExpectPunct("}");
       return r;

@@ -390,11 +390,11 @@ bool Scan(std::vector<Unit>& units, int limit, bool allow_spill) {
           units[a].reg = -1;
           active.erase(std::find(active.begin(), active.end(), a));
         }
-      } else if (!u.group) {
+      } else {
+        // Nothing evictable makes room (for a vector group: the other active units are groups
+        // too): this unit lives in local memory.
         u.spilled = true;
         continue;
-      } else {
-        throw std::logic_error("register allocation: a vector group does not fit");
       }
     }
     u.reg = base;
@@ -426,8 +426,13 @@ std::vector<int> AllocatePreds(const PtxFunction& fn, const std::vector<VregInte
       }
     }
     if (chosen < 0) {
-      if (busy_until.size() >= kNoPred)
-        throw std::logic_error("more than 254 simultaneously live predicates");
+      if (busy_until.size() >= kNoPred) {
+        const PtxInst& at = fn.code[static_cast<size_t>(iv[v].start / 2)];
+        throw InputError(at.loc, "kernel", fn.name,
+                         fmt::format("{} is the {}th predicate live at once at this instruction",
+                                     fn.vregs[v].name, kNoPred + 1),
+                         fmt::format("at most {} simultaneously live predicates", kNoPred));
+      }
       chosen = static_cast<int>(busy_until.size());
       busy_until.push_back(0);
     }
@@ -563,7 +568,8 @@ CompiledKernel CompileKernel(const PtxModule& module, const std::string& entry,
     Scan(units, pool_start, true);
   }
 
-  // Spill slots in local memory, after the kernel's own local arrays.
+  // Spill slots in local memory, after the kernel's own local arrays; a spilled vector group
+  // keeps its members side by side.
   std::vector<int> slot(fn.vregs.size(), -1);
   uint32_t local = (fn.local_bytes + 7) / 8 * 8;
   for (const Unit& u : units) {
@@ -572,7 +578,8 @@ CompiledKernel CompileKernel(const PtxModule& module, const std::string& entry,
     ++ck.stats.spilled_values;
     const auto bytes = static_cast<uint32_t>(u.width) * 4;
     local = (local + bytes - 1) / bytes * bytes;  // naturally aligned slots
-    slot[u.members[0]] = static_cast<int>(local);
+    for (size_t k = 0; k < u.members.size(); ++k)
+      slot[u.members[k]] = static_cast<int>(local + k * static_cast<uint32_t>(u.elem_width) * 4);
     local += bytes;
   }
   fn.local_bytes = local;
@@ -607,7 +614,23 @@ CompiledKernel CompileKernel(const PtxModule& module, const std::string& entry,
     });
     std::map<uint16_t, int> temp;
     int next = pool_start;
+    // A vector operand of a spilled group first: its members in order from the bottom of the
+    // pool (a multiple of 4, so the run is aligned); an instruction has at most one vector.
+    const auto place_vector = [&](const Operand& o) {
+      if (o.kind != Operand::kVec || slot[o.vec[0]] < 0)
+        return;
+      for (int k = 0; k < o.n; ++k) {
+        temp[o.vec[static_cast<size_t>(k)]] = next;
+        next += o.width;
+      }
+    };
+    if (in.n_dst > 0)
+      place_vector(in.dst);
+    for (int s = 0; s < in.n_src; ++s)
+      place_vector(in.src[static_cast<size_t>(s)]);
     for (uint16_t r : spilled) {
+      if (temp.count(r))
+        continue;
       const int w = fn.vregs[r].width();
       next = (next + w - 1) / w * w;
       temp[r] = next;

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -138,6 +139,39 @@ TEST(PtxParser, BadOperandsAreRejectedAtTheirColumn) {
   ExpectError(Kernel1("\n\tadd.s32 %r1, %r2, %r3\n\tret;\n"), 16, 2, {"unexpected token"});
   // Address operand where a register is needed.
   ExpectError(Kernel1("\n\tst.global.u32 %r1, %r2;\n"), 15, 16, {"expected an address"});
+}
+
+TEST(PtxParser, IntegerLiteralsAtTheLimitsOf64Bits) {
+  // Found by ptx_fuzz: -9223372036854775808 as an address offset or immediate negated INT64_MIN
+  // (undefined behaviour), and literals beyond 64 bits wrapped around silently.
+  const PtxModule m = ParsePtx(Kernel1("\n\tld.global.u32 %r1, [%rd1+-9223372036854775808];\n"
+                                       "\tld.global.u32 %r2, [%rd1-9223372036854775808];\n"
+                                       "\tadd.s64 %rd2, %rd1, -9223372036854775808;\n"
+                                       "\tadd.u64 %rd3, %rd1, 18446744073709551615;\n"
+                                       "\tadd.s64 %rd4, %rd1, -1;\n"),
+                               "t.ptx");
+  const PtxFunction& f = m.entries[0];
+  ASSERT_EQ(f.code.size(), 5u);
+  EXPECT_EQ(f.code[0].src[0].imm, INT64_MIN);
+  EXPECT_EQ(f.code[1].src[0].imm, INT64_MIN);
+  EXPECT_EQ(f.code[2].src[1].imm, INT64_MIN);
+  EXPECT_EQ(static_cast<uint64_t>(f.code[3].src[1].imm), UINT64_MAX);
+  EXPECT_EQ(f.code[4].src[1].imm, -1);
+  ExpectError(Kernel1("\n\tadd.u64 %rd2, %rd1, 18446744073709551616;\n"), 15, 22,
+              {"malformed number", "18446744073709551616"});
+  ExpectError(Kernel1("\n\tadd.s64 %rd2, %rd1, -9223372036854775809;\n"), 15, 22,
+              {"malformed number"});
+  ExpectError(Kernel1("\n\tld.global.u32 %r1, [%rd1+0x10000000000000000];\n"), 15, 27,
+              {"expected an integer offset"});
+}
+
+TEST(PtxParser, NestedVectorOperandsAreRejectedNotRecursed) {
+  // Found by feeding ptx_fuzz a long run of '{': every '{' recursed into another vector operand
+  // until the stack overflowed.
+  ExpectError(Kernel1("\n\tld.global.v2.f32 {{%f1, %f2}}, [%rd1];\n"), 15, 20,
+              {"vector operands do not nest"});
+  ExpectError(Kernel1("\n\tmov.u32 %r1, " + std::string(100000, '{') + "\n"), 15, 16,
+              {"vector operands do not nest"});
 }
 
 TEST(PtxParser, UnsupportedConstructsAreErrorsNotSkips) {
@@ -284,6 +318,86 @@ TEST(RegAlloc, SmallBudgetSpillsThroughLocalMemory) {
     }
   }
   EXPECT_EQ(spills, ck.stats.spill_instructions);
+}
+
+TEST(RegAlloc, VectorGroupsSpillWhenTheyDoNotFit) {
+  // Found by ptx_fuzz: at 16 registers three 4-register vector groups live at once (A, B and
+  // the fresh group for A's members in another order) left 8 registers for 12 and the allocator
+  // threw std::logic_error. Groups now spill like single values: every member to its own slot,
+  // reloaded into an aligned run of scratch registers around each vector access.
+  std::string body = R"(
+	ld.param.u64 	%rd1, [k_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+)";
+  for (int i = 0; i < 12; ++i)
+    body += fmt::format("\tmov.f32 \t%v{}, {}.5;\n", i, i);
+  body += R"(
+	st.global.v4.f32 	[%rd2], {%v0, %v1, %v2, %v3};
+	st.global.v4.f32 	[%rd2+16], {%v4, %v5, %v6, %v7};
+	st.global.v4.f32 	[%rd2+32], {%v1, %v0, %v3, %v2};
+	st.global.v4.f32 	[%rd2+48], {%v8, %v9, %v10, %v11};
+	ld.global.v4.f32 	{%v8, %v9, %v10, %v11}, [%rd2+16];
+	st.global.v4.f32 	[%rd2+64], {%v0, %v1, %v2, %v3};
+	st.global.v4.f32 	[%rd2+80], {%v4, %v5, %v6, %v7};
+	st.global.v4.f32 	[%rd2+96], {%v8, %v9, %v10, %v11};
+	ret;
+)";
+  const PtxModule m = ParsePtx(Kernel1(body, "\t.reg .f32 \t%v<12>;\n"), "t.ptx");
+  const std::vector<float> want = {0.5f, 1.5f, 2.5f, 3.5f, 4.5f,  5.5f,  6.5f, 7.5f, 1.5f, 0.5f,
+                                   3.5f, 2.5f, 8.5f, 9.5f, 10.5f, 11.5f, 0.5f, 1.5f, 2.5f, 3.5f,
+                                   4.5f, 5.5f, 6.5f, 7.5f, 4.5f,  5.5f,  6.5f, 7.5f};
+  for (const int budget : {63, 16}) {
+    SCOPED_TRACE(budget);
+    const CompiledKernel ck = CompileKernel(m, "k", {budget});
+    EXPECT_LE(ck.kernel.regs_per_thread, budget);
+    EXPECT_EQ(ck.stats.spilled_values > 0, budget == 16);
+    for (const auto& in : ck.kernel.code) {
+      for (const auto* ops : {&in.srcs, &in.dsts}) {
+        for (const auto& r : *ops)
+          EXPECT_EQ(r.first % r.count, 0) << in.opcode << " R" << r.first;
+      }
+    }
+    CheckNoInterference(ck);
+    DeviceMemory mem;
+    const uint64_t out = mem.Allocate(want.size() * 4);
+    std::vector<uint8_t> params(12, 0);
+    std::memcpy(params.data(), &out, 8);
+    Execute(ck, {1, 1, 1}, {1, 1, 1}, params, mem);
+    std::vector<float> got(want.size());
+    std::memcpy(got.data(), mem.At(out, want.size() * 4), want.size() * 4);
+    EXPECT_EQ(got, want);
+  }
+}
+
+TEST(RegAlloc, TooManyLivePredicatesIsAnInputError) {
+  // Predicates have 255 architected registers (kNoPred marks "no guard"); the 256th value live
+  // at once used to escape as std::logic_error. It is bad input, at the instruction that needs it.
+  std::string body = "\n";
+  for (int i = 0; i < 256; ++i)
+    body += fmt::format("\tsetp.eq.s32 \t%q{}, %r1, {};\n", i, i);
+  for (int i = 0; i < 256; ++i)
+    body += fmt::format("\t@%q{} add.s32 \t%r2, %r2, 1;\n", i);
+  const PtxModule m = ParsePtx(Kernel1(body + "\tret;\n", "\t.reg .pred \t%q<256>;\n"), "t.ptx");
+  try {
+    CompileKernel(m, "k");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.loc().line, 16 + 255) << e.what();  // one decl line: the body starts at 15
+    EXPECT_EQ(e.field(), "kernel");
+    EXPECT_NE(std::string(e.what()).find("%q255 is the 256th predicate live at once"),
+              std::string::npos)
+        << e.what();
+  }
+  // One fewer fits.
+  std::string fits = "\n";
+  for (int i = 0; i < 255; ++i)
+    fits += fmt::format("\tsetp.eq.s32 \t%q{}, %r1, {};\n", i, i);
+  for (int i = 0; i < 255; ++i)
+    fits += fmt::format("\t@%q{} add.s32 \t%r2, %r2, 1;\n", i);
+  EXPECT_EQ(
+      CompileKernel(ParsePtx(Kernel1(fits + "\tret;\n", "\t.reg .pred \t%q<256>;\n"), "t.ptx"), "k")
+          .kernel.pred_regs,
+      255);
 }
 
 TEST(RegAlloc, ClassesAndLongLatencyFollowGebhartTableOne) {

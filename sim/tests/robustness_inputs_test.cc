@@ -246,7 +246,7 @@ std::vector<Case> Cases() {
        {},
        "sim " + kMrfOnly + " --workload vectorAdd --active-warps 0",
        2,
-       "--active-warps: Value 0 not in range 1 to 64"},
+       "--active-warps: out of range (got '0'); allowed: 1 to 64"},
       {"SimActiveWarpsNegative",
        {},
        "sim " + kMrfOnly + " --workload vectorAdd --active-warps -3",

@@ -159,6 +159,33 @@ TEST_F(WorkloadFiles, MalformedLaunchFilesNameLineAndColumn) {
       6, 74, {"max is below min"});
 }
 
+TEST_F(WorkloadFiles, NonScalarKeysAndOverlongPtxNamesAreInputErrors) {
+  // Found by launch_fuzz: a key that is a list or a mapping made yaml-cpp throw
+  // TypedBadConversion (not InputError) out of the reader.
+  ExpectLaunchError("? [kernel]\n: vectorAdd\n", 1, 3, {"launch file", "keys must be plain names"});
+  ExpectLaunchError("{[a]: 1}\n", 1, 2, {"keys must be plain names", "kernel, ptx"});
+  ExpectLaunchError(
+      "kernel: k\nptx: k.ptx\ngrid: 1\nblock: 1\nparams: []\nbuffers:\n  - {? [x] : 1}\n", 7, 8,
+      {"buffers[0]", "keys must be plain names", "name, type, count, init"});
+  ExpectLaunchError(
+      "kernel: k\nptx: k.ptx\ngrid: 1\nblock: 1\nparams: []\nbuffers:\n"
+      "  - {name: a, type: u32, count: 1, init: {? {random: 1} : 2}}\n",
+      7, 45, {"buffers[0].init", "keys must be plain names"});
+  // Found by launch_fuzz: a PTX name longer than the file system allows made fs::exists throw
+  // std::filesystem::filesystem_error out of the reader.
+  ExpectLaunchError(
+      "kernel: k\nptx: " + std::string(300, 'x') + ".ptx\ngrid: 1\nblock: 1\nparams: []\n", 2, 6,
+      {"ptx", "cannot look up the PTX file", "File name too long"});
+  // The in-memory reader is the file reader: same spec, same errors.
+  const std::string path = Make("w", kGood);
+  const LaunchSpec a = LoadLaunch(path), b = LoadLaunchFromString(kGood, path);
+  EXPECT_EQ(a.ptx, b.ptx);
+  EXPECT_EQ(a.name, b.name);
+  EXPECT_EQ(a.buffers.size(), b.buffers.size());
+  EXPECT_EQ(a.params.size(), b.params.size());
+  EXPECT_THROW(LoadLaunchFromString("kernal: vectorAdd\n", path), InputError);
+}
+
 TEST_F(WorkloadFiles, ParameterMismatchesAreReportedAtTheParameter) {
   std::string bad = kGood;
   bad.replace(bad.find("params: [a, b, c, 128]"), 22, "params: [a, b, c, -1]");

@@ -45,6 +45,9 @@ class Yaml {
     if (!map.IsMap())
       throw InputError(Loc(map), where, "", "expected a mapping (key: value)");
     for (const auto& kv : map) {
+      if (!kv.first.IsScalar())  // `? [a, b] : 1`: as<std::string>() would throw a YAML error
+        throw InputError(Loc(kv.first), where.empty() ? "launch file" : where, "",
+                         "keys must be plain names", fmt::format("{}", fmt::join(allowed, ", ")));
       const std::string k = kv.first.as<std::string>();
       if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) {
         std::string problem = "unknown key";
@@ -187,8 +190,11 @@ BufferInit ParseInit(const Yaml& y, const YAML::Node& n, const std::string& fiel
 }  // namespace
 
 LaunchSpec LoadLaunch(const std::string& path) {
+  return LoadLaunchFromString(ReadInputFile(path, "launch file", kMaxYamlBytes), path);
+}
+
+LaunchSpec LoadLaunchFromString(const std::string& text, const std::string& path) {
   YAML::Node root;
-  const std::string text = ReadInputFile(path, "launch file", kMaxYamlBytes);
   try {
     const std::vector<YAML::Node> docs = YAML::LoadAll(text);
     if (docs.size() > 1) {
@@ -239,11 +245,14 @@ LaunchSpec LoadLaunch(const std::string& path) {
   const std::string ptx_rel = y.Str(root["ptx"], "ptx");
   s.ptx = (fs::path(path).parent_path() / ptx_rel).string();
   {
+    // A name too long for the file system is an error code, not a throw.
     std::error_code ec;
     const fs::file_status st = fs::status(s.ptx, ec);
     if (!fs::exists(st))
       throw InputError(y.Loc(root["ptx"]), "ptx", ptx_rel,
-                       "PTX file not found next to the launch file");
+                       ec && ec != std::errc::no_such_file_or_directory
+                           ? "cannot look up the PTX file: " + ec.message()
+                           : "PTX file not found next to the launch file");
     if (!fs::is_regular_file(st))
       throw InputError(y.Loc(root["ptx"]), "ptx", ptx_rel,
                        fmt::format("not a regular file ({})",

@@ -85,6 +85,9 @@ struct LaunchSpec {
 
 // Reads and validates a launch file (InputError with file:line:column on any problem).
 LaunchSpec LoadLaunch(const std::string& path);
+// Same, from the launch file's text already in memory: `path` names it in messages and its
+// folder is where the `ptx:` file is looked up (it must exist).
+LaunchSpec LoadLaunchFromString(const std::string& text, const std::string& path);
 
 // Typed host copies of the buffers of a launch.
 class HostBuffers {

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "gen/util/diag.h"
+#include "synth/liberty_expr.h"
 #include "synth/synth.h"
 
 namespace gpurf {
@@ -142,6 +143,77 @@ TEST(Liberty, MalformedIsInputErrorWithLine) {
   }
   EXPECT_THROW(ParseLiberty("cell (A) { }", "x.lib"), InputError);
   EXPECT_THROW(ParseLiberty("library (x) { area : 3; }", "x.lib"), InputError);  // no cells
+}
+
+TEST(Liberty, DeepGroupNestingIsAnInputErrorNotAStackOverflow) {
+  // Found by feeding liberty_fuzz 200000 nested groups: the recursive group parser overflowed
+  // the stack. 64 levels are allowed (real libraries use about 6).
+  std::string deep = "library (x) {\n";
+  for (int i = 0; i < 200000; ++i)
+    deep += "g () {\n";
+  try {
+    ParseLiberty(deep, "deep.lib");
+    FAIL() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("groups nested more than 64 deep"), std::string::npos)
+        << e.what();
+    EXPECT_EQ(e.loc().line, 65);
+  }
+  std::string ok = "library (x) { cell (A) { area : 1; ";
+  for (int i = 0; i < 62; ++i)
+    ok += "g () { ";
+  ok += std::string(62, '}') + " } }";
+  EXPECT_EQ(ParseLiberty(ok, "ok.lib").cells.size(), 1u);
+}
+
+TEST(Liberty, MalformedUnitMultipliersMakeTheUnitUnusableNotAnException) {
+  // Found by liberty_fuzz: std::stod threw std::invalid_argument on "." and std::out_of_range on
+  // a 400-digit multiplier out of ParseLiberty.
+  const auto lib = [](const std::string& time_unit) {
+    return ParseLiberty("library (x) { time_unit : \"" + time_unit +
+                            "\"; capacitive_load_unit (1, ff); cell (A) { area : 1; } }",
+                        "u.lib");
+  };
+  EXPECT_FALSE(lib(".ns").time_unit_ns.has_value());
+  EXPECT_FALSE(lib(std::string(400, '9') + "ns").time_unit_ns.has_value());
+  EXPECT_FALSE(lib("1.2.3ns").time_unit_ns.has_value());
+  EXPECT_DOUBLE_EQ(*lib("10ps").time_unit_ns, 0.01);
+  EXPECT_DOUBLE_EQ(*lib("ns").time_unit_ns, 1);
+  EXPECT_DOUBLE_EQ(*lib("1ns").capacitive_unit_pf, 0.001);
+}
+
+TEST(LibertyExpr, DeepExpressionsAreInputErrorsNotStackOverflows) {
+  // Found by feeding liberty_fuzz deeply nested functions: parentheses and '!' recursed in the
+  // parser, and long chains of ' or & built trees that Names(), Verilog() and the destructor
+  // walk recursively; all overflowed the stack. Trees and nesting are capped at 256 levels.
+  for (const std::string& text :
+       {std::string(200000, '(') + "A" + std::string(200000, ')'), std::string(300000, '!') + "A",
+        "A" + std::string(300000, '\''), [] {
+          std::string s;
+          for (int i = 0; i < 200000; ++i)
+            s += "A&";
+          return s + "A";
+        }()}) {
+    try {
+      ParseLibertyExpr(text, "cell X pin Y function");
+      ADD_FAILURE() << "no error for " << text.substr(0, 20);
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("expression nested more than 256 deep"),
+                std::string::npos)
+          << e.what();
+      EXPECT_EQ(e.field(), "cell X pin Y function");
+    }
+  }
+  // 255 levels of each kind still parse.
+  const auto id = [](const std::string& n) { return n; };
+  EXPECT_EQ(ParseLibertyExpr(std::string(255, '(') + "A" + std::string(255, ')'), "f")->Verilog(id),
+            "A");
+  EXPECT_EQ(ParseLibertyExpr(std::string(255, '!') + "A", "f")->Verilog(id),
+            std::string(255, '~') + "A");
+  std::string chain = "A";
+  for (int i = 0; i < 255; ++i)
+    chain += "&A";
+  EXPECT_NO_THROW(ParseLibertyExpr(chain, "f"));
 }
 
 TEST(Liberty, MissingFileIsInputErrorNamingIt) {
