@@ -374,7 +374,7 @@ std::string ProofResult::Summary() const {
         if (i < assertion_text.size() && !assertion_text[i].empty())
           where += fmt::format(" `{}`", assertion_text[i]);
       }
-      return fmt::format("{}: failed at step {}: {}{}", head, fail_step,
+      return fmt::format("{} at step {}: {}{}", head, fail_step,
                          where.empty() ? "an assertion" : where,
                          trace.empty() ? "" : fmt::format("; counterexample {}", trace.string()));
     }

@@ -37,6 +37,35 @@ std::string Describe(const std::vector<ProofResult>& rs) {
   return s;
 }
 
+// ------------------------------------------------------------------- the RTL the flow reads
+
+// The formal view keeps or drops RTL assertions line by line, by their message: every
+// assertion of the kinds with properties must be one line with its $error message.
+TEST(FormalView, EveryRtlAssertionIsOneLineWithItsMessage) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> targets = {
+      {"flop-array", {}},
+      {"rfc", {}},
+      {"rfc", {"--levels", "2", "--replacement", "lru"}},
+      {"warp-scheduler", {}},
+      {"orf-l1", {}},
+      {"orf-l0", {}},
+      {"orf-l0", {"--split", "false"}}};
+  for (const auto& [kind, flags] : targets) {
+    const TargetStructure ts = Make(kind, flags);
+    int asserts = 0;
+    for (const auto& f : ts.rtl.files) {
+      std::istringstream in(f.contents);
+      for (std::string line; std::getline(in, line);) {
+        if (line.find("assert (") == std::string::npos)
+          continue;
+        ++asserts;
+        EXPECT_NE(line.find(") else $error(\"%m: "), std::string::npos) << f.name << ": " << line;
+      }
+    }
+    EXPECT_GT(asserts, 0) << kind;
+  }
+}
+
 // ------------------------------------------------------------------------ properties proven
 
 struct Config {
@@ -238,7 +267,8 @@ TEST_P(FormalMutation, IsCaughtWithACounterexample) {
   EXPECT_TRUE(named) << "the violated assertion should mention '" << mu.assertion_snippet
                      << "': " << r.Summary();
   EXPECT_NE(r.Summary().find("FAILED"), std::string::npos);
-  EXPECT_NE(r.Summary().find(fmt::format("failed at step {}", r.fail_step)), std::string::npos);
+  EXPECT_NE(r.Summary().find(fmt::format(" at step {}: assertion ", r.fail_step)),
+            std::string::npos);
   ASSERT_FALSE(r.trace.empty());
   EXPECT_TRUE(fs::exists(r.trace)) << r.trace;
   EXPECT_NE(ReadFile(r.trace).find("$var"), std::string::npos) << "not a VCD: " << r.trace;
