@@ -28,6 +28,7 @@ done
 packages=(
   build-essential g++ cmake ninja-build ccache git pkg-config
   verilator yosys iverilog opensta qflow-tech-osu018
+  z3  # SMT solver of gpurf prove (yosys-smtbmc comes with yosys)
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   clang-format

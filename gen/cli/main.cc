@@ -19,6 +19,7 @@
 
 #include "gen/cli/harness_cmd.h"
 #include "gen/cli/passes_cmd.h"
+#include "gen/cli/prove_cmd.h"
 #include "gen/cli/target.h"
 #include "gen/config/yaml_loader.h"
 #include "gen/output/artifact.h"
@@ -778,10 +779,12 @@ int Main(int argc, char** argv) {
   HarnessArgs sim_args, energy_args;
   CLI::App* sim_cmd = AddSimCommand(app, sim_args);
   CLI::App* energy_cmd = AddEnergyCommand(app, energy_args);
+  ProveArgs prove_args;
+  CLI::App* prove_cmd = AddProveCommand(app, prove_args);
 
-  const std::vector<std::string> names = {"gen",    "lint",        "verify",  "flow",
-                                          "synth",  "workload",    "compile", "sim",
-                                          "energy", "characterize"};
+  const std::vector<std::string> names = {"gen",    "lint",         "verify",  "flow",
+                                          "synth",  "workload",     "compile", "sim",
+                                          "energy", "characterize", "prove"};
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -865,6 +868,8 @@ int Main(int argc, char** argv) {
       return RunSimCommand(sim_args);
     if (energy_cmd->parsed())
       return RunEnergyCommand(energy_args);
+    if (prove_cmd->parsed())
+      return RunProveCommand(prove_cmd, prove_args);
     if (workload->parsed())
       return CmdWorkload(wargs);
   } catch (const InputError& e) {

@@ -20,6 +20,12 @@ Stmt SysCall(std::string name, std::vector<std::string> args) {
 Stmt Note(std::string text) {
   return Stmt{Comment{std::move(text)}};
 }
+Stmt Assert(std::string cond, std::vector<std::string> error) {
+  return Stmt{Check{Check::Kind::kAssert, std::move(cond), std::move(error)}};
+}
+Stmt Assume(std::string cond) {
+  return Stmt{Check{Check::Kind::kAssume, std::move(cond), {}}};
+}
 
 Module& Module::Add(Item item) {
   items.push_back(std::move(item));

@@ -45,8 +45,20 @@ struct Comment {
   std::string text;  // may hold several lines separated by '\n'
 };
 
+// An immediate assertion or assumption, printed on one line:
+//   assert (cond) else $error(args);   (args empty: assert (cond);)
+//   assume (cond);
+// Verilator, Icarus and Yosys (read_verilog -formal) all read the unlabelled form; Yosys 0.23
+// does not read the action block, which the formal flow (verif/formal) strips from the line.
+struct Check {
+  enum class Kind { kAssert, kAssume };
+  Kind kind = Kind::kAssert;
+  std::string cond;
+  std::vector<std::string> error;  // $error arguments (message first); only for kAssert
+};
+
 struct Stmt {
-  std::variant<Assign, If, For, Call, Comment> node;
+  std::variant<Assign, If, For, Call, Comment, Check> node;
 };
 
 Stmt Blocking(std::string lhs, std::string rhs);
@@ -55,6 +67,9 @@ Stmt IfThen(std::string cond, Body then_body, Body else_body = {});
 Stmt ForLoop(std::string var, std::string limit, Body body);
 Stmt SysCall(std::string name, std::vector<std::string> args);
 Stmt Note(std::string text);
+// assert (cond) else $error(error...);  with no `error`: assert (cond);
+Stmt Assert(std::string cond, std::vector<std::string> error = {});
+Stmt Assume(std::string cond);
 
 // ---------------------------------------------------------------- module items
 

@@ -292,6 +292,12 @@ class Printer {
                                       : fmt::format("{}({});", c.name, fmt::join(c.args, ", ")));
                    },
                    [&](const Comment& c) { CommentLines(indent, c.text); },
+                   [&](const Check& c) {
+                     const char* kw = c.kind == Check::Kind::kAssume ? "assume" : "assert";
+                     Line(indent, c.error.empty() ? fmt::format("{} ({});", kw, c.cond)
+                                                  : fmt::format("{} ({}) else $error({});", kw,
+                                                                c.cond, fmt::join(c.error, ", ")));
+                   },
                },
                s.node);
   }

@@ -204,15 +204,14 @@ Ifdef Assertions() {
   const std::string wa = PartSelect("waddr_i", "w*AddrWidth", "AddrWidth");
   Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_address_check", {}};
   a.body.push_back(IfThen(
-      "rst_ni",
-      {ForLoop("p", "NumReadPorts",
-               {IfThen(BinOp(Cast("32", ra), ">=", "Entries"),
-                       {SysCall("$error", {Quote("%m: read port %0d address %0d >= Entries (%0d)"),
-                                           "p", ra, "Entries"})})}),
-       ForLoop("w", "NumWritePorts",
-               {IfThen(And({"we_i[w]", BinOp(Cast("32", wa), ">=", "Entries")}),
-                       {SysCall("$error", {Quote("%m: write port %0d address %0d >= Entries (%0d)"),
-                                           "w", wa, "Entries"})})})}));
+      "rst_ni", {ForLoop("p", "NumReadPorts",
+                         {Assert(BinOp(Cast("32", ra), "<", "Entries"),
+                                 {Quote("%m: read port %0d address %0d >= Entries (%0d)"), "p", ra,
+                                  "Entries"})}),
+                 ForLoop("w", "NumWritePorts",
+                         {Assert(BinOp("!we_i[w]", "||", BinOp(Cast("32", wa), "<", "Entries")),
+                                 {Quote("%m: write port %0d address %0d >= Entries (%0d)"), "w", wa,
+                                  "Entries"})})}));
   d.items.push_back(MakeItem(std::move(a)));
   return d;
 }

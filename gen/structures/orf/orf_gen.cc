@@ -66,20 +66,27 @@ Ifdef Assertions(const OrfSpec& s) {
       MakeItem(Net{"chk_valid_q", "NumActive*Entries-1", "", "entry holds a live value", ""}));
   d.items.push_back(MakeItem(
       Net{"chk_read_valid", "NumReadPorts-1", "", "read port p addresses a valid entry", ""}));
+  d.items.push_back(MakeItem(Net{"chk_inv_q", "", "", "inv_i at the previous edge", ""}));
+  d.items.push_back(MakeItem(Net{"chk_inv_slot_q", Msb("SlotWidth"), "", "its slot", ""}));
+  d.items.push_back(
+      MakeItem(Net{"chk_inv_left", "", "", "that slot still holds a valid entry after it", ""}));
   d.items.push_back(MakeItem(BlankLine{}));
 
   const std::string ws = Cast("SlotWidth", "s");
   const std::string we = Cast("EntryWidth", "e");
   Always shadow{AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "", {}};
   shadow.body = {IfThen(
-      "!rst_ni", {NonBlocking("chk_valid_q", "'0")},
-      {ForLoop(
-          "s", "NumActive",
-          {ForLoop("e", "Entries",
-                   {IfThen(And({"inv_i", Eq("inv_slot_i", ws)}),
-                           {NonBlocking("chk_valid_q[s*Entries + e]", "1'b0")},
-                           {IfThen(And({"we_i", Eq("wslot_i", ws), Eq("wentry_i", we)}),
-                                   {NonBlocking("chk_valid_q[s*Entries + e]", "1'b1")})})})})})};
+      "!rst_ni",
+      {NonBlocking("chk_valid_q", "'0"), NonBlocking("chk_inv_q", "1'b0"),
+       NonBlocking("chk_inv_slot_q", "'0")},
+      {NonBlocking("chk_inv_q", "inv_i"), NonBlocking("chk_inv_slot_q", "inv_slot_i"),
+       ForLoop(
+           "s", "NumActive",
+           {ForLoop("e", "Entries",
+                    {IfThen(And({"inv_i", Eq("inv_slot_i", ws)}),
+                            {NonBlocking("chk_valid_q[s*Entries + e]", "1'b0")},
+                            {IfThen(And({"we_i", Eq("wslot_i", ws), Eq("wentry_i", we)}),
+                                    {NonBlocking("chk_valid_q[s*Entries + e]", "1'b1")})})})})})};
   d.items.push_back(MakeItem(std::move(shadow)));
   d.items.push_back(MakeItem(BlankLine{}));
 
@@ -102,32 +109,47 @@ Ifdef Assertions(const OrfSpec& s) {
   d.items.push_back(MakeItem(std::move(rv)));
   d.items.push_back(MakeItem(BlankLine{}));
 
+  // Empty after a deschedule: no entry of the slot named by the previous edge's inv_i is valid.
+  Always left;
+  left.kind = AlwaysKind::kComb;
+  left.body = {Blocking("chk_inv_left", "1'b0"),
+               ForLoop("s", "NumActive",
+                       {ForLoop("e", "Entries",
+                                {IfThen(And({"chk_inv_q", Eq("chk_inv_slot_q", ws),
+                                             "chk_valid_q[s*Entries + e]"}),
+                                        {Blocking("chk_inv_left", "1'b1")})})})};
+  d.items.push_back(MakeItem(std::move(left)));
+  d.items.push_back(MakeItem(BlankLine{}));
+
   Body per_port = {
-      IfThen(And({"re_i[p]", BinOp(BinOp(Cast("32", rslot), ">=", "NumActive"), "||",
-                                   BinOp(Cast("32", rentry), ">=", "Entries"))}),
-             {SysCall("$error", {Quote("%m: read port %0d: slot %0d / entry %0d out of range"), "p",
-                                 rslot, rentry})})};
+      Assert(BinOp("!re_i[p]", "||",
+                   And({BinOp(Cast("32", rslot), "<", "NumActive"),
+                        BinOp(Cast("32", rentry), "<", "Entries")})),
+             {Quote("%m: read port %0d: slot %0d / entry %0d out of range"), "p", rslot, rentry})};
   if (s.split) {
-    per_port.push_back(IfThen(
-        And({"re_i[p]", BinOp(Cast("32", rentry), "!=", "p")}),
-        {SysCall("$error", {Quote("%m: read port %0d reads L0 bank %0d; a split L0 operand slot "
-                                  "reads only its own bank"),
-                            "p", rentry})}));
+    per_port.push_back(Assert(BinOp("!re_i[p]", "||", BinOp(Cast("32", rentry), "==", "p")),
+                              {Quote("%m: read port %0d reads L0 bank %0d; a split L0 operand "
+                                     "slot reads only its own bank"),
+                               "p", rentry}));
   }
-  per_port.push_back(IfThen(
-      And({"re_i[p]", BinOp(Cast("32", rslot), "<", "NumActive"), "!chk_read_valid[p]"}),
-      {SysCall("$error", {Quote("%m: read port %0d reads invalid entry (slot %0d, entry %0d): not "
-                                "written since reset or since its warp was descheduled"),
-                          "p", rslot, read_entry})}));
+  per_port.push_back(Assert(
+      "!(" + And({"re_i[p]", BinOp(Cast("32", rslot), "<", "NumActive"), "!chk_read_valid[p]"}) +
+          ")",
+      {Quote("%m: read port %0d reads invalid entry (slot %0d, entry %0d): not written since "
+             "reset or since its warp was descheduled"),
+       "p", rslot, read_entry}));
   Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_misuse_check", {}};
   a.body = {IfThen(
       "rst_ni",
-      {IfThen(And({"we_i", BinOp(BinOp(Cast("32", "wslot_i"), ">=", "NumActive"), "||",
-                                 BinOp(Cast("32", "wentry_i"), ">=", "Entries"))}),
-              {SysCall("$error", {Quote("%m: write slot %0d / entry %0d out of range"), "wslot_i",
-                                  "wentry_i"})}),
-       IfThen(And({"inv_i", BinOp(Cast("32", "inv_slot_i"), ">=", "NumActive")}),
-              {SysCall("$error", {Quote("%m: invalidated slot %0d out of range"), "inv_slot_i"})}),
+      {Assert(BinOp("!we_i", "||",
+                    And({BinOp(Cast("32", "wslot_i"), "<", "NumActive"),
+                         BinOp(Cast("32", "wentry_i"), "<", "Entries")})),
+              {Quote("%m: write slot %0d / entry %0d out of range"), "wslot_i", "wentry_i"}),
+       Assert(BinOp("!inv_i", "||", BinOp(Cast("32", "inv_slot_i"), "<", "NumActive")),
+              {Quote("%m: invalidated slot %0d out of range"), "inv_slot_i"}),
+       Assert("!chk_inv_left", {Quote("%m: slot %0d still holds a valid entry after its warp "
+                                      "was descheduled"),
+                                "chk_inv_slot_q"}),
        ForLoop("p", "NumReadPorts", per_port)})};
   d.items.push_back(MakeItem(std::move(a)));
   return d;

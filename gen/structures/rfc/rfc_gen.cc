@@ -65,7 +65,8 @@ std::vector<std::string> ModuleDoc(const RfcSpec& s) {
       "gen/structures/rfc/rfc_spec.h in the gpurf sources.",
       "Invariants, checked with GPURF_ASSERTIONS: no two valid entries of a slot hold the same",
       "register; a live value never leaves an entry except by a dead hint, a newer value of its",
-      "register, or a write-back (to L1 or the MRF); a waiting write-back is never overwritten.",
+      "register, or a write-back (to L1 or the MRF); a waiting write-back is never overwritten;",
+      "each slot's replacement ages are a permutation (one victim).",
   };
   return doc;
 }
@@ -434,10 +435,10 @@ GenerateFor SlotBlock(const Level& L, const RfcSpec& s) {
                                L.s("sup"), L.s("ins_hit"), L.s("evict"), sink, L.s("alloc"),
                                flush_src, L.s("fl_first"))}));
   Always chk{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_live_values_kept", {}};
-  chk.body.push_back(IfThen(And({"rst_ni", "|(gone & ~accounted)"}),
-                            {SysCall("$error", {Quote("%m: a live value of slot %0d left " + L.X +
-                                                      " entries %b without a write-back"),
-                                                "s", "gone & ~accounted"})}));
+  chk.body.push_back(IfThen("rst_ni", {Assert("(gone & ~accounted) == '0",
+                                              {Quote("%m: a live value of slot %0d left " + L.X +
+                                                     " entries %b without a write-back"),
+                                               "s", "gone & ~accounted"})}));
   d.items.push_back(MakeItem(std::move(chk)));
   g.items.push_back(MakeItem(BlankLine{}));
   g.items.push_back(MakeItem(std::move(d)));
@@ -487,20 +488,18 @@ Ifdef Assertions(const RfcSpec& s, const std::vector<Level>& levels) {
   Always chk{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_checks", {}};
   Body body;
   if ((1 << s.slot_bits) != s.active_warps) {
+    body.push_back(ForLoop(
+        "p", "NumOperands",
+        {Assert(BinOp("!lu_valid_i[p]", "||", BinOp("32'(lu_slot[p])", "<", "NumSlots")),
+                {Quote("%m: operand %0d looks up slot %0d >= NumSlots"), "p", "lu_slot[p]"})}));
+    body.push_back(Assert(BinOp("!wr_valid_i", "||", BinOp("32'(wr_slot_i)", "<", "NumSlots")),
+                          {Quote("%m: write to slot %0d >= NumSlots"), "wr_slot_i"}));
     body.push_back(
-        ForLoop("p", "NumOperands",
-                {IfThen(And({"lu_valid_i[p]", BinOp("32'(lu_slot[p])", ">=", "NumSlots")}),
-                        {SysCall("$error", {Quote("%m: operand %0d looks up slot %0d >= NumSlots"),
-                                            "p", "lu_slot[p]"})})}));
-    body.push_back(
-        IfThen(And({"wr_valid_i", BinOp("32'(wr_slot_i)", ">=", "NumSlots")}),
-               {SysCall("$error", {Quote("%m: write to slot %0d >= NumSlots"), "wr_slot_i"})}));
-    body.push_back(
-        IfThen(And({"fl_valid_i", "!fl_busy_q", BinOp("32'(fl_slot_i)", ">=", "NumSlots")}),
-               {SysCall("$error", {Quote("%m: flush of slot %0d >= NumSlots"), "fl_slot_i"})}));
+        Assert(BinOp("!fl_valid_i || fl_busy_q", "||", BinOp("32'(fl_slot_i)", "<", "NumSlots")),
+               {Quote("%m: flush of slot %0d >= NumSlots"), "fl_slot_i"}));
   }
-  body.push_back(IfThen(And({"wb_load", "wb_valid_q", "!wb_ready_i"}),
-                        {SysCall("$error", {Quote("%m: waiting write-back overwritten")})}));
+  body.push_back(Assert("!(wb_load && wb_valid_q && !wb_ready_i)",
+                        {Quote("%m: waiting write-back overwritten")}));
   // Invariant 1: one copy per register per slot, over both levels, in the next state.
   auto same = [&](const Level& a, const std::string& i, const Level& b, const std::string& j) {
     const std::string ra = fmt::format("s*{} + {}", a.N(), i);
@@ -509,9 +508,9 @@ Ifdef Assertions(const RfcSpec& s, const std::vector<Level>& levels) {
                 Eq(PartSelect(a.s("tag_d"), "(" + ra + ")*RegBits", "RegBits"),
                    PartSelect(b.s("tag_d"), "(" + rb + ")*RegBits", "RegBits"))});
   };
-  auto dup_error = [&](const Level& a, const Level& b) {
-    return SysCall(
-        "$error",
+  auto no_dup = [&](const Level& a, const Level& b, const std::string& same_entry) {
+    return Assert(
+        fmt::format("!({})", same_entry),
         {Quote("%m: slot %0d holds register %0d twice (" + a.X + " entry %0d, " + b.X +
                " entry %0d)"),
          "s", PartSelect(a.s("tag_d"), "(s*" + a.N() + " + i)*RegBits", "RegBits"), "i", "j"});
@@ -519,15 +518,30 @@ Ifdef Assertions(const RfcSpec& s, const std::vector<Level>& levels) {
   Body per_slot;
   for (size_t li = 0; li < levels.size(); ++li) {
     const Level& A = levels[li];
-    per_slot.push_back(ForLoop(
-        "i", A.N(),
-        {ForLoop("j", A.N(),
-                 {IfThen(And({BinOp("j", ">", "i"), same(A, "i", A, "j")}), {dup_error(A, A)})})}));
+    per_slot.push_back(
+        ForLoop("i", A.N(),
+                {ForLoop("j", A.N(),
+                         {IfThen(BinOp("j", ">", "i"), {no_dup(A, A, same(A, "i", A, "j"))})})}));
     for (size_t lj = li + 1; lj < levels.size(); ++lj) {
       const Level& B = levels[lj];
-      per_slot.push_back(ForLoop(
-          "i", A.N(), {ForLoop("j", B.N(), {IfThen(same(A, "i", B, "j"), {dup_error(A, B)})})}));
+      per_slot.push_back(
+          ForLoop("i", A.N(), {ForLoop("j", B.N(), {no_dup(A, B, same(A, "i", B, "j"))})}));
     }
+  }
+  // Replacement ages of each slot form a permutation of 0..Entries-1 (next state): the victim is
+  // then exactly one entry. (An auxiliary invariant: the formal proof of invariant 1 needs it.)
+  for (const Level& L : levels) {
+    if (!L.aged())
+      continue;
+    const std::string ai = PartSelect(L.s("age_d"), "(s*" + L.N() + " + i)*" + L.Ib(), L.Ib());
+    const std::string aj = PartSelect(L.s("age_d"), "(s*" + L.N() + " + j)*" + L.Ib(), L.Ib());
+    const std::vector<std::string> msg = {
+        Quote("%m: slot %0d: " + L.X + " replacement ages %h are not a permutation"), "s",
+        PartSelect(L.s("age_d"), "s*" + L.N() + "*" + L.Ib(), L.N() + "*" + L.Ib())};
+    per_slot.push_back(ForLoop(
+        "i", L.N(),
+        {Assert(BinOp("32'(" + ai + ")", "<", L.N()), msg),
+         ForLoop("j", L.N(), {IfThen(BinOp("j", ">", "i"), {Assert(BinOp(ai, "!=", aj), msg)})})}));
   }
   body.push_back(ForLoop("s", "NumSlots", per_slot));
   chk.body = {IfThen("rst_ni", body)};

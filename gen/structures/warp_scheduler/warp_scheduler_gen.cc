@@ -43,8 +43,8 @@ std::vector<std::string> ModuleDoc(const WarpSchedulerSpec& s) {
       "While rst_ni is low nothing issues and no event is signalled. Warp and slot fields of an",
       "event that is not valid are zero; so is the warp field of an empty slot.",
       "Invariants (checked with GPURF_ASSERTIONS defined): I1 at most NumActive active warps,",
-      "each held by exactly one slot; I2 a suspended warp never issues; I3 no ready pending",
-      "warp waits while an active slot is free.",
+      "each held by exactly one slot; I2 a suspended warp never issues (and holds no slot); I3",
+      "no ready pending warp waits while an active slot is free.",
   };
   doc.insert(doc.end(), rest.begin(), rest.end());
   return doc;
@@ -226,19 +226,20 @@ Ifdef Assertions() {
   Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_invariants", {}};
   a.body.push_back(IfThen(
       "rst_ni",
-      {IfThen("chk_active_count > 8'(NumActive)",
-              {SysCall("$error", {Quote("%m: I1 violated: %0d warps active, more than NumActive "
-                                        "(%0d)"),
-                                  "chk_active_count", "NumActive"})}),
-       IfThen("chk_active_mismatch",
-              {SysCall("$error", {Quote("%m: I1 violated: the active bits do not match the warps "
-                                        "held by the slots (one slot per active warp)")})}),
-       IfThen("chk_issue_waiting",
-              {SysCall("$error",
-                       {Quote("%m: I2 violated: suspended warp %0d issued"), "issue_warp_o"})}),
-       IfThen(And({"chk_slot_left_empty", "chk_ready_left_pending"}),
-              {SysCall("$error", {Quote("%m: I3 violated: a ready pending warp waits while an "
-                                        "active slot stays free")})})}));
+      {Assert("chk_active_count <= 8'(NumActive)",
+              {Quote("%m: I1 violated: %0d warps active, more than NumActive (%0d)"),
+               "chk_active_count", "NumActive"}),
+       Assert("!chk_active_mismatch",
+              {Quote("%m: I1 violated: the active bits do not match the warps held by the slots "
+                     "(one slot per active warp)")}),
+       Assert("!chk_issue_waiting",
+              {Quote("%m: I2 violated: suspended warp %0d issued"), "issue_warp_o"}),
+       Assert("(waiting_q & active_q) == '0",
+              {Quote("%m: I2 violated: suspended warps %b hold active slots"),
+               "waiting_q & active_q"}),
+       Assert("!(chk_slot_left_empty && chk_ready_left_pending)",
+              {Quote("%m: I3 violated: a ready pending warp waits while an active slot stays "
+                     "free")})}));
   d.items.push_back(MakeItem(std::move(a)));
   return d;
 }

@@ -1,0 +1,356 @@
+// Formal proofs of the structures' invariants (verif/formal), labels "formal" and "rtl":
+//   - every property of every family PROVEN (base case and k-induction) on small
+//     configurations: the flop array in each read mode / bypass combination, with and without
+//     clock gates (two steps per cycle through clk2fflogic) and with a row count that is not a
+//     power of two; a one-level FIFO and a two-level LRU RFC; a round-robin scheduler with 4
+//     warps / 2 slots and a greedy one with 3 warps (not a power of two) / 2 slots; the L1 ORF and
+//     both L0 organisations;
+//   - one realistic bug per property, planted in the generated RTL text, that the prover must
+//     report as FAILED at a solver step, naming the violated assertion (its file:line and the
+//     line itself) and leaving a counterexample VCD;
+//   - an honest UNKNOWN: a depth too small for the induction is reported as such, never as
+//     proven.
+// Needs yosys, yosys-smtbmc and z3 (scripts/setup.sh).
+#include "verif/formal/formal.h"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "gen/cli/target.h"
+#include "verif/tests/rtl_test_util.h"
+
+namespace gpurf {
+namespace {
+
+TargetStructure Make(const std::string& kind, const std::vector<std::string>& flags) {
+  auto gs = ResolveTarget(kind, flags).Generate();
+  return std::move(gs.front());
+}
+
+std::string Describe(const std::vector<ProofResult>& rs) {
+  std::string s;
+  for (const auto& r : rs)
+    s += r.Summary() + "\n";
+  return s;
+}
+
+// ------------------------------------------------------------------- the RTL the flow reads
+
+// The formal view keeps or drops RTL assertions line by line, by their message: every
+// assertion of the kinds with properties must be one line with its $error message.
+TEST(FormalView, EveryRtlAssertionIsOneLineWithItsMessage) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> targets = {
+      {"flop-array", {}},
+      {"rfc", {}},
+      {"rfc", {"--levels", "2", "--replacement", "lru"}},
+      {"warp-scheduler", {}},
+      {"orf-l1", {}},
+      {"orf-l0", {}},
+      {"orf-l0", {"--split", "false"}}};
+  for (const auto& [kind, flags] : targets) {
+    const TargetStructure ts = Make(kind, flags);
+    int asserts = 0;
+    for (const auto& f : ts.rtl.files) {
+      std::istringstream in(f.contents);
+      for (std::string line; std::getline(in, line);) {
+        if (line.find("assert (") == std::string::npos)
+          continue;
+        ++asserts;
+        EXPECT_NE(line.find(") else $error(\"%m: "), std::string::npos) << f.name << ": " << line;
+      }
+    }
+    EXPECT_GT(asserts, 0) << kind;
+  }
+}
+
+// ------------------------------------------------------------------------ properties proven
+
+struct Config {
+  const char* name;
+  const char* kind;
+  std::vector<std::string> flags;
+  size_t properties;  // how many the family defines for this kind
+};
+
+const Config kConfigs[] = {
+    {"FlopCombGated",
+     "flop-array",
+     {"--entries", "4", "--width", "4", "--read-ports", "2", "--write-ports", "2"},
+     1},
+    {"FlopCombBypass",
+     "flop-array",
+     {"--entries", "4", "--width", "4", "--read-ports", "2", "--write-ports", "2", "--bypass",
+      "true", "--clock-gate", "false"},
+     1},
+    {"FlopRegFiveRows",
+     "flop-array",
+     {"--entries", "5", "--width", "3", "--read-ports", "2", "--write-ports", "2", "--read-mode",
+      "reg", "--clock-gate", "false"},
+     1},
+    {"FlopRegBypassGated",
+     "flop-array",
+     {"--entries", "4", "--width", "4", "--read-ports", "2", "--write-ports", "2", "--read-mode",
+      "reg", "--bypass", "true"},
+     1},
+    {"RfcOneLevelFifoGated",
+     "rfc",
+     {"--active-warps", "2", "--l1-entries", "2", "--reg-bits", "2", "--width", "4"},
+     2},
+    {"RfcTwoLevelLru",
+     "rfc",
+     {"--active-warps", "2", "--levels", "2", "--l1-entries", "2", "--l0-entries", "1",
+      "--reg-bits", "2", "--width", "2", "--replacement", "lru", "--clock-gate", "false"},
+     2},
+    {"SchedulerRoundRobin", "warp-scheduler", {"--warps", "4", "--active", "2"}, 3},
+    {"SchedulerGreedy",
+     "warp-scheduler",
+     {"--warps", "3", "--active", "2", "--inner-policy", "greedy"},
+     3},
+    {"OrfL1", "orf-l1", {"--active-warps", "3", "--entries-per-thread", "2", "--width", "4"}, 1},
+    {"OrfL0Split", "orf-l0", {"--active-warps", "2", "--width", "4", "--bypass", "true"}, 1},
+    {"OrfL0UnifiedReg",
+     "orf-l0",
+     {"--active-warps", "2", "--width", "4", "--split", "false", "--read-mode", "reg",
+      "--clock-gate", "false"},
+     1},
+};
+
+class FormalProof : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(FormalProof, EveryPropertyIsProven) {
+  const Config& c = kConfigs[GetParam()];
+  const TargetStructure ts = Make(c.kind, c.flags);
+  ASSERT_TRUE(HasFormalProperties(ts.rtl.kind));
+  ProveOptions opt;
+  opt.timeout_seconds = 300;
+  const auto rs = ProveStructure(ts.spec, ts.rtl, opt);
+  ASSERT_EQ(rs.size(), c.properties) << Describe(rs);
+  ASSERT_EQ(FormalProperties(ts.spec).size(), c.properties);
+  for (const auto& r : rs) {
+    EXPECT_TRUE(r.proven()) << r.Summary();
+    EXPECT_GT(r.depth, 0);
+    EXPECT_GT(r.induction_seconds, 0.0) << "induction did not run: " << r.Summary();
+    std::cout << "  " << r.Summary() << "\n";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(SmallConfigs, FormalProof,
+                         ::testing::Range<size_t>(0, std::size(kConfigs)),
+                         [](const ::testing::TestParamInfo<size_t>& p) {
+                           return kConfigs[p.param].name;
+                         });
+
+// ---------------------------------------------------------------------- mutations are caught
+
+struct Mutation {
+  const char* name;
+  const char* kind;
+  std::vector<std::string> flags;
+  const char* file_prefix;  // "" = the top module's file
+  const char* from;
+  const char* to;
+  const char* property;           // must be FAILED
+  const char* assertion_snippet;  // in the violated assertion's source line
+};
+
+const std::vector<std::string> kFlop2r2w = {"--entries",    "4",    "--width",       "4",
+                                            "--read-ports", "2",    "--write-ports", "2",
+                                            "--clock-gate", "false"};
+
+std::vector<std::string> With(std::vector<std::string> base, std::vector<std::string> more) {
+  base.insert(base.end(), more.begin(), more.end());
+  return base;
+}
+
+const Mutation kMutations[] = {
+    // The write-to-read bypass forwards the lowest-numbered port writing the address, not the
+    // highest (which is the one the storage keeps).
+    {"FlopBypassPriorityInverted", "flop-array", With(kFlop2r2w, {"--bypass", "true"}), "",
+     "if (we_i[w] && (waddr[w] == addr)) begin\n          rdata_d = wdata[w];",
+     "if (we_i[NumWritePorts-1-w] && (waddr[NumWritePorts-1-w] == addr)) begin\n"
+     "          rdata_d = wdata[NumWritePorts-1-w];",
+     "read-returns-last-write", "f_wdata"},
+    // Two ports write one row: the first port's data is stored instead of the last one's.
+    {"FlopWriteCollisionFirstPortWins", "flop-array", kFlop2r2w, "",
+     "if (we_i[w] && (waddr[w] == AddrWidth'(r))) begin",
+     "if (we_i[w] && (waddr[w] == AddrWidth'(r)) && !row_we) begin", "read-returns-last-write",
+     "f_data_q"},
+    // The read register keeps its value through reset.
+    {"FlopReadRegisterNotReset", "flop-array", With(kFlop2r2w, {"--read-mode", "reg"}), "",
+     "rdata_q <= '0;", "rdata_q <= rdata_q;", "read-returns-last-write", "rdata_o == '0"},
+    // An L1 eviction does not load its victim into the write-back register: the dirty value is
+    // overwritten by the new result and lost.
+    {"RfcDirtyVictimDropped",
+     "rfc",
+     {"--active-warps", "2", "--l1-entries", "2", "--reg-bits", "2", "--width", "4", "--clock-gate",
+      "false"},
+     "",
+     "assign wr_uses_wb = wr_fire && (wr_bypass || l1_evict);",
+     "assign wr_uses_wb = wr_fire && wr_bypass;",
+     "live-values-kept",
+     "gone & ~accounted"},
+    // A result whose register is already cached is filled into a free entry instead of
+    // overwriting its copy in place.
+    {"RfcDuplicateTagOnFill",
+     "rfc",
+     {"--active-warps", "2", "--l1-entries", "2", "--reg-bits", "2", "--width", "4", "--clock-gate",
+      "false"},
+     "",
+     "assign l1_ins_hit = (l1_ins) ? l1_wr_match : '0;",
+     "assign l1_ins_hit = '0;",
+     "no-duplicate-tag",
+     "l1_tag_d"},
+    // A descheduled warp's active bit is not cleared: it stays active without a slot.
+    {"SchedulerActiveCountNotDecremented",
+     "warp-scheduler",
+     {"--warps", "4", "--active", "2"},
+     "",
+     "active_q[w] <= 1'b0;",
+     "active_q[w] <= active_q[w];",
+     "active-slots",
+     "chk_active"},
+    // Activation ignores the waiting bit: a suspended warp gets a slot and issues.
+    {"SchedulerSuspendedWarpActivated",
+     "warp-scheduler",
+     {"--warps", "4", "--active", "2"},
+     "",
+     "& valid_i & ~active_q & ~waiting_q;",
+     "& valid_i & ~active_q;",
+     "no-suspended-issue",
+     "waiting"},
+    // Only one slot is filled per cycle: after a reset a ready warp waits while a slot is free.
+    {"SchedulerOneActivationPerCycle",
+     "warp-scheduler",
+     {"--warps", "4", "--active", "2"},
+     "",
+     "if (!slot_valid_q[s]) begin",
+     "if (!slot_valid_q[s] && !(|act_valid)) begin",
+     "no-idle-slot",
+     "chk_slot_left_empty"},
+    // The invalidation on a deschedule misses the slot's last entry.
+    {"OrfInvalidateMissesLastEntry",
+     "orf-l1",
+     {"--active-warps", "3", "--entries-per-thread", "2", "--width", "4"},
+     "",
+     "if (inv_i && (inv_slot_i == SlotWidth'(s))) begin",
+     "if (inv_i && (inv_slot_i == SlotWidth'(s)) && (e < Entries - 1)) begin",
+     "empty-after-deschedule",
+     "chk_inv_left"},
+};
+
+class FormalMutation : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(FormalMutation, IsCaughtWithACounterexample) {
+  const Mutation& mu = kMutations[GetParam()];
+  TargetStructure ts = Make(mu.kind, mu.flags);
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(ts.rtl, mu.file_prefix, mu.from, mu.to));
+  const TempDir traces("gpurf-formal-test");
+  ProveOptions opt;
+  opt.property = mu.property;
+  opt.trace_dir = traces.path();
+  opt.timeout_seconds = 300;
+  const auto rs = ProveStructure(ts.spec, ts.rtl, opt);
+  ASSERT_EQ(rs.size(), 1u) << Describe(rs);
+  const ProofResult& r = rs.front();
+  std::cout << "  " << r.Summary() << "\n";
+  ASSERT_TRUE(r.failed()) << mu.name << " escaped the prover: " << r.Summary();
+  EXPECT_GE(r.fail_step, 1) << r.Summary();
+  ASSERT_FALSE(r.assertions.empty()) << r.Summary();
+  ASSERT_EQ(r.assertions.size(), r.assertion_text.size());
+  bool named = false;
+  for (const auto& t : r.assertion_text)
+    named =
+        named || (t.starts_with("assert (") && t.find(mu.assertion_snippet) != std::string::npos);
+  EXPECT_TRUE(named) << "the violated assertion should mention '" << mu.assertion_snippet
+                     << "': " << r.Summary();
+  EXPECT_NE(r.Summary().find("FAILED"), std::string::npos);
+  EXPECT_NE(r.Summary().find(fmt::format(" at step {}: assertion ", r.fail_step)),
+            std::string::npos);
+  ASSERT_FALSE(r.trace.empty());
+  EXPECT_TRUE(fs::exists(r.trace)) << r.trace;
+  EXPECT_NE(ReadFile(r.trace).find("$var"), std::string::npos) << "not a VCD: " << r.trace;
+  // The files the trace and the file:line refer to are kept beside it.
+  EXPECT_TRUE(fs::exists(r.trace.parent_path() / "prove.ys"));
+  EXPECT_TRUE(fs::exists(r.trace.parent_path() / "run.sh"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Bugs, FormalMutation, ::testing::Range<size_t>(0, std::size(kMutations)),
+                         [](const ::testing::TestParamInfo<size_t>& p) {
+                           return kMutations[p.param].name;
+                         });
+
+// Each property of each family has at least one mutation above.
+TEST(FormalMutation, EveryPropertyHasAMutation) {
+  for (const std::string& name : AllFormalPropertyNames()) {
+    bool found = false;
+    for (const auto& m : kMutations)
+      found = found || name == m.property;
+    EXPECT_TRUE(found) << "no mutation for property " << name;
+  }
+}
+
+// ------------------------------------------------------------------------ honest reporting
+
+// Replaces the condition of every RTL assertion whose line contains `message` with 1'b1.
+int Neuter(GeneratedStructure& rtl, const std::string& message) {
+  int n = 0;
+  for (auto& f : rtl.files) {
+    std::string out;
+    std::istringstream in(f.contents);
+    for (std::string line; std::getline(in, line);) {
+      const size_t a = line.find("assert (");
+      const size_t e = line.find(") else $error(");
+      if (a != std::string::npos && e != std::string::npos &&
+          line.find(message) != std::string::npos) {
+        out += line.substr(0, a) + "assert (1'b1" + line.substr(e) + "\n";
+        ++n;
+      } else {
+        out += line + "\n";
+      }
+    }
+    f.contents = out;
+  }
+  return n;
+}
+
+// A property whose RTL assertion is missing (a generator change, a bad mutation) has nothing to
+// prove: UNKNOWN, naming the missing message, never PROVEN.
+TEST(FormalReporting, MissingAssertionIsUnknown) {
+  TargetStructure ts = Make("orf-l1", {"--active-warps", "2", "--entries-per-thread", "2",
+                                       "--width", "4", "--clock-gate", "false"});
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(ts.rtl, "", "still holds a valid entry after its warp",
+                                       "keeps a valid entry after its warp"));
+  const auto rs = ProveStructure(ts.spec, ts.rtl, ProveOptions{});
+  ASSERT_EQ(rs.size(), 1u);
+  EXPECT_EQ(rs.front().status, ProofResult::Status::kUnknown) << rs.front().Summary();
+  EXPECT_NE(rs.front().Summary().find("UNKNOWN"), std::string::npos);
+  EXPECT_NE(rs.front().reason.find("no assertion with the message"), std::string::npos)
+      << rs.front().Summary();
+}
+
+// Without its auxiliary invariant (each slot's replacement ages form a permutation), the RFC's
+// duplicate-tag check holds from reset (the base case passes) but is not inductive: a state
+// with two equally old entries lets one write fill both. The prover must say UNKNOWN, with the
+// induction trace, never PROVEN and never FAILED.
+TEST(FormalReporting, NonInductivePropertyIsUnknown) {
+  TargetStructure ts = Make("rfc", {"--active-warps", "2", "--l1-entries", "2", "--reg-bits", "2",
+                                    "--width", "4", "--clock-gate", "false"});
+  ASSERT_GT(Neuter(ts.rtl, "replacement ages"), 0);
+  const TempDir traces("gpurf-formal-test");
+  ProveOptions opt;
+  opt.property = "no-duplicate-tag";
+  opt.trace_dir = traces.path();
+  const auto rs = ProveStructure(ts.spec, ts.rtl, opt);
+  ASSERT_EQ(rs.size(), 1u);
+  const ProofResult& r = rs.front();
+  EXPECT_EQ(r.status, ProofResult::Status::kUnknown) << r.Summary();
+  EXPECT_NE(r.reason.find("base case passed"), std::string::npos) << r.Summary();
+  EXPECT_NE(r.reason.find("-inductive as stated"), std::string::npos) << r.Summary();
+  EXPECT_TRUE(!r.trace.empty() && fs::exists(r.trace)) << r.Summary();
+}
+
+}  // namespace
+}  // namespace gpurf
