@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
+#include "gen/util/fs.h"  // kSealFile, seals
+
 namespace gpurf {
 
 namespace fs = std::filesystem;
-
-inline constexpr const char* kSealFile = ".gpurf-entry";
 
 // Why `dir` is not a usable entry (missing, unsealed, a file missing or changed), or nullopt
 // when it is complete and every sealed file matches. `required` files must be among the sealed.

@@ -153,7 +153,7 @@ std::optional<SealedFile> DigestFile(const fs::path& p) {
 namespace {
 
 bool IsSealOrLock(const std::string& name) {
-  return name == kOutputMarker || name == ".gpurf-entry" || name == ".lock";
+  return name == kOutputMarker || name == kSealFile || name == ".lock";
 }
 
 // gpurf's own temporaries inside an output folder (a nested report folder being staged or

@@ -44,6 +44,8 @@ class StagingDir {
 // The marker of a folder gpurf wrote (-o, --keep and the flow's report folders): generator,
 // version and every file's size and checksum (a seal, below).
 inline constexpr const char* kOutputMarker = ".gpurf-output";
+// The seal of a cache entry (gen/util/cache.h).
+inline constexpr const char* kSealFile = ".gpurf-entry";
 
 // Why `dest` may not be replaced by a gpurf output (a file gpurf did not write, one changed
 // since, a symbolic link, not a folder), or nullopt when it is absent, empty or all gpurf's.
