@@ -46,6 +46,13 @@ Harness LastWriteHarness(const StructureSpec& spec, const GeneratedStructure& rt
                                 "reads{}, {} write ports: the highest-numbered port wins).",
                                 rtl.top, s.registered() ? "registered" : "combinational",
                                 s.bypass ? " with write-to-read bypass" : "", W)});
+  b.Comment("The watched address, any one the solver picks, and what the spec says it holds.");
+  b.Add(MakeItem(Net{"f_addr", amsb, "", "watched address", "anyconst"}));
+  b.Add(MakeItem(Net{"f_wr", "", "", "a write port writes f_addr this cycle", ""}));
+  b.Add(MakeItem(Net{"f_wdata", dmsb, "", "the data of the highest-numbered such port", ""}));
+  b.Add(MakeItem(Net{"f_known_q", "", "", "f_addr has been written", ""}));
+  b.Add(MakeItem(Net{"f_data_q", dmsb, "", "its last value", ""}));
+  b.Blank();
   b.Comment("Interface contract: addresses below Entries (others are misuse with undefined data).");
   b.Add(MakeItem(Always{
       AlwaysKind::kComb,
@@ -55,13 +62,6 @@ Harness LastWriteHarness(const StructureSpec& spec, const GeneratedStructure& rt
                {Assume(BinOp("!we_i[w]", "||", BinOp(Cast("32", waddr("w")), "<", Int(E))))}),
        ForLoop("p", Int(R), {Assume(BinOp(Cast("32", raddr("p")), "<", Int(E)))}),
        Assume(BinOp(Cast("32", "f_addr"), "<", Int(E)))}}));
-  b.Blank();
-  b.Comment("The watched address, any one the solver picks, and what the spec says it holds.");
-  b.Add(MakeItem(Net{"f_addr", amsb, "", "watched address", "anyconst"}));
-  b.Add(MakeItem(Net{"f_wr", "", "", "a write port writes f_addr this cycle", ""}));
-  b.Add(MakeItem(Net{"f_wdata", dmsb, "", "the data of the highest-numbered such port", ""}));
-  b.Add(MakeItem(Net{"f_known_q", "", "", "f_addr has been written", ""}));
-  b.Add(MakeItem(Net{"f_data_q", dmsb, "", "its last value", ""}));
   b.Blank();
   b.Add(MakeItem(
       Always{AlwaysKind::kComb,
