@@ -207,7 +207,7 @@ class Parser {
       // Real libraries nest a handful of levels (library, cell, pin, internal_power, table);
       // the cap keeps a malicious file from overflowing the stack.
       if (++depth_ > kMaxGroupDepth)
-        lex_.Fail(line, fmt::format("groups nested more than {} deep", kMaxGroupDepth));
+        lex_.Fail(at, fmt::format("groups nested more than {} deep", kMaxGroupDepth));
       Advance();
       while (!IsPunct('}')) {
         if (tok_.kind == Token::kEnd)

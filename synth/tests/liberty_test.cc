@@ -166,7 +166,7 @@ TEST(Liberty, DeepGroupNestingIsAnInputErrorNotAStackOverflow) {
   EXPECT_EQ(ParseLiberty(ok, "ok.lib").cells.size(), 1u);
 }
 
-TEST(Liberty, MalformedUnitMultipliersMakeTheUnitUnusableNotAnException) {
+TEST(Liberty, MalformedUnitMultipliersAreInputErrorsNotExceptions) {
   // Found by liberty_fuzz: std::stod threw std::invalid_argument on "." and std::out_of_range on
   // a 400-digit multiplier out of ParseLiberty.
   const auto lib = [](const std::string& time_unit) {
@@ -174,9 +174,11 @@ TEST(Liberty, MalformedUnitMultipliersMakeTheUnitUnusableNotAnException) {
                             "\"; capacitive_load_unit (1, ff); cell (A) { area : 1; } }",
                         "u.lib");
   };
-  EXPECT_FALSE(lib(".ns").time_unit_ns.has_value());
-  EXPECT_FALSE(lib(std::string(400, '9') + "ns").time_unit_ns.has_value());
-  EXPECT_FALSE(lib("1.2.3ns").time_unit_ns.has_value());
+  // Such a unit is rejected when the library is read (exit 2 naming the attribute), not carried
+  // along as unusable.
+  EXPECT_THROW(lib(".ns"), InputError);
+  EXPECT_THROW(lib(std::string(400, '9') + "ns"), InputError);
+  EXPECT_THROW(lib("1.2.3ns"), InputError);
   EXPECT_DOUBLE_EQ(*lib("10ps").time_unit_ns, 0.01);
   EXPECT_DOUBLE_EQ(*lib("ns").time_unit_ns, 1);
   EXPECT_DOUBLE_EQ(*lib("1ns").capacitive_unit_pf, 0.001);
