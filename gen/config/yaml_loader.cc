@@ -435,15 +435,11 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   Reader rd(file_name);
   YAML::Node root;
   try {
-    // Every document is read, so that a second one (after `---`) is an error, not ignored.
-    const std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    if (docs.size() > 1)
-      throw InputError(
-          docs[1].Mark().is_null() ? SourceLoc{file_name, 0, 0} : rd.Loc(docs[1].Mark()), "", "",
-          "a second YAML document (after '---'): a design file holds one design",
-          "one YAML document");
-    if (!docs.empty())
-      root = docs.front();
+    if (const int line = SecondYamlDocumentLine(text); line > 0)
+      throw InputError(SourceLoc{file_name, line, 1}, "", "---",
+                       "a second YAML document (after '---'): a design file holds one design",
+                       "one YAML document");
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw InputError(rd.Loc(e.mark), "", "", "malformed YAML: " + e.msg,
                      "YAML 1.2 mappings and lists");

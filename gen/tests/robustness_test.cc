@@ -259,6 +259,9 @@ std::vector<Case> HandWrittenCases() {
       {"d.yaml:", "second YAML document"});
   add("design_duplicate_key", {{"d.yaml", base + "sm:\n  lanes: 16\n"}}, "gen d.yaml -o OUT",
       {"d.yaml:", "sm"});
+  // Found by yaml_fuzz: yaml-cpp's LoadAll never returned on ",z" (the second-document check
+  // now scans the text).
+  add("design_comma_z_no_hang", {{"d.yaml", ",z"}}, "gen d.yaml -o OUT", {"d.yaml"});
   add("design_tab_indent", {{"d.yaml", "design:\n\tname: x\n"}}, "gen d.yaml -o OUT", {"d.yaml:"});
   add("design_unclosed_bracket", {{"d.yaml", "sm: [1, 2\n"}}, "gen d.yaml -o OUT", {"d.yaml:"});
   add("design_unclosed_flow_list", {{"d.yaml", "design:\n  name: [abc\n"}}, "gen d.yaml -o OUT",

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string_view>
 #include <vector>
 
 namespace gpurf {
@@ -65,6 +66,23 @@ std::string PrintableText(const std::string& text, size_t max_chars) {
   if (i < text.size())
     out += fmt::format("... ({} bytes in all)", text.size());
   return out;
+}
+
+int SecondYamlDocumentLine(const std::string& text) {
+  bool content = false;
+  int n = 1;
+  for (size_t at = 0; at < text.size(); ++n) {
+    const size_t eol = std::min(text.find('\n', at), text.size());
+    const std::string_view l(text.data() + at, eol - at);
+    const bool marker =
+        l.starts_with("---") && (l.size() == 3 || l[3] == ' ' || l[3] == '\r' || l[3] == '\t');
+    if (marker && content)
+      return n;
+    if (!marker && !l.empty() && l[0] != '#' && l.find_first_not_of(" \t\r") != l.npos)
+      content = true;
+    at = eol + 1;
+  }
+  return 0;
 }
 
 InputError::InputError(SourceLoc loc, std::string field, std::string value, std::string problem,

@@ -29,6 +29,10 @@ std::string PrintableText(const std::string& text, size_t max_chars);
 inline constexpr size_t kMaxShownValueChars = 120;
 inline constexpr size_t kMaxShownFieldChars = 120;
 
+// The 1-based line of a second YAML document in `text` (a "---" line after content), or 0. A text
+// scan: yaml-cpp's LoadAll never returns on some malformed inputs (",z").
+int SecondYamlDocumentLine(const std::string& text);
+
 // Bad input: a malformed file, an unknown key, a wrong type, an out-of-range value or an
 // inconsistent combination. what() is the full one-line message.
 class InputError : public std::runtime_error {

@@ -196,33 +196,11 @@ LaunchSpec LoadLaunch(const std::string& path) {
 LaunchSpec LoadLaunchFromString(const std::string& text, const std::string& path) {
   YAML::Node root;
   try {
-    const std::vector<YAML::Node> docs = YAML::LoadAll(text);
-    if (docs.size() > 1) {
-      // The second document starts at its "---" marker (the first may have one too).
-      int line = docs[1].Mark().is_null() ? 0 : docs[1].Mark().line + 1;
-      int markers = 0, target = 0, n = 1;
-      bool content = false;
-      for (size_t at = 0; at < text.size(); ++n) {
-        const size_t eol = std::min(text.find('\n', at), text.size());
-        const std::string_view l(text.data() + at, eol - at);
-        if (l.starts_with("---")) {
-          if (target == 0)
-            target = content ? 1 : 2;
-          if (++markers == target) {
-            line = n;
-            break;
-          }
-        } else if (!l.empty() && l[0] != '#' && l.find_first_not_of(" \t\r") != l.npos) {
-          content = true;
-        }
-        at = eol + 1;
-      }
+    if (const int line = SecondYamlDocumentLine(text); line > 0)
       throw InputError({path, line, 1}, "launch file", "---",
                        "a second YAML document: a launch file describes one launch",
                        "one YAML document");
-    }
-    if (!docs.empty())
-      root = docs.front();
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "yaml", "", e.msg);
   }
