@@ -5,7 +5,7 @@
 #include <map>
 #include <mutex>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 #include "synth/model_drivers.h"
 
 namespace gpurf {

@@ -12,9 +12,9 @@
 #include <mutex>
 #include <thread>
 
-#include "gen/util/cache.h"
-#include "gen/util/diag.h"
-#include "gen/util/hash.h"
+#include "base/cache.h"
+#include "base/diag.h"
+#include "base/hash.h"
 #include "synth/gate_netlist.h"
 #include "synth/gate_sim.h"
 #include "synth/level_table.h"

@@ -5,7 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 
 namespace gpurf {
 

@@ -6,7 +6,7 @@
 #include <bit>
 #include <map>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 #include "synth/liberty_expr.h"
 
 namespace gpurf {

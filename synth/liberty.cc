@@ -10,8 +10,8 @@
 #include <memory>
 #include <sstream>
 
-#include "gen/util/diag.h"
-#include "gen/util/fs.h"
+#include "base/diag.h"
+#include "base/fs.h"
 
 namespace gpurf {
 namespace {

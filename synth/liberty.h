@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/util/fs.h"
+#include "base/fs.h"
 
 namespace gpurf {
 

@@ -6,7 +6,7 @@
 #include <cctype>
 #include <unordered_map>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 
 namespace gpurf {
 namespace {

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 
 namespace gpurf {
 

@@ -16,8 +16,8 @@
 // model (sram_model.h) and is added per bank access by the characterization (characterize.h).
 #pragma once
 
+#include "base/fs.h"
 #include "gen/output/artifact.h"
-#include "gen/util/fs.h"
 
 namespace gpurf {
 

@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "base/diag.h"
 #include "gen/structures/registry.h"
-#include "gen/util/diag.h"
-#include "verif/models/mrf_model.h"
-#include "verif/models/rfc_model.h"
-#include "verif/models/warp_scheduler_model.h"
+#include "models/mrf_model.h"
+#include "models/rfc_model.h"
+#include "models/warp_scheduler_model.h"
 
 namespace gpurf {
 namespace {

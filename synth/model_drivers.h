@@ -3,7 +3,7 @@
 // two-level warp scheduler.
 //
 // The gate-level simulator gives a driver no outputs, so each of these drivers runs the
-// structure's golden model (verif/models) on the inputs it drives, one Evaluate/Clock per cycle.
+// structure's golden model (models/) on the inputs it drives, one Evaluate/Clock per cycle.
 // The model is proved equal to the RTL on every output every cycle by `gpurf verify`, so it
 // tells the driver what the netlist shows (ready, grants, hits, activations) without probing it:
 // an offered request is held until the model says it was accepted, and accesses are counted from

@@ -12,7 +12,7 @@
 #include <set>
 #include <sstream>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 
 namespace gpurf {
 namespace {

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/util/fs.h"
+#include "base/fs.h"
 #include "synth/gate_netlist.h"
 #include "synth/gate_sim.h"
 #include "synth/liberty.h"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <regex>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 
 namespace gpurf {
 namespace {

@@ -13,9 +13,9 @@
 #include <sstream>
 #include <thread>
 
-#include "gen/util/cache.h"
-#include "gen/util/diag.h"
-#include "gen/util/hash.h"
+#include "base/cache.h"
+#include "base/diag.h"
+#include "base/hash.h"
 #include "verif/harness/verilator_build.h"
 
 namespace gpurf {
@@ -419,10 +419,10 @@ ModuleSynthResult SynthesizeModule(const GeneratedStructure& g, const LibertyLib
     // ABC's scratch folders (yosys-abc-XXXXXX, which Yosys leaves behind when ABC fails) go into
     // the build folder, removed with it, instead of the system's temporary folder.
     fs::create_directories(tmp / "abc-tmp");
-    const int rc = RunCommand(fmt::format("cd {} && TMPDIR={} yosys -q -l yosys.log -s synth.ys",
-                                          ShellQuote(tmp.string()),
-                                          ShellQuote((tmp / "abc-tmp").string())),
-                              &out);
+    const int rc =
+        RunCommand(fmt::format("cd {} && TMPDIR={} yosys -q -l yosys.log -s synth.ys",
+                               ShellQuote(tmp.string()), ShellQuote((tmp / "abc-tmp").string())),
+                   &out);
     fs::remove_all(tmp / "abc-tmp");
     const std::string ylog = fs::exists(tmp / "yosys.log") ? ReadFile(tmp / "yosys.log") : out;
     if (rc != 0 || !fs::exists(tmp / "stat.json") || !fs::exists(tmp / "netlist.v")) {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/fs.h"
 #include "gen/output/artifact.h"
-#include "gen/util/fs.h"
 #include "synth/liberty.h"
 #include "synth/sram_model.h"
 

@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "verif/models/flop_array_model.h"
-#include "verif/models/mrf_model.h"
-#include "verif/models/orf_model.h"
-#include "verif/models/rf_system_model.h"
-#include "verif/models/rfc_model.h"
-#include "verif/models/warp_scheduler_model.h"
+#include "models/flop_array_model.h"
+#include "models/mrf_model.h"
+#include "models/orf_model.h"
+#include "models/rf_system_model.h"
+#include "models/rfc_model.h"
+#include "models/warp_scheduler_model.h"
 #include "verif/stimulus/flop_array_stimulus.h"
 #include "verif/stimulus/mrf_stimulus.h"
 #include "verif/stimulus/orf_stimulus.h"

@@ -9,8 +9,8 @@
 
 #include "gen/output/artifact.h"
 #include "gen/structures/registry.h"
-#include "verif/harness/cycle_model.h"
 #include "verif/harness/lockstep.h"
+#include "verif/harness/stimulus.h"
 #include "verif/harness/verilator_build.h"
 
 namespace gpurf {

@@ -10,8 +10,8 @@
 #include <set>
 #include <sstream>
 
-#include "gen/util/fs.h"
-#include "gen/util/hash.h"
+#include "base/fs.h"
+#include "base/hash.h"
 
 namespace gpurf {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "gen/gpurf_version.h"
+#include "base/gpurf_version.h"
 
 namespace gpurf {
 

@@ -14,12 +14,12 @@
 #include <string>
 #include <vector>
 
+#include "base/diag.h"
+#include "base/fs.h"
 #include "gen/output/artifact.h"
 #include "gen/rtl_primitives.h"
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "gen/structures/flop_array/flop_array_spec.h"
-#include "gen/util/diag.h"
-#include "gen/util/fs.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/printer.h"
 

@@ -8,10 +8,10 @@
 #include <set>
 #include <string>
 
+#include "base/diag.h"
 #include "gen/rtl_primitives.h"
 #include "gen/structures/emit.h"
 #include "gen/structures/mrf/mrf_gen.h"
-#include "gen/util/diag.h"
 
 namespace gpurf {
 namespace {

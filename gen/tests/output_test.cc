@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "base/cache.h"
+#include "base/diag.h"
+#include "base/fs.h"
 #include "gen/config/yaml_loader.h"
 #include "gen/output/design_writer.h"
 #include "gen/tests/test_util.h"
-#include "gen/util/cache.h"
-#include "gen/util/diag.h"
-#include "gen/util/fs.h"
 
 namespace gpurf {
 namespace {
@@ -344,7 +344,7 @@ TEST_F(OutputTest, DesignFilelistListsIdenticalModulesOnce) {
 namespace gpurf {
 namespace {
 
-// Cache entries (gen/util/cache.h): sealed on publication, verified before use, repaired when
+// Cache entries (base/cache.h): sealed on publication, verified before use, repaired when
 // damaged (issue defect 4: a truncated libdut.so crashed with SIGBUS, an emptied or garbage one
 // failed forever, a deleted one could not be placed again).
 TEST(CacheEntry, PublishesOnceAndKeepsTheFirstOfTwoBuilders) {

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "base/diag.h"
 #include "gen/params/param.h"
-#include "gen/util/diag.h"
 
 namespace gpurf {
 namespace {

@@ -8,11 +8,11 @@
 #include <map>
 #include <string>
 
+#include "base/diag.h"
 #include "gen/config/yaml_loader.h"
 #include "gen/structures/orf/orf_gen.h"
 #include "gen/structures/registry.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_gen.h"
-#include "gen/util/diag.h"
 
 namespace gpurf {
 namespace {

@@ -14,8 +14,8 @@
 #include <string>
 #include <variant>
 
+#include "base/diag.h"
 #include "gen/structures/registry.h"
-#include "gen/util/diag.h"
 
 namespace gpurf {
 namespace {

@@ -9,7 +9,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "gen/util/fs.h"
+#include "base/fs.h"
 #include "sim/accelsim/sass.h"
 
 namespace gpurf::sim::accelsim {

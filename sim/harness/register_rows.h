@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "gen/util/bits.h"
+#include "base/bits.h"
 #include "sim/kernel/kernel.h"
 
 namespace gpurf::harness {

@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "gen/params/param.h"
-#include "verif/models/rfc_model.h"
+#include "models/rfc_model.h"
 
 namespace gpurf::harness {
 

@@ -8,7 +8,7 @@
 // writes the value (private datapath or shared unit, sim::IsSharedUnit), and times the operands
 // read from the MRF:
 //
-//   MRF timing. One MrfCore (verif/models/mrf_model.h) stands for the lane clusters, which run
+//   MRF timing. One MrfCore (models/mrf_model.h) stands for the lane clusters, which run
 //   in lockstep: banks = the design's banks per cluster, one collector per warp instruction.
 //   An instruction's MRF registers enter collectors in chunks of three (the three operand slots
 //   of the MRF's port contract). The operand delay returned at issue is the prediction of the
@@ -21,7 +21,7 @@
 //
 //   MRF only: every source register is an MRF read, every result register an MRF write.
 //
-//   HW RFC: an RfcCache (verif/models/rfc_model.h) with one slot per active warp; a warp is given
+//   HW RFC: an RfcCache (models/rfc_model.h) with one slot per active warp; a warp is given
 //   a slot when activated and its slot is flushed when it is descheduled (every live entry
 //   written back to the MRF). Results are written to the RFC (L0 with two levels, unless a
 //   shared unit may read the value, then L1), long-latency results and results of a warp
@@ -46,11 +46,11 @@
 
 #include "energy/energy_model.h"
 #include "gen/config/design_spec.h"
+#include "models/mrf_model.h"
+#include "models/rfc_model.h"
 #include "sim/kernel/kernel.h"
 #include "sim/passes/analysis.h"
 #include "sim/sm/sm.h"
-#include "verif/models/mrf_model.h"
-#include "verif/models/rfc_model.h"
 
 namespace gpurf::harness {
 

@@ -4,11 +4,11 @@
 
 #include <algorithm>
 
+#include "base/diag.h"
 #include "gen/structures/emit.h"
-#include "gen/util/diag.h"
-#include "verif/models/mrf_model.h"
-#include "verif/models/orf_model.h"
-#include "verif/models/rfc_model.h"
+#include "models/mrf_model.h"
+#include "models/orf_model.h"
+#include "models/rfc_model.h"
 #include "verif/verify.h"
 
 namespace gpurf::harness {

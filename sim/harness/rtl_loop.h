@@ -56,9 +56,9 @@
 #include "energy/energy_model.h"
 #include "gen/config/design_spec.h"
 #include "gen/output/artifact.h"
+#include "models/cycle_model.h"
 #include "sim/harness/register_rows.h"
 #include "sim/harness/rf_systems.h"
-#include "verif/harness/cycle_model.h"
 #include "verif/harness/dut_abi.h"
 #include "verif/harness/verilator_build.h"
 

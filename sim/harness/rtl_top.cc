@@ -4,9 +4,9 @@
 
 #include <algorithm>
 
+#include "base/diag.h"
 #include "gen/structures/emit.h"
-#include "gen/util/diag.h"
-#include "verif/models/rf_system_model.h"
+#include "models/rf_system_model.h"
 #include "verif/verify.h"
 
 namespace gpurf::harness {

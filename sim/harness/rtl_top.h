@@ -2,7 +2,7 @@
 // drives the ONE register-file system top of the design point (the `rf_system` structure,
 // gen/structures/rf_system/rf_system_spec.h: the MRF of one lane cluster composed with the
 // design's hierarchy behind one request interface) cycle by cycle through that interface, alone
-// (--rtl --rtl-top) or with its golden model `RfSystemCycleModel` (verif/models/rf_system_model.h)
+// (--rtl --rtl-top) or with its golden model `RfSystemCycleModel` (models/rf_system_model.h)
 // on the same ports, every output compared every cycle (--lockstep --rtl-top).
 //
 // How it fits. As in rtl_loop.h, the C++ models' register-file system (rf_systems.h) keeps the

@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 
 namespace gpurf::sim {
 

@@ -9,9 +9,9 @@
 #include <sstream>
 #include <vector>
 
+#include "base/diag.h"
+#include "base/fs.h"
 #include "energy/energy_model.h"
-#include "gen/util/diag.h"
-#include "gen/util/fs.h"
 
 namespace gpurf::sim::passes {
 

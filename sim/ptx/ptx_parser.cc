@@ -10,7 +10,7 @@
 #include <sstream>
 #include <unordered_map>
 
-#include "gen/util/fs.h"
+#include "base/fs.h"
 
 namespace gpurf::sim::ptx {
 

@@ -7,7 +7,7 @@
 #include <queue>
 #include <stdexcept>
 
-#include "verif/models/warp_scheduler_model.h"
+#include "models/warp_scheduler_model.h"
 
 namespace gpurf::sim {
 

@@ -16,7 +16,7 @@
 //      register-file system's operand delay (bank conflicts, tag-check stage).
 //
 // Two-level scheduling (Gebhart et al., section 3) is the scheduler's golden model itself,
-// gpurf::WarpScheduler (verif/models/warp_scheduler_model.h), the model the scheduler RTL is
+// gpurf::WarpScheduler (models/warp_scheduler_model.h), the model the scheduler RTL is
 // verified against: every cycle the SM gives it each warp's valid (instructions left, not at a
 // barrier), ready (issuable as in step 2) and suspend bits and the wake bits of waiting warps,
 // and applies its decision (issue, deactivation, activations) at the cycle's edge. A warp is

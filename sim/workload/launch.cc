@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <set>
 
-#include "gen/util/fs.h"
+#include "base/fs.h"
 #include "sim/ptx/ptx_parser.h"
 #include "sim/workload/reference.h"
 

@@ -9,7 +9,7 @@
 #include <queue>
 #include <type_traits>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 
 namespace gpurf::sim {
 

@@ -11,9 +11,9 @@
 #include <cmath>
 #include <map>
 
+#include "base/diag.h"
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "gen/structures/orf/orf_gen.h"
-#include "gen/util/diag.h"
 #include "synth/gate_sim.h"
 #include "synth/liberty_expr.h"
 #include "synth/power.h"

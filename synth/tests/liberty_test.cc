@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 #include "synth/liberty_expr.h"
 #include "synth/synth.h"
 

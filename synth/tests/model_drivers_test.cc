@@ -17,9 +17,9 @@
 #include <algorithm>
 #include <set>
 
+#include "base/diag.h"
 #include "gen/config/yaml_loader.h"
 #include "gen/structures/emit.h"
-#include "gen/util/diag.h"
 #include "synth/characterize.h"
 #include "synth/level_table.h"
 #include "verif/harness/verilator_build.h"

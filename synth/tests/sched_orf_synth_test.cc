@@ -8,9 +8,9 @@
 #include <map>
 #include <regex>
 
+#include "base/fs.h"
 #include "gen/structures/orf/orf_gen.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_gen.h"
-#include "gen/util/fs.h"
 #include "synth/synth.h"
 #include "verif/harness/verilator_build.h"
 #include "verif/tests/sched_orf_test_util.h"

@@ -7,8 +7,8 @@
 
 #include <map>
 
+#include "base/diag.h"
 #include "gen/structures/flop_array/flop_array_gen.h"
-#include "gen/util/diag.h"
 #include "verif/harness/verilator_build.h"
 #include "verif/tests/test_util.h"
 

@@ -7,8 +7,8 @@
 #include <fmt/format.h>
 
 #include "gen/structures/flop_array/flop_array_gen.h"
+#include "models/flop_array_model.h"
 #include "verif/harness/lockstep.h"
-#include "verif/models/flop_array_model.h"
 #include "verif/stimulus/flop_array_stimulus.h"
 #include "verif/tests/test_util.h"
 #include "verif/verify.h"

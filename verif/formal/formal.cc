@@ -9,7 +9,7 @@
 #include <regex>
 #include <sstream>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 #include "verif/formal/family.h"
 #include "verif/harness/verilator_build.h"
 

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
+#include "base/fs.h"
 #include "gen/output/artifact.h"
 #include "gen/structures/registry.h"
-#include "gen/util/fs.h"
 
 namespace gpurf {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <typeinfo>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 
 namespace gpurf::fuzz {
 

@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 
 namespace gpurf {
 

@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <string>
 
+#include "base/fs.h"
 #include "gen/output/artifact.h"
-#include "gen/util/fs.h"
-#include "verif/harness/cycle_model.h"
 #include "verif/harness/dut_abi.h"
+#include "verif/harness/stimulus.h"
 
 namespace gpurf {
 

@@ -9,9 +9,9 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "gen/util/cache.h"
-#include "gen/util/diag.h"
-#include "gen/util/hash.h"
+#include "base/cache.h"
+#include "base/diag.h"
+#include "base/hash.h"
 #include "verif/harness/dut_abi_source.h"
 
 namespace gpurf {

@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
+#include "base/fs.h"
+#include "base/process.h"  // RunCommand
 #include "gen/output/artifact.h"
-#include "gen/util/fs.h"
-#include "gen/util/process.h"  // RunCommand
 #include "verif/harness/dut_abi.h"
 
 namespace gpurf {

@@ -6,7 +6,7 @@
 #include <regex>
 #include <sstream>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 #include "verif/harness/verilator_build.h"
 #include "verif/lint/waivers_text.h"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/fs.h"
 #include "gen/output/artifact.h"
-#include "gen/util/fs.h"
 
 namespace gpurf {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "verif/models/flop_array_model.h"
+#include "models/flop_array_model.h"
 
 namespace gpurf {
 

@@ -17,7 +17,7 @@
 #include <string>
 
 #include "gen/structures/flop_array/flop_array_spec.h"
-#include "verif/harness/cycle_model.h"
+#include "verif/harness/stimulus.h"
 
 namespace gpurf {
 

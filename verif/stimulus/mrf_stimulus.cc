@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "verif/models/mrf_model.h"
+#include "models/mrf_model.h"
 
 namespace gpurf {
 

@@ -24,7 +24,7 @@
 #include <string>
 
 #include "gen/structures/mrf/mrf_spec.h"
-#include "verif/harness/cycle_model.h"
+#include "verif/harness/stimulus.h"
 
 namespace gpurf {
 

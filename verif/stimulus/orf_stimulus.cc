@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "verif/models/orf_model.h"
+#include "models/orf_model.h"
 
 namespace gpurf {
 

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "gen/structures/orf/orf_spec.h"
-#include "verif/harness/cycle_model.h"
+#include "verif/harness/stimulus.h"
 
 namespace gpurf {
 

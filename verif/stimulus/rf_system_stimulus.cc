@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "verif/models/rf_system_model.h"
+#include "models/rf_system_model.h"
 
 namespace gpurf {
 

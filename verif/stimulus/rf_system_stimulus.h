@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "gen/structures/rf_system/rf_system_spec.h"
-#include "verif/harness/cycle_model.h"
+#include "verif/harness/stimulus.h"
 
 namespace gpurf {
 

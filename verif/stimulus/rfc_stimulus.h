@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "gen/structures/rfc/rfc_spec.h"
-#include "verif/harness/cycle_model.h"
-#include "verif/models/rfc_model.h"
+#include "models/rfc_model.h"
+#include "verif/harness/stimulus.h"
 
 namespace gpurf {
 

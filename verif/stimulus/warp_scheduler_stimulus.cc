@@ -1,6 +1,6 @@
 #include "verif/stimulus/warp_scheduler_stimulus.h"
 
-#include "verif/models/warp_scheduler_model.h"
+#include "models/warp_scheduler_model.h"
 
 namespace gpurf {
 

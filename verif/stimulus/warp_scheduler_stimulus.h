@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
-#include "verif/harness/cycle_model.h"
+#include "verif/harness/stimulus.h"
 
 namespace gpurf {
 

@@ -1,7 +1,7 @@
 // Golden model of the flip-flop array against cycles worked out by hand from the port contract:
 // write-then-read timing for each read mode, the highest write port winning a collision,
 // write-to-read bypass, the read register's reset, and "undefined until written".
-#include "verif/models/flop_array_model.h"
+#include "models/flop_array_model.h"
 
 #include <gtest/gtest.h>
 

@@ -10,7 +10,7 @@
 #include <set>
 #include <string>
 
-#include "gen/util/fs.h"
+#include "base/fs.h"
 
 namespace gpurf {
 namespace {

@@ -19,7 +19,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "gen/cli/target.h"
+#include "app/target.h"
 #include "verif/tests/rtl_test_util.h"
 
 namespace gpurf {

@@ -2,7 +2,7 @@
 // with its line number and the field at fault.
 #include <gtest/gtest.h>
 
-#include "gen/util/diag.h"
+#include "base/diag.h"
 #include "verif/lint/lint.h"
 
 namespace gpurf {

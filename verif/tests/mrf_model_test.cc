@@ -4,7 +4,7 @@
 // write-back policies on a same-row collision, read-after-write through the banks, issue
 // stalls, counters and reset. Then the model's own invariant checks firing on deliberately
 // broken variants of the model (one per invariant).
-#include "verif/models/mrf_model.h"
+#include "models/mrf_model.h"
 
 #include <gtest/gtest.h>
 

@@ -19,10 +19,10 @@
 #include <string>
 
 #include "gen/structures/mrf/mrf_gen.h"
+#include "models/mrf_model.h"
 #include "verif/harness/lockstep.h"
 #include "verif/harness/verilator_build.h"
 #include "verif/lint/lint.h"
-#include "verif/models/mrf_model.h"
 #include "verif/stimulus/mrf_stimulus.h"
 #include "verif/tests/rtl_test_util.h"
 #include "verif/verify.h"

@@ -3,7 +3,7 @@
 // over a same-cycle write), reset, the split L0's bank wiring, and misuse: an enabled read of an
 // invalid entry, an out-of-range slot and a split read of another bank are counted and their
 // data is undefined.
-#include "verif/models/orf_model.h"
+#include "models/orf_model.h"
 
 #include <gtest/gtest.h>
 

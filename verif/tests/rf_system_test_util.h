@@ -8,7 +8,7 @@
 #include "gen/params/param.h"
 #include "gen/structures/rf_system/rf_system_gen.h"
 #include "gen/structures/rf_system/rf_system_spec.h"
-#include "verif/models/rf_system_model.h"
+#include "models/rf_system_model.h"
 #include "verif/stimulus/rf_system_stimulus.h"
 
 namespace gpurf::test {

@@ -2,7 +2,7 @@
 // victims, liveness hints, long-latency bypass, not-for-L0 results, the L0 -> L1 -> MRF chain,
 // flush order, counters), a long model-only run under the full stimulus with its checkers, and
 // evidence that each model-side invariant check fires on a deliberately broken model.
-#include "verif/models/rfc_model.h"
+#include "models/rfc_model.h"
 
 #include <gtest/gtest.h>
 

@@ -9,8 +9,8 @@
 #include <filesystem>
 #include <string>
 
+#include "base/fs.h"
 #include "gen/output/artifact.h"
-#include "gen/util/fs.h"
 #include "verif/harness/lockstep.h"
 #include "verif/harness/verilator_build.h"
 #include "verif/lint/lint.h"

@@ -17,8 +17,8 @@
 
 #include "gen/structures/orf/orf_gen.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_gen.h"
-#include "verif/models/orf_model.h"
-#include "verif/models/warp_scheduler_model.h"
+#include "models/orf_model.h"
+#include "models/warp_scheduler_model.h"
 #include "verif/stimulus/orf_stimulus.h"
 #include "verif/stimulus/warp_scheduler_stimulus.h"
 #include "verif/tests/rtl_test_util.h"

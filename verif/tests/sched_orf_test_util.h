@@ -9,7 +9,7 @@
 #include "gen/params/param.h"
 #include "gen/structures/orf/orf_spec.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
-#include "verif/harness/cycle_model.h"
+#include "models/cycle_model.h"
 
 namespace gpurf::test {
 

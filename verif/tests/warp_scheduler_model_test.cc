@@ -4,7 +4,7 @@
 // suspended, A == W and A == 1. Then the invariant checks: each of I1-I3 must fire on a
 // deliberately broken policy, and the cycle adapter must show reset and event fields as the
 // port contract says.
-#include "verif/models/warp_scheduler_model.h"
+#include "models/warp_scheduler_model.h"
 
 #include <gtest/gtest.h>
 

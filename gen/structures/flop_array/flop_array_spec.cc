@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "gen/util/hash.h"
+#include "base/hash.h"
 
 namespace gpurf {
 

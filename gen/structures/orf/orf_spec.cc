@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "base/hash.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
-#include "gen/util/hash.h"
 
 namespace gpurf {
 

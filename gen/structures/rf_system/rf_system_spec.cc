@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "base/hash.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
-#include "gen/util/hash.h"
 
 namespace gpurf {
 

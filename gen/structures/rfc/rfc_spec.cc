@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "gen/util/hash.h"
+#include "base/hash.h"
 
 namespace gpurf {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "gen/util/hash.h"
+#include "base/hash.h"
 
 namespace gpurf {
 

@@ -22,12 +22,12 @@
 #include <memory>
 
 #include "gen/config/yaml_loader.h"
+#include "models/mrf_model.h"
+#include "models/rfc_model.h"
 #include "sim/harness/driver.h"
 #include "sim/harness/tests/rtl_test_points.h"
 #include "sim/tests/cli_fixture.h"
 #include "sim/workload/launch.h"
-#include "verif/models/mrf_model.h"
-#include "verif/models/rfc_model.h"
 #include "verif/verify.h"
 
 namespace gpurf::harness {

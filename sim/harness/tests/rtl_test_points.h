@@ -16,10 +16,10 @@
 #include <utility>
 
 #include "gen/config/yaml_loader.h"
+#include "models/cycle_model.h"
 #include "sim/harness/driver.h"
 #include "sim/tests/cli_fixture.h"
 #include "sim/workload/launch.h"
-#include "verif/harness/cycle_model.h"
 
 namespace gpurf::harness::rtl_points {
 

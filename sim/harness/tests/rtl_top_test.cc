@@ -23,11 +23,11 @@
 #include <memory>
 
 #include "gen/config/yaml_loader.h"
+#include "models/rf_system_model.h"
 #include "sim/harness/driver.h"
 #include "sim/harness/tests/rtl_test_points.h"
 #include "sim/tests/cli_fixture.h"
 #include "sim/workload/launch.h"
-#include "verif/models/rf_system_model.h"
 #include "verif/verify.h"
 
 namespace gpurf::harness {

@@ -1,0 +1,491 @@
+#include "app/harness_cmd.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <cmath>
+#include <fstream>
+#include <memory>
+
+#include "app/passes_cmd.h"
+#include "base/diag.h"
+#include "energy/report.h"
+#include "gen/config/yaml_loader.h"
+#include "sim/harness/driver.h"
+#include "sim/sm/sm.h"
+#include "sim/workload/launch.h"
+
+namespace gpurf {
+
+namespace h = harness;
+using energy::Level;
+
+namespace {
+
+void AddCommon(CLI::App* cmd, HarnessArgs& a) {
+  cmd->add_option("--workload,-w", a.workloads,
+                  "corpus workload name, launch.yaml, Accel-Sim trace folder/kernelslist.g/"
+                  ".traceg, or 'all' (every corpus workload); repeatable")
+      ->required();
+  cmd->add_option("--energies", a.energies,
+                  "per-access energies JSON (characterization; default Gebhart TOCS 2012 "
+                  "Tables IV/V)");
+  cmd->add_flag("--no-hints", a.no_hints, "HW RFC without liveness hints");
+  cmd->add_option("--active-warps", a.active_warps,
+                  "override the design's active warps (two-level scheduling; 1..64, at most the "
+                  "design's warps)")
+      ->check(CLI::Range(1, 64));
+  AddRecordLimitOption(cmd, a.record);
+  cmd->add_option("--scheduler", a.scheduler, "override the scheduler")
+      ->check(CLI::IsMember({"single-level", "two-level"}));
+  cmd->add_option("--inner-policy", a.inner_policy,
+                  "override the two-level scheduler's inner selection")
+      ->check(CLI::IsMember({"greedy", "round-robin"}));
+  cmd->add_option("--json", a.json, "write the results as JSON to this file");
+  auto* rtl = cmd->add_flag("--rtl", a.rtl,
+                            "drive the design's Verilated RTL (MRF, RFC or ORF levels) in the loop "
+                            "with the kernel's register values; data-dependent switching energy");
+  cmd->add_flag("--lockstep", a.lockstep,
+                "as --rtl, and run each structure's golden model beside its RTL, compared every "
+                "cycle; exit 1 at the first divergence")
+      ->excludes(rtl);
+  cmd->add_flag("--rtl-top", a.rtl_top,
+                "with --rtl / --lockstep (alone: --rtl): drive the design's one register-file "
+                "system top (rf_system) through its request interface instead of its structures "
+                "one by one; --lockstep runs the RfSystem golden model beside it");
+  cmd->add_option("--cache-dir", a.cache_dir,
+                  "Verilator model cache for --rtl/--lockstep (default $GPURF_CACHE_DIR, else "
+                  "$XDG_CACHE_HOME/gpurf, else ~/.cache/gpurf)");
+}
+
+// The workloads' kernels, loaded once; keeps the front ends' objects alive.
+struct Loaded {
+  std::vector<WorkloadKernels> owners;
+  std::vector<h::WorkloadKernel> kernels;
+  std::vector<bool> from_all;  // per kernel: it came from "all", not a name the user gave
+};
+
+Loaded LoadAll(const std::vector<std::string>& names, const RecordLimit& limit) {
+  std::vector<std::pair<std::string, bool>> expanded;
+  for (const auto& n : names) {
+    if (n == "all") {
+      for (const auto& w : sim::ListWorkloads(sim::DefaultCorpusDir()))
+        expanded.emplace_back(w, true);
+    } else {
+      expanded.emplace_back(n, false);
+    }
+  }
+  Loaded l;
+  for (const auto& [n, from_all] : expanded) {
+    l.owners.push_back(LoadWorkloadKernels(n, limit));
+    for (const auto& it : l.owners.back().kernels) {
+      l.kernels.push_back({n, it.kernel, it.run});
+      l.from_all.push_back(from_all);
+    }
+  }
+  return l;
+}
+
+struct Skipped {
+  std::string workload, kernel, reason;
+};
+
+// Drops the kernels that cannot run on the SM of every design (see harness_cmd.h).
+std::vector<Skipped> DropUnfit(Loaded& l, const std::vector<DesignSpec>& designs,
+                               const h::DriverOptions& o) {
+  std::vector<Skipped> skipped;
+  std::vector<h::WorkloadKernel> keep;
+  size_t runnable = 0;
+  for (size_t i = 0; i < l.kernels.size(); ++i) {
+    const h::WorkloadKernel& wk = l.kernels[i];
+    std::string reason;
+    if (wk.kernel != nullptr && wk.run != nullptr) {
+      ++runnable;
+      for (const auto& d : designs) {
+        bool two_level = false;
+        const std::string p = sim::CtaFitProblem(*wk.run, h::SmConfigFor(d, o, two_level));
+        if (!p.empty()) {
+          reason = fmt::format("{} (design {})", p, d.name);
+          if (!l.from_all[i])
+            throw InputError({d.source, 0, 0}, "--workload", wk.workload, reason,
+                             "kernels whose CTA fits the design's SM (sm.warps, sm.registers, "
+                             "shared memory), or a larger SM");
+          break;
+        }
+      }
+    }
+    if (reason.empty()) {
+      keep.push_back(wk);
+    } else {
+      spdlog::warn("skipping kernel {} of workload {}: {}", wk.kernel->name, wk.workload, reason);
+      skipped.push_back({wk.workload, wk.kernel->name, reason});
+    }
+  }
+  if (runnable > 0 && runnable == skipped.size())
+    throw InputError({designs.front().source, 0, 0}, "--workload", "all",
+                     fmt::format("none of the {} kernels fits the design's SM (first: {})",
+                                 runnable, skipped.front().reason),
+                     "a design whose SM holds one CTA of some corpus kernel");
+  l.kernels = std::move(keep);
+  return skipped;
+}
+
+std::string SkippedMarkdown(const std::vector<Skipped>& s) {
+  if (s.empty())
+    return {};
+  std::string out = "\nSkipped kernels (they cannot run on the SM of every design):\n\n";
+  for (const auto& k : s)
+    out += fmt::format("- `{}` (workload {}): {}\n", k.kernel, k.workload, k.reason);
+  return out;
+}
+
+// CSV readers that honour comments (pandas comment='#') skip these lines.
+std::string SkippedCsv(const std::vector<Skipped>& s) {
+  auto field = [](const std::string& f) {  // RFC 4180 quoting: the reasons hold commas
+    if (f.find_first_of(",\"\n") == std::string::npos)
+      return f;
+    std::string q = "\"";
+    for (char c : f)
+      q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  std::string out;
+  for (const auto& k : s)
+    out += fmt::format("# skipped,{},{},{}\n", field(k.workload), field(k.kernel), field(k.reason));
+  return out;
+}
+
+nlohmann::ordered_json SkippedJson(const std::vector<Skipped>& s) {
+  auto j = nlohmann::ordered_json::array();
+  for (const auto& k : s)
+    j.push_back({{"workload", k.workload}, {"kernel", k.kernel}, {"reason", k.reason}});
+  return j;
+}
+
+h::DriverOptions Options(const HarnessArgs& a) {
+  h::DriverOptions o;
+  o.energies_json = a.energies;
+  o.harness.liveness_hints = !a.no_hints;
+  if (a.active_warps < 0 || a.active_warps > 64) {
+    throw InputError({}, "--active-warps", std::to_string(a.active_warps), "out of range",
+                     "1..64 (at most the design's warps)");
+  }
+  o.active_warps = a.active_warps;
+  o.scheduler = a.scheduler;
+  o.inner_policy = a.inner_policy;
+  o.rtl.mode = a.lockstep             ? h::RfMode::kLockstep
+               : (a.rtl || a.rtl_top) ? h::RfMode::kRtl
+                                      : h::RfMode::kModels;
+  o.rtl.top = a.rtl_top;
+  o.rtl.build.cache_dir = a.cache_dir;
+  return o;
+}
+
+void CheckDesign(const DesignSpec& d, const h::DriverOptions& o) {
+  if (o.active_warps > d.sm.warps) {
+    throw InputError({d.source, 0, 0}, "--active-warps", std::to_string(o.active_warps),
+                     fmt::format("more than the design's {} warps", d.sm.warps),
+                     fmt::format("1..{}", d.sm.warps));
+  }
+}
+
+nlohmann::ordered_json CountsJson(const energy::AccessCounts& c) {
+  nlohmann::ordered_json j;
+  for (int l = 0; l < energy::kNumLevels; ++l) {
+    const auto& lc = c.level[static_cast<size_t>(l)];
+    j[energy::LevelName(static_cast<Level>(l))] = {{"reads_private", lc.reads[0]},
+                                                   {"reads_shared", lc.reads[1]},
+                                                   {"writes_private", lc.writes[0]},
+                                                   {"writes_shared", lc.writes[1]},
+                                                   {"writebacks", lc.writebacks},
+                                                   {"fills", lc.fills},
+                                                   {"drains", lc.drains}};
+  }
+  j["tag_checks"] = c.tag_checks;
+  return j;
+}
+
+nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
+  nlohmann::ordered_json j;
+  j["design"] = r.design;
+  j["hierarchy"] = r.hierarchy;
+  j["active_warps"] = r.sm.active_warps;
+  j["two_level"] = r.two_level;
+  j["inner_policy"] = r.inner_policy;
+  j["ipc"] = r.Ipc();
+  j["baseline_ipc"] = r.BaseIpc();
+  j["cycles"] = r.cycles;
+  j["warp_instructions"] = r.warp_instructions;
+  j["counts"] = CountsJson(r.counts);
+  j["bank_conflicts"] = {{"private", r.bank_conflicts[0]}, {"shared", r.bank_conflicts[1]}};
+  j["energy"] = r.energy.ToJson();
+  j["baseline_energy_pj"] = r.base_energy.total_pj();
+  j["normalized"] = r.Normalized();
+  j["rf_mode"] = h::RfModeName(r.mode);
+  if (r.mode != h::RfMode::kModels)
+    j["rtl_granularity"] = r.rtl_top ? "system" : "structures";
+  if (r.mode != h::RfMode::kModels) {
+    nlohmann::ordered_json a;
+    a["values"] = r.values ? "kernel" : "pseudo-random";
+    a["value_checks"] = r.activity.value_checks;
+    a["rtl_cycles"] = r.activity.rtl_cycles;
+    a["dropped_orf_writes"] = r.activity.dropped_orf_writes;
+    for (int l = 0; l < energy::kNumLevels; ++l) {
+      const auto& la = r.activity.level[static_cast<size_t>(l)];
+      a["levels"][energy::LevelName(static_cast<Level>(l))] = {
+          {"transfers", la.transfers},
+          {"bits", la.bits},
+          {"toggles", la.toggles},
+          {"activity", la.Activity()},
+          {"uniform_access_pj", r.energy.level[static_cast<size_t>(l)].access_pj},
+          {"data_access_pj", r.data_energy.level[static_cast<size_t>(l)].access_pj}};
+    }
+    a["data_energy_pj"] = r.data_energy.total_pj();
+    j["rtl"] = a;
+  }
+  auto& ks = j["kernels"] = nlohmann::ordered_json::array();
+  for (const auto& k : r.kernels) {
+    nlohmann::ordered_json kj;
+    kj["workload"] = k.workload;
+    kj["kernel"] = k.kernel;
+    kj["cycles"] = k.sm.cycles;
+    kj["warp_instructions"] = k.sm.warp_instructions;
+    kj["ipc"] = k.sm.Ipc();
+    kj["baseline_ipc"] = k.base_sm.Ipc();
+    kj["counts"] = CountsJson(k.rf.counts);
+    kj["bank_conflicts"] = {{"private", k.rf.bank_conflicts[0]},
+                            {"shared", k.rf.bank_conflicts[1]}};
+    kj["energy_pj"] = k.energy.total_pj();
+    kj["baseline_energy_pj"] = k.base_energy.total_pj();
+    ks.push_back(kj);
+  }
+  return j;
+}
+
+std::string CountsTable(const energy::AccessCounts& c,
+                        const std::array<uint64_t, energy::kNumUnits>& conflicts) {
+  std::string s =
+      fmt::format("  {:<4} {:>12} {:>12} {:>12} {:>12} {:>11} {:>10} {:>10}\n", "lvl", "rd private",
+                  "rd shared", "wr private", "wr shared", "write-backs", "fills", "drains");
+  for (int l = 0; l < energy::kNumLevels; ++l) {
+    const auto& lc = c.level[static_cast<size_t>(l)];
+    s += fmt::format("  {:<4} {:>12} {:>12} {:>12} {:>12} {:>11} {:>10} {:>10}\n",
+                     energy::LevelName(static_cast<Level>(l)), lc.reads[0], lc.reads[1],
+                     lc.writes[0], lc.writes[1], lc.writebacks, lc.fills, lc.drains);
+  }
+  s += fmt::format("  tag checks {}, MRF bank conflicts {} private / {} shared (register-cycles)\n",
+                   c.tag_checks, conflicts[0], conflicts[1]);
+  return s;
+}
+
+// RTL in the loop: what ran, what was checked, and the data-dependent switching energy beside
+// the uniform-random estimate.
+std::string RtlSummary(const h::DesignResult& r) {
+  if (r.mode == h::RfMode::kModels)
+    return {};
+  const double wi = static_cast<double>(r.warp_instructions);
+  std::string s = fmt::format(
+      "RTL in the loop ({}): {} RTL cycles, {} rows checked against {}; {:.0f} warp "
+      "instructions/s\n",
+      r.mode == h::RfMode::kLockstep
+          ? (r.rtl_top ? "rf_system top in lockstep with its golden model, zero divergence"
+                       : "lockstep with the golden models, zero divergence")
+          : (r.rtl_top ? "Verilated rf_system top" : "Verilated structures"),
+      r.activity.rtl_cycles, r.activity.value_checks,
+      r.values ? "the kernel's register values"
+               : "the rows written (pseudo-random data: the run "
+                 "recorded no values)",
+      r.sim_seconds > 0 ? wi / r.sim_seconds : 0.0);
+  if (r.activity.dropped_orf_writes > 0)
+    s += fmt::format(
+        "  {} ORF result writes dropped: their warp was descheduled before they "
+        "arrived\n",
+        r.activity.dropped_orf_writes);
+  s += "data-dependent switching (toggles on the data ports; uniform random data toggles half "
+       "the bits):\n";
+  s += fmt::format("  {:<4} {:>12} {:>14} {:>9} {:>16} {:>16}\n", "lvl", "row transfers",
+                   "bits toggled", "activity", "uniform pJ", "data pJ");
+  for (int l = 0; l < energy::kNumLevels; ++l) {
+    const auto& la = r.activity.level[static_cast<size_t>(l)];
+    s += fmt::format("  {:<4} {:>12} {:>14} {:>9.3f} {:>16.1f} {:>16.1f}\n",
+                     energy::LevelName(static_cast<Level>(l)), la.transfers, la.toggles,
+                     la.Activity(), r.energy.level[static_cast<size_t>(l)].access_pj,
+                     r.data_energy.level[static_cast<size_t>(l)].access_pj);
+  }
+  const double b = r.base_energy.total_pj();
+  s += fmt::format(
+      "  total {:.1f} nJ data-dependent vs {:.1f} nJ uniform-random ({:.3f} vs {:.3f} "
+      "of the MRF-only baseline)\n",
+      r.data_energy.total_pj() / 1e3, r.energy.total_pj() / 1e3,
+      b > 0 ? r.data_energy.total_pj() / b : 0.0, b > 0 ? r.energy.total_pj() / b : 0.0);
+  return s;
+}
+
+std::string Header(const h::DesignResult& r) {
+  return fmt::format(
+      "design {}: {}; SM {} lanes, {} warps, {} scheduling{} ({} inner)\n", r.design, r.hierarchy,
+      r.sm.lanes, r.sm.warps, r.two_level ? "two-level" : "single-level",
+      r.two_level ? fmt::format(" with {} active", r.sm.active_warps) : "", r.inner_policy);
+}
+
+}  // namespace
+
+CLI::App* AddSimCommand(CLI::App& app, HarnessArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "sim", "simulate a design's register-file hierarchy (C++ models) in the SM timing model");
+  cmd->add_option("design", a.designs, "design .yaml")->required()->expected(1);
+  AddCommon(cmd, a);
+  cmd->add_flag("--stats", a.stats, "per kernel access counts and stall statistics");
+  return cmd;
+}
+
+CLI::App* AddEnergyCommand(CLI::App& app, HarnessArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "energy", "register-file energy of one or more designs, normalized to the MRF-only baseline");
+  cmd->add_option("designs", a.designs, "design .yaml files")->required();
+  AddCommon(cmd, a);
+  cmd->add_option("--csv", a.csv, "write the breakdown as CSV");
+  cmd->add_option("--svg", a.svg, "write a stacked-bar SVG chart of the breakdown");
+  cmd->add_option("--md", a.md, "write the Markdown table");
+  cmd->add_option("--title", a.title, "chart title");
+  return cmd;
+}
+
+int RunSimCommand(const HarnessArgs& a) {
+  const DesignSpec d = LoadDesign(a.designs.at(0));
+  const h::DriverOptions o = Options(a);
+  CheckDesign(d, o);
+  if (!a.json.empty())
+    CheckOutputPath(a.json, "--json");
+  Loaded l = LoadAll(a.workloads, a.record);
+  const std::vector<Skipped> skipped = DropUnfit(l, {d}, o);
+  h::DesignResult r;
+  try {
+    r = h::RunDesign(d, l.kernels, o);
+  } catch (const InputError&) {
+    throw;
+  } catch (const ToolError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "gpurf: sim: {}\n", e.what());
+    return kExitCheckFailed;
+  }
+  fmt::print("{}", Header(r));
+  fmt::print("  {:<22} {:<28} {:>10} {:>11} {:>7} {:>8} {:>8}\n", "workload", "kernel", "cycles",
+             "warp-insts", "IPC", "base IPC", "energy");
+  for (const auto& k : r.kernels) {
+    const double b = k.base_energy.total_pj();
+    fmt::print("  {:<22} {:<28} {:>10} {:>11} {:>7.3f} {:>8.3f} {:>8.3f}\n", k.workload,
+               k.kernel.substr(0, 28), k.sm.cycles, k.sm.warp_instructions, k.sm.Ipc(),
+               k.base_sm.Ipc(), b > 0 ? k.energy.total_pj() / b : 0.0);
+    if (a.stats) {
+      fmt::print("{}", CountsTable(k.rf.counts, k.rf.bank_conflicts));
+      fmt::print(
+          "  stalls: idle {} scoreboard {} unit {} register-file {}; operand delay {} cycles; "
+          "(de)activations {}/{}; RFC flushes {}, dead kills {}; MrfCore reads {} conflicts {} "
+          "collector stalls {}, dispatches off the prediction {}\n",
+          k.sm.idle_cycles, k.sm.scoreboard_stalls, k.sm.unit_stalls, k.sm.rf_stalls,
+          k.sm.operand_delay_cycles, k.sm.activations, k.sm.deactivations, k.rf.flushes,
+          k.rf.dead_kills, k.rf.core_reads, k.rf.core_conflicts, k.rf.core_issue_stalls,
+          k.rf.dispatch_mismatches);
+    }
+  }
+  fmt::print("total: {} cycles, {} warp instructions, IPC {:.3f} (MRF-only baseline {:.3f})\n",
+             r.cycles, r.warp_instructions, r.Ipc(), r.BaseIpc());
+  fmt::print("{}", CountsTable(r.counts, r.bank_conflicts));
+  const double b = r.base_energy.total_pj();
+  fmt::print("energy: {:.1f} nJ = {:.3f} of the MRF-only baseline ({:.1f} nJ)\n",
+             r.energy.total_pj() / 1e3, b > 0 ? r.energy.total_pj() / b : 0.0, b / 1e3);
+  for (int li = 0; li < energy::kNumLevels; ++li) {
+    const auto& lb = r.energy.level[static_cast<size_t>(li)];
+    fmt::print("  {:<4} access {:>12.1f} pJ  wire {:>12.1f} pJ\n",
+               energy::LevelName(static_cast<Level>(li)), lb.access_pj, lb.wire_pj);
+  }
+  fmt::print("  tag checks {:.1f} pJ\n", r.energy.tag_pj);
+  fmt::print("{}", RtlSummary(r));
+  for (const auto& k : skipped)
+    fmt::print("skipped: kernel {} of workload {}: {}\n", k.kernel, k.workload, k.reason);
+  if (!a.json.empty()) {
+    nlohmann::ordered_json j = ResultJson(r);
+    j["skipped"] = SkippedJson(skipped);
+    WriteOutputFile(a.json, j.dump(2) + "\n", "--json");
+  }
+  return kExitOk;
+}
+
+int RunEnergyCommand(const HarnessArgs& a) {
+  const h::DriverOptions o = Options(a);
+  std::vector<DesignSpec> designs;
+  for (const auto& p : a.designs) {
+    designs.push_back(LoadDesign(p));
+    CheckDesign(designs.back(), o);
+  }
+  for (const auto& [path, option] : {std::pair{a.csv, "--csv"}, std::pair{a.svg, "--svg"},
+                                     std::pair{a.md, "--md"}, std::pair{a.json, "--json"}}) {
+    if (!path.empty())
+      CheckOutputPath(path, option);
+  }
+  Loaded l = LoadAll(a.workloads, a.record);
+  const std::vector<Skipped> skipped = DropUnfit(l, designs, o);
+  std::vector<h::DesignResult> results;
+  try {
+    for (const auto& d : designs)
+      results.push_back(h::RunDesign(d, l.kernels, o));
+  } catch (const InputError&) {
+    throw;
+  } catch (const ToolError&) {
+    throw;
+  } catch (const std::runtime_error& e) {
+    fmt::print(stderr, "gpurf: energy: {}\n", e.what());
+    return kExitCheckFailed;
+  }
+  const double base = results.front().base_energy.total_pj();
+  if (base <= 0) {
+    fmt::print(stderr, "gpurf: energy: the workloads have no register accesses\n");
+    return kExitCheckFailed;
+  }
+  for (const auto& r : results) {
+    if (std::abs(r.base_energy.total_pj() - base) > 1e-9 * base) {
+      fmt::print(stderr,
+                 "gpurf: energy: note: design {} has another MRF-only baseline ({:.1f} vs {:.1f} "
+                 "pJ; different SM or energies); all bars are normalized to the first's\n",
+                 r.design, r.base_energy.total_pj(), base);
+    }
+  }
+  // The baseline as a configuration: the MRF-only run of the first design's SM.
+  std::vector<energy::ConfigEnergy> configs;
+  configs.push_back({"MRF only (baseline)", results.front().base_energy});
+  for (const auto& r : results)
+    configs.push_back({r.hierarchy, r.energy});
+  fmt::print("{}", energy::RenderMarkdown(configs, base));
+  fmt::print("\n| configuration | IPC | baseline IPC | IPC ratio |\n|---|---:|---:|---:|\n");
+  for (const auto& r : results) {
+    fmt::print("| {} | {:.3f} | {:.3f} | {:.3f} |\n", r.hierarchy, r.Ipc(), r.BaseIpc(),
+               r.BaseIpc() > 0 ? r.Ipc() / r.BaseIpc() : 0.0);
+  }
+  for (const auto& r : results) {
+    if (r.mode != h::RfMode::kModels)
+      fmt::print("\n{}: {}", r.hierarchy, RtlSummary(r));
+  }
+  fmt::print("{}", SkippedMarkdown(skipped));
+  const std::string title =
+      a.title.empty() ? "Register-file energy normalized to the MRF-only baseline" : a.title;
+  if (!a.csv.empty())
+    WriteOutputFile(a.csv, energy::RenderCsv(configs, base) + SkippedCsv(skipped), "--csv");
+  if (!a.svg.empty())
+    WriteOutputFile(a.svg, energy::RenderSvg(configs, base, title), "--svg");
+  if (!a.md.empty())
+    WriteOutputFile(a.md, energy::RenderMarkdown(configs, base) + SkippedMarkdown(skipped), "--md");
+  if (!a.json.empty()) {
+    nlohmann::ordered_json j;
+    j["breakdown"] = energy::RenderJson(configs, base);
+    j["skipped"] = SkippedJson(skipped);
+    auto& rs = j["designs"] = nlohmann::ordered_json::array();
+    for (const auto& r : results)
+      rs.push_back(ResultJson(r));
+    WriteOutputFile(a.json, j.dump(2) + "\n", "--json");
+  }
+  return kExitOk;
+}
+
+}  // namespace gpurf

@@ -1,0 +1,310 @@
+#include "app/passes_cmd.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+
+#include "base/diag.h"
+#include "base/fs.h"
+#include "gen/config/yaml_loader.h"
+#include "sim/accelsim/trace_import.h"
+#include "sim/passes/analysis.h"
+#include "sim/passes/value_usage.h"
+#include "sim/workload/launch.h"
+
+namespace gpurf {
+
+namespace sp = sim::passes;
+
+void AddRecordLimitOption(CLI::App* cmd, RecordLimit& limit) {
+  cmd->add_option("--max-record-mb", limit.mb,
+                  fmt::format("memory a PTX workload's functional run may record (instruction "
+                              "stream and register values), in MiB (default {})",
+                              sim::ExecOptions::kDefaultMaxRecordedBytes >> 20))
+      ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 20));
+}
+
+namespace {
+
+[[noreturn]] void OutputError(const std::string& path, const std::string& option,
+                              const std::string& problem) {
+  throw InputError({}, option, path, problem, "a writable file path in an existing folder");
+}
+
+}  // namespace
+
+void CheckOutputPath(const std::string& path, const std::string& option) {
+  if (path.empty())
+    OutputError(path, option, "empty path");
+  std::error_code ec;
+  const fs::path p(path);
+  const fs::file_status st = fs::status(p, ec);
+  if (fs::is_directory(st))
+    OutputError(path, option, "is a folder, not a file");
+  if (fs::exists(st) && !fs::is_regular_file(st))
+    return;  // a device or FIFO, written in place
+  const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  if (!fs::is_directory(parent, ec))
+    OutputError(path, option, fmt::format("folder '{}' does not exist", parent.string()));
+  if (::access(parent.c_str(), W_OK | X_OK) != 0)
+    OutputError(path, option,
+                fmt::format("cannot create files in folder '{}': {}", parent.string(),
+                            std::strerror(errno)));
+  if (fs::exists(st) && ::access(p.c_str(), W_OK) != 0)
+    OutputError(path, option, fmt::format("the file is not writable: {}", std::strerror(errno)));
+}
+
+void WriteOutputFile(const std::string& path, const std::string& text, const std::string& option) {
+  CheckOutputPath(path, option);
+  const fs::path p(path);
+  std::error_code ec;
+  if (fs::exists(p, ec) && !fs::is_regular_file(p, ec)) {  // /dev/stdout, a FIFO
+    std::ofstream f(p, std::ios::binary);
+    if (!f)
+      OutputError(path, option, fmt::format("cannot open for writing: {}", std::strerror(errno)));
+    f << text;
+    f.flush();
+    if (!f)
+      throw ToolError(fmt::format("{} {}: write failed: {}", option, path, std::strerror(errno)));
+    return;
+  }
+  const fs::path parent = p.parent_path().empty() ? fs::path(".") : p.parent_path();
+  static int counter = 0;
+  const fs::path tmp =
+      parent / fmt::format(".{}.tmp-{}-{}", p.filename().string(), ::getpid(), counter++);
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f)
+      OutputError(path, option,
+                  fmt::format("cannot create a file in folder '{}': {}", parent.string(),
+                              std::strerror(errno)));
+    f << text;
+    f.close();
+    if (!f) {
+      const int err = errno;
+      fs::remove(tmp, ec);
+      throw ToolError(fmt::format("{} {}: write failed: {}", option, path, std::strerror(err)));
+    }
+  }
+  fs::rename(tmp, p, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    OutputError(path, option, fmt::format("cannot replace the file: {}", ec.message()));
+  }
+}
+
+WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& limit) {
+  // A PTX workload: a launch file, or the name of a corpus workload. It is executed
+  // functionally, so the analyses see its dynamic stream with register values.
+  const bool is_launch = path.ends_with(".yaml") || path.ends_with(".yml");
+  const bool is_corpus_name = !fs::exists(path) && path.find('/') == std::string::npos;
+  if (is_launch || is_corpus_name) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const std::string launch =
+        is_launch ? path : sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), path);
+    sim::RunOptions ro;
+    if (limit.mb > 0)
+      ro.exec.max_recorded_bytes = limit.mb << 20;
+    auto run = std::shared_ptr<sim::WorkloadRun>(sim::RunWorkload(sim::LoadLaunch(launch), ro));
+    WorkloadKernels w;
+    w.import_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    w.kernels.push_back({&run->compiled.kernel, &run->run});
+    w.owner = run;
+    return w;
+  }
+  {
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (fs::exists(st) && !fs::is_regular_file(st) && !fs::is_directory(st))
+      throw InputError(SourceLoc{path, 0, 0}, "workload", path,
+                       "not a regular file or folder (a device, FIFO or socket)",
+                       "a launch.yaml, a corpus workload name, or an Accel-Sim trace folder, "
+                       "kernelslist.g or .traceg file");
+  }
+  if (path.ends_with(".ptx")) {
+    throw InputError(SourceLoc{path, 0, 0}, "workload", path,
+                     "a PTX file alone has no launch configuration to execute",
+                     "its launch.yaml, a corpus workload name (gpurf workload list), or an "
+                     "Accel-Sim trace folder, kernelslist.g or .traceg file");
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  auto trace = std::make_shared<sim::accelsim::TraceWorkload>(sim::accelsim::ImportTrace(path));
+  WorkloadKernels w;
+  w.import_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  w.bytes = trace->bytes;
+  for (const auto& k : trace->kernels)
+    w.kernels.push_back({k.kernel.get(), &k.run});
+  w.owner = trace;
+  return w;
+}
+
+namespace {
+
+sp::PassOptions OptionsFor(const std::string& config, const std::string& energies,
+                           std::string* note) {
+  sp::PassOptions o;
+  int active_warps = 8;
+  if (!config.empty()) {
+    const DesignSpec d = LoadDesign(config);
+    active_warps = d.sm.active_warps;
+    o.orf.l1_entries = d.hierarchy.l1_entries_per_thread;
+    o.orf.l0_split = d.hierarchy.l0_split;
+    o.orf.levels = d.hierarchy.kind == "sw-orf" ? d.hierarchy.levels : 1;
+    o.release.resident_warps = d.sm.warps;
+    if (note && d.hierarchy.kind == "hw-rfc") {
+      *note = fmt::format(
+          "design '{}' uses a hardware register file cache: the compiler provides strand ends "
+          "and liveness hints ('*'), not ORF levels",
+          d.name);
+    } else if (note && d.hierarchy.kind == "mrf-only") {
+      *note = fmt::format("design '{}' has no register file hierarchy: every access is to the MRF",
+                          d.name);
+    }
+  }
+  o.energies = sp::GebhartEnergies(o.orf.l1_entries, active_warps);
+  if (!energies.empty())
+    o.energies = sp::LoadRegisterFileEnergies(energies, o.energies);
+  return o;
+}
+
+bool Selected(const sim::Kernel& k, const std::string& filter) {
+  return filter.empty() || k.name.find(filter) != std::string::npos;
+}
+
+// A --kernel filter that selects nothing is a mistake, not an empty report.
+void CheckFilter(const WorkloadKernels& w, const std::string& filter, const std::string& workload) {
+  if (filter.empty())
+    return;
+  std::vector<std::string> names;
+  for (const auto& item : w.kernels) {
+    if (Selected(*item.kernel, filter))
+      return;
+    names.push_back(item.kernel->name);
+  }
+  throw InputError(
+      {}, "--kernel", filter,
+      fmt::format("no kernel of workload {} has a name containing this text", workload),
+      names.empty() ? std::string("(the workload has no kernels)")
+                    : fmt::format("a part of {}", fmt::join(names, ", ")));
+}
+
+}  // namespace
+
+CLI::App* AddWorkloadAnalyzeCommand(CLI::App* workload, AnalyzeArgs& a) {
+  CLI::App* cmd = workload->add_subcommand(
+      "analyze", "value usage, strands and ORF allocation of a workload's kernels");
+  cmd->add_option("workload", a.workload,
+                  "Accel-Sim trace folder (kernelslist.g + kernel-N.traceg), kernelslist.g or "
+                  ".traceg file")
+      ->required();
+  cmd->add_option("--config", a.config,
+                  "design .yaml whose hierarchy to allocate for (default: 3 levels, 3 L1 "
+                  "entries, split L0)");
+  cmd->add_option("--energies", a.energies,
+                  "per-access energies JSON (default: Gebhart TOCS 2012 Tables IV/V)");
+  cmd->add_option("--csv", a.csv, "write the value-usage table as CSV to this file ('-' = stdout)");
+  cmd->add_option("--kernel", a.kernel, "only kernels whose name contains this text");
+  AddRecordLimitOption(cmd, a.record);
+  return cmd;
+}
+
+CLI::App* AddCompileCommand(CLI::App& app, CompileArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "compile", "print a kernel annotated for a design: strands, ORF levels, release flags");
+  cmd->add_option("kernel", a.workload, "Accel-Sim trace folder, kernelslist.g or .traceg file")
+      ->required();
+  cmd->add_option("--config", a.config,
+                  "design .yaml (hierarchy kind, levels, L1 entries, L0 split)")
+      ->required();
+  cmd->add_option("--energies", a.energies, "per-access energies JSON");
+  cmd->add_option("--kernel", a.kernel, "only kernels whose name contains this text");
+  AddRecordLimitOption(cmd, a.record);
+  return cmd;
+}
+
+int RunWorkloadAnalyze(const AnalyzeArgs& a) {
+  const sp::PassOptions opt = OptionsFor(a.config, a.energies, nullptr);
+  if (!a.csv.empty() && a.csv != "-")
+    CheckOutputPath(a.csv, "--csv");
+  const WorkloadKernels w = LoadWorkloadKernels(a.workload, a.record);
+  CheckFilter(w, a.kernel, a.workload);
+  fmt::print("workload {}: {} kernel(s), {:.2f} MB imported in {:.3f} s\n", a.workload,
+             w.kernels.size(), static_cast<double>(w.bytes) / 1e6, w.import_seconds);
+  std::vector<sp::ValueUsage> usage;
+  for (const auto& item : w.kernels) {
+    if (!Selected(*item.kernel, a.kernel))
+      continue;
+    if (item.run)
+      usage.push_back(sp::CharacterizeValueUsage(*item.run));
+  }
+  if (!usage.empty())
+    fmt::print("\nValue usage (Gebhart Figs. 2-3)\n{}", sp::ValueUsageTable(usage));
+  for (const auto& item : w.kernels) {
+    const sim::Kernel& k = *item.kernel;
+    if (!Selected(k, a.kernel))
+      continue;
+    const sp::KernelAnalysis an = sp::AnalyzeKernel(k, opt);
+    const sp::AccessCounts c = sp::CountAccesses(k, an.alloc, opt.energies, item.run);
+    fmt::print("\n{}", sp::AnalysisSummary(k, an, c, opt));
+    if (item.run) {
+      fmt::print("  {} warps, {} warp instructions, {} thread instructions (dynamic counts)\n",
+                 item.run->warps.size(), item.run->WarpInstructions(),
+                 item.run->ThreadInstructions());
+    }
+    // ORF size sweep: energy against the MRF-only baseline.
+    std::string line = "  sweep (energy % of baseline):";
+    for (int levels = 2; levels <= 3; ++levels) {
+      line += levels == 2 ? " 2-level L1=" : " | 3-level split L0, L1=";
+      for (int l1 = 1; l1 <= 6; ++l1) {
+        sp::PassOptions o2 = opt;
+        o2.orf.levels = levels;
+        o2.orf.l1_entries = l1;
+        o2.orf.l0_split = true;
+        if (a.energies.empty())
+          o2.energies = sp::GebhartEnergies(l1, 8);
+        const auto an2 = sp::AnalyzeKernel(k, o2);
+        const auto c2 = sp::CountAccesses(k, an2.alloc, o2.energies, item.run);
+        line += fmt::format("{}{}:{:.1f}", l1 > 1 ? " " : "", l1, 100.0 * c2.Ratio());
+      }
+    }
+    fmt::print("{}\n", line);
+  }
+  if (!a.csv.empty()) {
+    const std::string csv = sp::ValueUsageCsv(usage);
+    if (a.csv == "-") {
+      fmt::print("\n{}", csv);
+    } else {
+      WriteOutputFile(a.csv, csv, "--csv");
+      fmt::print("\nvalue-usage CSV written to {}\n", a.csv);
+    }
+  }
+  return kExitOk;
+}
+
+int RunCompile(const CompileArgs& a) {
+  std::string note;
+  const sp::PassOptions opt = OptionsFor(a.config, a.energies, &note);
+  const WorkloadKernels w = LoadWorkloadKernels(a.workload, a.record);
+  CheckFilter(w, a.kernel, a.workload);
+  if (!note.empty())
+    fmt::print("note: {}\n", note);
+  fmt::print(
+      "legend: | ends a strand; R2@L1.0 = read from L1 entry 0, @L0.B = L0 bank of slot B, "
+      ">L1.1 = MRF read that also fills L1 entry 1; R3>MRF+L1.2 = result written to the MRF and "
+      "L1 entry 2; * = last use (warp level); ^ = released (Jeon pir); live = FineReg vector\n");
+  for (const auto& item : w.kernels) {
+    const sim::Kernel& k = *item.kernel;
+    if (!Selected(k, a.kernel))
+      continue;
+    const sp::KernelAnalysis an = sp::AnalyzeKernel(k, opt);
+    const sp::AccessCounts c = sp::CountAccesses(k, an.alloc, opt.energies, item.run);
+    fmt::print("\n{}{}", sp::AnalysisSummary(k, an, c, opt), sp::AnnotatedListing(k, an));
+  }
+  return kExitOk;
+}
+
+}  // namespace gpurf
