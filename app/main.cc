@@ -592,8 +592,9 @@ std::string CliErrorMessage(const CLI::ParseError& e, const std::vector<std::str
                       fmt::format("{}", fmt::join(commands, ", ")))
         .what();
   std::smatch m;
+  // Returns the text by value: what() of the temporary InputError dies with it.
   const auto format = [](const std::string& field, const std::string& value,
-                         const std::string& problem, const std::string& allowed) {
+                         const std::string& problem, const std::string& allowed) -> std::string {
     return InputError({}, field, value, problem, allowed).what();
   };
   if (std::regex_match(msg, m, std::regex(R"(^(\S+): Value (.*) not in range (.*) to (.*)$)")))
