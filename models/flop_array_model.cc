@@ -1,5 +1,8 @@
 #include "models/flop_array_model.h"
 
+#include "gen/structures/flop_array/flop_array_spec.h"
+#include "models/registry.h"
+
 namespace gpurf {
 
 FlopArrayModel::FlopArrayModel(const FlopArraySpec& spec)
@@ -80,5 +83,10 @@ void FlopArrayModel::Clock(const PortValues& in) {
     ++writes_;
   }
 }
+
+GPURF_REGISTER(ModelFamily, flop_array, "flop-array",
+               ModelFamily{[](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
+                 return std::make_unique<FlopArrayModel>(SpecAs<FlopArraySpec>(s));
+               }})
 
 }  // namespace gpurf

@@ -8,6 +8,9 @@
 #include <string>
 #include <tuple>
 
+#include "gen/structures/mrf/mrf_spec.h"
+#include "models/registry.h"
+
 namespace gpurf {
 
 MrfCore::MrfCore(const MrfSpec& spec)
@@ -294,5 +297,10 @@ void MrfModel::Clock(const PortValues& in) {
   core_.Step(DecodeIssue(spec_, in), DecodeWriteBack(spec_, in), in[kDispReady].bit(0),
              !in[kRstN].bit(0));
 }
+
+GPURF_REGISTER(ModelFamily, mrf, "mrf",
+               ModelFamily{[](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
+                 return std::make_unique<MrfModel>(SpecAs<MrfSpec>(s));
+               }})
 
 }  // namespace gpurf

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "gen/structures/orf/orf_spec.h"
+#include "models/registry.h"
+
 namespace gpurf {
 
 OperandRegisterFile::OperandRegisterFile(const OrfSpec& spec)
@@ -142,5 +145,14 @@ void OrfCycleModel::Clock(const PortValues& in) {
   }
   orf_.Clock(RequestOf(in));
 }
+
+GPURF_REGISTER(ModelFamily, orf_l1, "orf-l1",
+               ModelFamily{[](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
+                 return std::make_unique<OrfCycleModel>(SpecAs<OrfSpec>(s));
+               }})
+GPURF_REGISTER(ModelFamily, orf_l0, "orf-l0",
+               ModelFamily{[](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
+                 return std::make_unique<OrfCycleModel>(SpecAs<OrfSpec>(s));
+               }})
 
 }  // namespace gpurf

@@ -4,7 +4,9 @@
 
 #include <stdexcept>
 
+#include "gen/structures/rf_system/rf_system_spec.h"
 #include "gen/structures/rfc/rfc_gen.h"
+#include "models/registry.h"
 
 namespace gpurf {
 
@@ -624,5 +626,10 @@ void RfSystemCycleModel::Outputs(const PortValues& in, PortValues& out, PortValu
 void RfSystemCycleModel::Clock(const PortValues& in) {
   sys_.Clock(Decode(sys_.spec(), in));
 }
+
+GPURF_REGISTER(ModelFamily, rf_system, "rf-system",
+               ModelFamily{[](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
+                 return std::make_unique<RfSystemCycleModel>(SpecAs<RfSystemSpec>(s));
+               }})
 
 }  // namespace gpurf

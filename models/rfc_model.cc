@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "gen/structures/rfc/rfc_spec.h"
+#include "models/registry.h"
+
 namespace gpurf {
 
 RfcConfig RfcConfig::From(const RfcSpec& s) {
@@ -543,5 +546,10 @@ void RfcCycleModel::Clock(const PortValues& in) {
 std::string RfcCycleModel::Failure() const {
   return failure_;
 }
+
+GPURF_REGISTER(ModelFamily, rfc, "rfc",
+               ModelFamily{[](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
+                 return std::make_unique<RfcCycleModel>(SpecAs<RfcSpec>(s));
+               }})
 
 }  // namespace gpurf

@@ -4,6 +4,9 @@
 
 #include <bit>
 
+#include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
+#include "models/registry.h"
+
 namespace gpurf {
 
 namespace {
@@ -221,5 +224,10 @@ void WarpSchedulerCycleModel::Clock(const PortValues& in) {
   }
   sched_.Step(InputsOf(in));
 }
+
+GPURF_REGISTER(ModelFamily, warp_scheduler, "warp-scheduler",
+               ModelFamily{[](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
+                 return std::make_unique<WarpSchedulerCycleModel>(SpecAs<WarpSchedulerSpec>(s));
+               }})
 
 }  // namespace gpurf

@@ -3,10 +3,8 @@
 #include <fmt/format.h>
 
 #include <map>
-#include <mutex>
 
 #include "base/diag.h"
-#include "synth/model_drivers.h"
 
 namespace gpurf {
 
@@ -285,64 +283,51 @@ int EntriesParameter(const GeneratedStructure& g) {
       fmt::format("{} ({}): no 'entries' parameter to draw addresses from", g.top, g.kind));
 }
 
-std::map<std::string, ActivityDriverFactory>& Registry() {
-  static std::map<std::string, ActivityDriverFactory> r = [] {
-    std::map<std::string, ActivityDriverFactory> m;
-    // Built-in drivers. Structure kinds with other port contracts add theirs here.
-    m["flop-array"] = [](const GeneratedStructure& g) {
-      return MakeReadWritePortDriver(g, EntriesParameter(g));
-    };
-    m["orf-l1"] = [](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-      return std::make_unique<OrfDriver>(g, IntParameter(g, "active_warps"),
-                                         IntParameter(g, "entries_per_thread"), false);
-    };
-    m["orf-l0"] = [](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-      const bool split = g.parameters.value("split", false);
-      return std::make_unique<OrfDriver>(g, IntParameter(g, "active_warps"), split ? 3 : 1, split);
-    };
-    // Handshake structures: drivers that track the golden model (model_drivers.h).
-    m["mrf"] = MakeMrfDriver;
-    m["rfc"] = MakeRfcDriver;
-    m["warp-scheduler"] = MakeWarpSchedulerDriver;
-    return m;
-  }();
-  return r;
-}
-
-std::mutex& RegistryMutex() {
-  static std::mutex m;
-  return m;
-}
-
 }  // namespace
 
 std::unique_ptr<ActivityDriver> MakeReadWritePortDriver(const GeneratedStructure& g, int entries) {
   return std::make_unique<ReadWritePortDriver>(g, entries);
 }
 
-void RegisterActivityDriver(const std::string& kind, ActivityDriverFactory factory) {
-  const std::lock_guard<std::mutex> lock(RegistryMutex());
-  Registry()[kind] = std::move(factory);
+bool HasActivityDriver(const std::string& kind) {
+  return Registry<ActivityFamily>::Get().Find(kind) != nullptr;
 }
 
-bool HasActivityDriver(const std::string& kind) {
-  const std::lock_guard<std::mutex> lock(RegistryMutex());
-  return Registry().contains(kind);
+std::string ActivityDriverVersion(const std::string& kind) {
+  const ActivityFamily* f = Registry<ActivityFamily>::Get().Find(kind);
+  return f != nullptr ? f->version : "";
 }
 
 std::unique_ptr<ActivityDriver> MakeActivityDriver(const GeneratedStructure& g) {
-  ActivityDriverFactory f;
-  {
-    const std::lock_guard<std::mutex> lock(RegistryMutex());
-    const auto it = Registry().find(g.kind);
-    if (it == Registry().end())
-      throw ToolError(
-          fmt::format("{}: no activity driver for structure kind '{}' (register one "
-                      "in synth/activity_driver.cc)",
-                      g.top, g.kind));
-    f = it->second;
-  }
-  return f(g);
+  const ActivityFamily* f = Registry<ActivityFamily>::Get().Find(g.kind);
+  if (f == nullptr)
+    throw ToolError(
+        fmt::format("{}: no activity driver for structure kind '{}' (a family "
+                    "registers one: docs/adding-a-structure.md)",
+                    g.top, g.kind));
+  return f->make(g);
 }
+
+// The drivers of the structures with plain read and write ports; the handshake structures
+// register theirs in model_drivers.cc.
+GPURF_REGISTER(ActivityFamily, flop_array, "flop-array",
+               (ActivityFamily{[](const GeneratedStructure& g) {
+                                 return MakeReadWritePortDriver(g, EntriesParameter(g));
+                               },
+                               ""}))
+GPURF_REGISTER(ActivityFamily, orf_l1, "orf-l1",
+               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
+                                 return std::make_unique<OrfDriver>(
+                                     g, IntParameter(g, "active_warps"),
+                                     IntParameter(g, "entries_per_thread"), false);
+                               },
+                               ""}))
+GPURF_REGISTER(ActivityFamily, orf_l0, "orf-l0",
+               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
+                                 const bool split = g.parameters.value("split", false);
+                                 return std::make_unique<OrfDriver>(
+                                     g, IntParameter(g, "active_warps"), split ? 3 : 1, split);
+                               },
+                               ""}))
 
 }  // namespace gpurf

@@ -19,9 +19,9 @@
 // Drivers are found by structure kind. The read/write-port driver works from the manifest's port
 // roles alone (clock, reset_n, write_enable, write_address, write_data, read_address,
 // read_enable, read_data) and serves flop-array; the ORF driver addresses (slot, entry) rows of
-// orf-l1 and orf-l0; a structure whose ports are not plain read and
-// write ports (a scheduler, a tagged cache with handshakes) registers its own driver with
-// RegisterActivityDriver() or in BuiltinActivityDrivers() (activity_driver.cc).
+// orf-l1 and orf-l0; a structure whose ports are not plain read and write ports (a scheduler, a
+// tagged cache with handshakes) has its own driver (model_drivers.cc). Each family registers its
+// driver as an ActivityFamily in the file that implements it (base/registry.h).
 #pragma once
 
 #include <cstdint>
@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "base/registry.h"
 #include "gen/output/artifact.h"
 
 namespace gpurf {
@@ -81,9 +82,16 @@ class ActivityDriver {
 using ActivityDriverFactory =
     std::function<std::unique_ptr<ActivityDriver>(const GeneratedStructure&)>;
 
-// Registers (or replaces) the driver of a structure kind.
-void RegisterActivityDriver(const std::string& kind, ActivityDriverFactory factory);
+// The activity layer of a structure family.
+struct ActivityFamily {
+  ActivityDriverFactory make;
+  // Part of the characterization cache key: bumped whenever the driver's stimulus changes, so
+  // that results cached with the old stimulus are not reused ("" = the driver has no version).
+  std::string version;
+};
+
 bool HasActivityDriver(const std::string& kind);
+std::string ActivityDriverVersion(const std::string& kind);
 // The driver of g.kind; ToolError naming the kind when none is registered.
 std::unique_ptr<ActivityDriver> MakeActivityDriver(const GeneratedStructure& g);
 

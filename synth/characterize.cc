@@ -412,7 +412,7 @@ ModuleCharacterization CharacterizeModule(const GeneratedStructure& g,
       "{}\n{}\n{}\nperiod {}\nslew {}\nwire {}\ncycles {}\nseed {}\nsta {}\n", kMethodVersion,
       GeneratorVersion(), synth.work_dir.filename().string(), opt.synth.clock_period_ns,
       opt.energy.slew_ns, opt.energy.wire_cap_per_fanout_pf, opt.cycles, opt.seed, opt.sta_check);
-  if (const std::string v = ModelDriverVersion(g.kind); !v.empty())
+  if (const std::string v = ActivityDriverVersion(g.kind); !v.empty())
     key_text += "driver " + v + "\n";
   const fs::path dir = cache_root / (g.top + "-" + HashHex(key_text, 16));
   if (VerifyCacheEntry(dir, "characterization of " + g.top, {"result.json"})) {

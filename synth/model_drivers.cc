@@ -10,7 +10,10 @@
 #include <vector>
 
 #include "base/diag.h"
+#include "gen/structures/mrf/mrf_spec.h"
 #include "gen/structures/registry.h"
+#include "gen/structures/rfc/rfc_spec.h"
+#include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
 #include "models/mrf_model.h"
 #include "models/rfc_model.h"
 #include "models/warp_scheduler_model.h"
@@ -38,9 +41,9 @@ Spec SpecOf(const GeneratedStructure& g) {
     ps.Set(it.key(), text, {}, it.key());
   }
   const StructureSpec spec = k->make_spec(ps);
-  if (!std::holds_alternative<Spec>(spec))
+  if (spec.If<Spec>() == nullptr)
     throw ToolError(fmt::format("{}: parameters do not describe a {}", g.top, g.kind));
-  return std::get<Spec>(spec);
+  return SpecAs<Spec>(spec);
 }
 
 uint64_t Pick(ActivityRng& rng, int n) {
@@ -507,24 +510,20 @@ class WarpSchedulerDriver final : public ActivityDriver {
 
 }  // namespace
 
-std::string ModelDriverVersion(const std::string& kind) {
-  if (kind == "mrf")
-    return "mrf-driver-v1";
-  if (kind == "rfc")
-    return "rfc-driver-v2";
-  if (kind == "warp-scheduler")
-    return "warp-scheduler-driver-v1";
-  return "";
-}
-
-std::unique_ptr<ActivityDriver> MakeMrfDriver(const GeneratedStructure& g) {
-  return std::make_unique<MrfDriver>(g);
-}
-std::unique_ptr<ActivityDriver> MakeRfcDriver(const GeneratedStructure& g) {
-  return std::make_unique<RfcDriver>(g);
-}
-std::unique_ptr<ActivityDriver> MakeWarpSchedulerDriver(const GeneratedStructure& g) {
-  return std::make_unique<WarpSchedulerDriver>(g);
-}
+GPURF_REGISTER(ActivityFamily, mrf, "mrf",
+               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
+                                 return std::make_unique<MrfDriver>(g);
+                               },
+                               "mrf-driver-v1"}))
+GPURF_REGISTER(ActivityFamily, rfc, "rfc",
+               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
+                                 return std::make_unique<RfcDriver>(g);
+                               },
+                               "rfc-driver-v2"}))
+GPURF_REGISTER(ActivityFamily, warp_scheduler, "warp-scheduler",
+               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
+                                 return std::make_unique<WarpSchedulerDriver>(g);
+                               },
+                               "warp-scheduler-driver-v1"}))
 
 }  // namespace gpurf

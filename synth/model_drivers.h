@@ -1,6 +1,7 @@
 // Activity drivers for the structures whose ports are handshakes rather than plain read and write
 // ports: the banked MRF with its operand collectors, the hardware register file cache and the
-// two-level warp scheduler.
+// two-level warp scheduler. model_drivers.cc registers them (ActivityFamily, activity_driver.h);
+// nothing calls them by name.
 //
 // The gate-level simulator gives a driver no outputs, so each of these drivers runs the
 // structure's golden model (models/) on the inputs it drives, one Evaluate/Clock per cycle.
@@ -34,20 +35,4 @@
 //                           with the deactivation and the wake that go with it in steady state.
 #pragma once
 
-#include <memory>
-#include <string>
-
-#include "gen/output/artifact.h"
 #include "synth/activity_driver.h"
-
-namespace gpurf {
-
-// Part of the characterization cache key of these kinds ("" for other kinds): bumped whenever a
-// driver's stimulus changes, so that cached results of the old stimulus are not reused.
-std::string ModelDriverVersion(const std::string& kind);
-
-std::unique_ptr<ActivityDriver> MakeMrfDriver(const GeneratedStructure& g);
-std::unique_ptr<ActivityDriver> MakeRfcDriver(const GeneratedStructure& g);
-std::unique_ptr<ActivityDriver> MakeWarpSchedulerDriver(const GeneratedStructure& g);
-
-}  // namespace gpurf

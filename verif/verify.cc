@@ -3,77 +3,18 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include "models/flop_array_model.h"
-#include "models/mrf_model.h"
-#include "models/orf_model.h"
-#include "models/rf_system_model.h"
-#include "models/rfc_model.h"
-#include "models/warp_scheduler_model.h"
-#include "verif/stimulus/flop_array_stimulus.h"
-#include "verif/stimulus/mrf_stimulus.h"
-#include "verif/stimulus/orf_stimulus.h"
-#include "verif/stimulus/rf_system_stimulus.h"
-#include "verif/stimulus/rfc_stimulus.h"
-#include "verif/stimulus/warp_scheduler_stimulus.h"
+#include <stdexcept>
+
+#include "models/registry.h"
+#include "verif/stimulus/registry.h"
 
 namespace gpurf {
 
-namespace {
-template <class... Ts>
-struct Overloaded : Ts... {
-  using Ts::operator()...;
-};
-template <class... Ts>
-Overloaded(Ts...) -> Overloaded<Ts...>;
-}  // namespace
-
-std::unique_ptr<CycleModel> MakeModel(const StructureSpec& spec) {
-  struct Maker {
-    std::unique_ptr<CycleModel> operator()(const FlopArraySpec& s) const {
-      return std::make_unique<FlopArrayModel>(s);
-    }
-    std::unique_ptr<CycleModel> operator()(const MrfSpec& s) const {
-      return std::make_unique<MrfModel>(s);
-    }
-    std::unique_ptr<CycleModel> operator()(const RfcSpec& s) const {
-      return std::make_unique<RfcCycleModel>(s);
-    }
-    std::unique_ptr<CycleModel> operator()(const WarpSchedulerSpec& s) const {
-      return std::make_unique<WarpSchedulerCycleModel>(s);
-    }
-    std::unique_ptr<CycleModel> operator()(const OrfSpec& s) const {
-      return std::make_unique<OrfCycleModel>(s);
-    }
-    std::unique_ptr<CycleModel> operator()(const RfSystemSpec& s) const {
-      return std::make_unique<RfSystemCycleModel>(s);
-    }
-  };
-  return std::visit(Maker{}, spec);
-}
-
 std::unique_ptr<Stimulus> MakeStimulus(const StructureSpec& spec, uint64_t seed) {
-  struct Maker {
-    uint64_t seed;
-    std::unique_ptr<Stimulus> operator()(const FlopArraySpec& s) const {
-      return std::make_unique<FlopArrayStimulus>(s, seed);
-    }
-    std::unique_ptr<Stimulus> operator()(const MrfSpec& s) const {
-      return std::make_unique<MrfStimulus>(s, seed);
-    }
-    std::unique_ptr<Stimulus> operator()(const RfcSpec& s) const {
-      return std::make_unique<RfcStimulus>(s, seed);
-    }
-    std::unique_ptr<Stimulus> operator()(const WarpSchedulerSpec& s) const {
-      return std::make_unique<WarpSchedulerStimulus>(s, seed);
-    }
-    std::unique_ptr<Stimulus> operator()(const OrfSpec& s) const {
-      return std::make_unique<OrfStimulus>(s, seed);
-    }
-    std::unique_ptr<Stimulus> operator()(const RfSystemSpec& s) const {
-      return std::make_unique<RfSystemStimulus>(s, seed);
-    }
-  };
-  return std::visit(Maker{seed}, spec);
+  const StimulusFamily* f = Registry<StimulusFamily>::Get().Find(spec.kind());
+  if (f == nullptr)
+    throw std::logic_error(fmt::format("no stimulus registered for kind '{}'", spec.kind()));
+  return f->make(spec, seed);
 }
 
 std::string VerifyResult::Summary() const {

@@ -9,9 +9,11 @@
 
 #include "gen/output/artifact.h"
 #include "gen/structures/registry.h"
+#include "models/registry.h"
 #include "verif/harness/lockstep.h"
 #include "verif/harness/stimulus.h"
 #include "verif/harness/verilator_build.h"
+#include "verif/stimulus/registry.h"
 
 namespace gpurf {
 
@@ -32,10 +34,6 @@ struct VerifyResult {
   bool passed() const { return run.passed; }
   std::string Summary() const;  // one line
 };
-
-// Golden model and stimulus of a structure kind.
-std::unique_ptr<CycleModel> MakeModel(const StructureSpec& spec);
-std::unique_ptr<Stimulus> MakeStimulus(const StructureSpec& spec, uint64_t seed);
 
 VerifyResult VerifyStructure(const StructureSpec& spec, const GeneratedStructure& rtl,
                              const VerifyOptions& opt);

@@ -12,6 +12,9 @@
 
 #include "base/fs.h"
 #include "base/hash.h"
+#include "gen/structures/mrf/mrf_spec.h"
+#include "gen/structures/rf_system/rf_system_spec.h"
+#include "gen/structures/rfc/rfc_spec.h"
 
 namespace gpurf {
 
@@ -342,7 +345,7 @@ DesignStructure RfSystemFor(const DesignSpec& d, const ParamSet& hier, const Par
     set(k, storage.Get(k).s, storage.Get(k));
   s.spec = RfSystemSpec::FromParams(p);
   s.role = "register-file system top of one lane cluster: " +
-           std::get<RfSystemSpec>(*s.spec).Description();
+           SpecAs<RfSystemSpec>(*s.spec).Description();
   return s;
 }
 

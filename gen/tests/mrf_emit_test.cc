@@ -12,6 +12,7 @@
 #include "gen/rtl_primitives.h"
 #include "gen/structures/emit.h"
 #include "gen/structures/mrf/mrf_gen.h"
+#include "gen/structures/mrf/mrf_spec.h"
 
 namespace gpurf {
 namespace {

@@ -11,8 +11,10 @@
 #include "base/diag.h"
 #include "gen/config/yaml_loader.h"
 #include "gen/structures/orf/orf_gen.h"
+#include "gen/structures/orf/orf_spec.h"
 #include "gen/structures/registry.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_gen.h"
+#include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
 
 namespace gpurf {
 namespace {
@@ -34,19 +36,19 @@ int Count(const std::string& s, const std::string& part) {
 }
 
 TEST(SchedulerSpec, DefaultsAndDerivedWidths) {
-  const auto s = std::get<WarpSchedulerSpec>(Make("warp-scheduler", {}));
+  const auto s = SpecAs<WarpSchedulerSpec>(Make("warp-scheduler", {}));
   EXPECT_EQ(s.warps, 32);
   EXPECT_EQ(s.active, 8);
   EXPECT_FALSE(s.greedy());
   EXPECT_EQ(s.warp_id_width, 5);
   EXPECT_EQ(s.slot_width, 3);
   EXPECT_EQ(s.module_name, "rf_sched_32w8a_rr_" + s.config_hash);
-  const auto one = std::get<WarpSchedulerSpec>(
+  const auto one = SpecAs<WarpSchedulerSpec>(
       Make("warp-scheduler", {{"warps", "1"}, {"active", "1"}, {"inner_policy", "greedy"}}));
   EXPECT_EQ(one.warp_id_width, 1);
   EXPECT_EQ(one.slot_width, 1);
   EXPECT_TRUE(one.greedy());
-  EXPECT_EQ(std::get<WarpSchedulerSpec>(Make("warp-scheduler", {{"warps", "5"}, {"active", "5"}}))
+  EXPECT_EQ(SpecAs<WarpSchedulerSpec>(Make("warp-scheduler", {{"warps", "5"}, {"active", "5"}}))
                 .slot_width,
             3);
 }
@@ -64,7 +66,7 @@ TEST(SchedulerSpec, ActiveAboveWarpsIsRejected) {
 }
 
 TEST(OrfSpec, LevelsShapesAndStorage) {
-  const auto l1 = std::get<OrfSpec>(Make("orf-l1", {}));
+  const auto l1 = SpecAs<OrfSpec>(Make("orf-l1", {}));
   EXPECT_EQ(l1.kind, "orf-l1");
   EXPECT_EQ(l1.entries, 3);
   EXPECT_EQ(l1.banks, 1);
@@ -74,7 +76,7 @@ TEST(OrfSpec, LevelsShapesAndStorage) {
   EXPECT_EQ(l1.storage.read_ports, 3);
   EXPECT_EQ(l1.module_name, "rf_orf_l1_3e8a_128_" + l1.config_hash);
 
-  const auto l0 = std::get<OrfSpec>(Make("orf-l0", {}));
+  const auto l0 = SpecAs<OrfSpec>(Make("orf-l0", {}));
   EXPECT_TRUE(l0.split);  // Gebhart's best design splits L0 per operand slot
   EXPECT_EQ(l0.entries, 3);
   EXPECT_EQ(l0.banks, 3);
@@ -82,7 +84,7 @@ TEST(OrfSpec, LevelsShapesAndStorage) {
   EXPECT_EQ(l0.storage.read_ports, 1);
   EXPECT_EQ(l0.module_name.substr(0, 11), "rf_orf_l0s_");
 
-  const auto u = std::get<OrfSpec>(Make("orf-l0", {{"split", "false"}, {"read_mode", "reg"}}));
+  const auto u = SpecAs<OrfSpec>(Make("orf-l0", {{"split", "false"}, {"read_mode", "reg"}}));
   EXPECT_EQ(u.entries, 1);
   EXPECT_EQ(u.banks, 1);
   EXPECT_EQ(u.storage.read_ports, 3);
@@ -102,7 +104,7 @@ TEST(OrfSpec, OversizedArrayIsRejectedAtWidth) {
 }
 
 TEST(EmitOrf, ComposesTheGeneratedFlopArray) {
-  const auto l1 = std::get<OrfSpec>(Make("orf-l1", {}));
+  const auto l1 = SpecAs<OrfSpec>(Make("orf-l1", {}));
   const GeneratedStructure g = EmitOrf(l1);
   ASSERT_EQ(g.files.size(), 3U);
   EXPECT_EQ(g.files[0].name, "gpurf_clock_gate.sv");
@@ -116,7 +118,7 @@ TEST(EmitOrf, ComposesTheGeneratedFlopArray) {
   EXPECT_GT(top.find("always_ff"), top.find("`ifdef GPURF_ASSERTIONS"));
   EXPECT_EQ(EmitOrf(l1).files[2].contents, top);  // deterministic
 
-  const auto l0 = std::get<OrfSpec>(Make("orf-l0", {{"clock_gate", "false"}}));
+  const auto l0 = SpecAs<OrfSpec>(Make("orf-l0", {{"clock_gate", "false"}}));
   const GeneratedStructure s = EmitOrf(l0);
   ASSERT_EQ(s.files.size(), 2U);  // no clock gate primitive
   const std::string& split = s.files[1].contents;
@@ -138,8 +140,8 @@ TEST(EmitOrf, ComposesTheGeneratedFlopArray) {
 }
 
 TEST(EmitWarpScheduler, PolicyAndAssertions) {
-  const auto rr = std::get<WarpSchedulerSpec>(Make("warp-scheduler", {}));
-  const auto gr = std::get<WarpSchedulerSpec>(Make("warp-scheduler", {{"inner_policy", "greedy"}}));
+  const auto rr = SpecAs<WarpSchedulerSpec>(Make("warp-scheduler", {}));
+  const auto gr = SpecAs<WarpSchedulerSpec>(Make("warp-scheduler", {{"inner_policy", "greedy"}}));
   const GeneratedStructure a = EmitWarpScheduler(rr), b = EmitWarpScheduler(gr);
   ASSERT_EQ(a.files.size(), 1U);
   const std::string& ra = a.files[0].contents;

@@ -15,7 +15,12 @@
 #include <variant>
 
 #include "base/diag.h"
+#include "gen/structures/flop_array/flop_array_spec.h"
+#include "gen/structures/mrf/mrf_spec.h"
+#include "gen/structures/orf/orf_spec.h"
 #include "gen/structures/registry.h"
+#include "gen/structures/rfc/rfc_spec.h"
+#include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
 
 namespace gpurf {
 namespace {
@@ -60,12 +65,12 @@ void ExpectRejected(const std::string& text, const Rejection& r) {
 
 const FlopArraySpec& Flop(const DesignStructure& s) {
   EXPECT_TRUE(s.implemented()) << s.name;
-  return std::get<FlopArraySpec>(*s.spec);
+  return SpecAs<FlopArraySpec>(*s.spec);
 }
 
 const OrfSpec& Orf(const DesignStructure& s) {
   EXPECT_TRUE(s.implemented()) << s.name;
-  return std::get<OrfSpec>(*s.spec);
+  return SpecAs<OrfSpec>(*s.spec);
 }
 
 const DesignStructure* Find(const DesignSpec& d, const std::string& name) {
@@ -158,7 +163,7 @@ TEST(YamlLoader, FermiGebhartConfig) {
   ASSERT_TRUE(mrf->implemented());
   EXPECT_EQ(mrf->count, 8);
   EXPECT_EQ(d.mrf.banks_per_cluster, 4);
-  const MrfSpec& m = std::get<MrfSpec>(*mrf->spec);
+  const MrfSpec& m = SpecAs<MrfSpec>(*mrf->spec);
   EXPECT_EQ(m.banks, 4);
   EXPECT_EQ(m.rows, 256);
   EXPECT_EQ(m.width, 128);
@@ -172,7 +177,7 @@ TEST(YamlLoader, FermiGebhartConfig) {
   const DesignStructure* ws = Find(d, "warp_scheduler");
   ASSERT_NE(ws, nullptr);
   EXPECT_EQ(ws->kind, "warp-scheduler");
-  const auto& sched = std::get<WarpSchedulerSpec>(*ws->spec);
+  const auto& sched = SpecAs<WarpSchedulerSpec>(*ws->spec);
   EXPECT_EQ(sched.warps, 32);
   EXPECT_EQ(sched.active, 8);
   EXPECT_FALSE(sched.greedy());
@@ -218,7 +223,7 @@ TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
   EXPECT_FALSE(Orf(*l0).split);
   EXPECT_EQ(Orf(*l0).storage.read_ports, 3);
   EXPECT_EQ(Orf(*l0).storage.entries, 6);
-  const auto& sched = std::get<WarpSchedulerSpec>(*Find(unified, "warp_scheduler")->spec);
+  const auto& sched = SpecAs<WarpSchedulerSpec>(*Find(unified, "warp_scheduler")->spec);
   EXPECT_EQ(sched.warps, 16);
   EXPECT_EQ(sched.active, 6);
   EXPECT_TRUE(sched.greedy());
@@ -236,7 +241,7 @@ TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
       "t.yaml");
   ASSERT_NE(Find(rfc, "rfc"), nullptr);
   ASSERT_TRUE(Find(rfc, "rfc")->implemented());
-  const RfcSpec& r1 = std::get<RfcSpec>(*Find(rfc, "rfc")->spec);
+  const RfcSpec& r1 = SpecAs<RfcSpec>(*Find(rfc, "rfc")->spec);
   EXPECT_EQ(Find(rfc, "rfc")->count, 8);
   EXPECT_EQ(r1.levels, 1);
   EXPECT_EQ(r1.l1_entries, 6);
@@ -249,7 +254,7 @@ TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
       "sm: {active_warps: 6}\nhierarchy: {kind: hw-rfc, levels: 3, l1_entries_per_thread: 4}\n"
       "storage: {clock_gate: false}\n",
       "t.yaml");
-  const RfcSpec& r2 = std::get<RfcSpec>(*Find(rfc3, "rfc")->spec);
+  const RfcSpec& r2 = SpecAs<RfcSpec>(*Find(rfc3, "rfc")->spec);
   EXPECT_EQ(r2.levels, 2);
   EXPECT_EQ(r2.l0_entries, 1);
   EXPECT_EQ(r2.l1_entries, 4);
@@ -319,7 +324,7 @@ TEST(YamlLoader, MrfFollowsTheMrfAndSmSections) {
   const DesignStructure* s = Find(d, "mrf");
   ASSERT_NE(s, nullptr);
   EXPECT_EQ(s->count, 2);  // 8 lanes in clusters of 4
-  const MrfSpec& m = std::get<MrfSpec>(*s->spec);
+  const MrfSpec& m = SpecAs<MrfSpec>(*s->spec);
   EXPECT_EQ(m.banks, 2);
   EXPECT_EQ(m.rows, 64);
   EXPECT_EQ(m.warps, 4);
@@ -332,7 +337,7 @@ TEST(YamlLoader, MrfFollowsTheMrfAndSmSections) {
   const DesignStructure* big = Find(d, "big_mrf");
   ASSERT_NE(big, nullptr);
   ASSERT_TRUE(big->implemented());
-  EXPECT_EQ(std::get<MrfSpec>(*big->spec).banks, 8);
+  EXPECT_EQ(SpecAs<MrfSpec>(*big->spec).banks, 8);
   EXPECT_EQ(big->count, 2);
 }
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "gen/params/param.h"
+#include "gen/structures/mrf/mrf_spec.h"
 #include "models/rfc_model.h"
 
 namespace gpurf::harness {

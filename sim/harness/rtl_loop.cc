@@ -6,6 +6,9 @@
 
 #include "base/diag.h"
 #include "gen/structures/emit.h"
+#include "gen/structures/mrf/mrf_spec.h"
+#include "gen/structures/orf/orf_spec.h"
+#include "gen/structures/rfc/rfc_spec.h"
 #include "models/mrf_model.h"
 #include "models/orf_model.h"
 #include "models/rfc_model.h"
@@ -206,9 +209,9 @@ std::vector<RtlStructure> PrepareRtl(const DesignSpec& d, const sim::SmConfig& s
       throw std::runtime_error(
           fmt::format("design {} has no generated structure '{}' to put in the loop", d.name, n));
     int slots = 0;
-    if (const auto* r = std::get_if<RfcSpec>(&*ds->spec))
+    if (const auto* r = SpecIf<RfcSpec>(&*ds->spec))
       slots = r->active_warps;
-    if (const auto* o = std::get_if<OrfSpec>(&*ds->spec))
+    if (const auto* o = SpecIf<OrfSpec>(&*ds->spec))
       slots = o->active_warps;
     if (slots > 0 && slots != sm.active_warps) {
       throw InputError({d.source, ds->loc.line, ds->loc.column}, "scheduler.kind",
@@ -219,10 +222,7 @@ std::vector<RtlStructure> PrepareRtl(const DesignSpec& d, const sim::SmConfig& s
                        "scheduler kind two-level, or sm.active_warps equal to sm.warps, or no "
                        "--active-warps override, for --rtl / --lockstep");
     }
-    RtlStructure s;
-    s.name = n;
-    s.spec = *ds->spec;
-    s.rtl = Emit(s.spec);
+    RtlStructure s{n, *ds->spec, Emit(*ds->spec), {}};
     s.built = BuildModel(s.rtl, build);
     out.push_back(std::move(s));
   }
@@ -261,7 +261,7 @@ RtlLoopSystem::RtlLoopSystem(const DesignSpec& d, const sim::Kernel& k, const si
     auto dut = std::make_unique<Dut>();
     dut->name = name;
     dut->rtl = &s->rtl;
-    if (const auto* o = std::get_if<OrfSpec>(&s->spec))
+    if (const auto* o = SpecIf<OrfSpec>(&s->spec))
       dut->registered = o->registered();
     auto model = LoadModel(s->built);
     dut->be = opt_.mode == RfMode::kLockstep
@@ -283,10 +283,10 @@ RtlLoopSystem::RtlLoopSystem(const DesignSpec& d, const sim::Kernel& k, const si
   mrf_ = make("mrf");
   if (!mrf_)
     throw std::runtime_error("RTL in the loop: no MRF structure was prepared");
-  mrf_spec_ = std::get<MrfSpec>(FindStructure(structures, "mrf")->spec);
+  mrf_spec_ = SpecAs<MrfSpec>(FindStructure(structures, "mrf")->spec);
   rfc_ = make("rfc");
   if (rfc_)
-    rfc_spec_ = std::get<RfcSpec>(FindStructure(structures, "rfc")->spec);
+    rfc_spec_ = SpecAs<RfcSpec>(FindStructure(structures, "rfc")->spec);
   orf_l1_ = make("orf_l1");
   orf_l0_ = make("orf_l0");
 

@@ -56,6 +56,8 @@
 #include "energy/energy_model.h"
 #include "gen/config/design_spec.h"
 #include "gen/output/artifact.h"
+#include "gen/structures/mrf/mrf_spec.h"
+#include "gen/structures/rfc/rfc_spec.h"
 #include "models/cycle_model.h"
 #include "sim/harness/register_rows.h"
 #include "sim/harness/rf_systems.h"
@@ -131,7 +133,7 @@ struct RtlStructure {
 struct RtlLoopOptions {
   RfMode mode = RfMode::kModels;
   BuildOptions build;
-  // The golden model of a structure in lockstep (default: verif/verify.h MakeModel); tests give
+  // The golden model of a structure in lockstep (default: models/registry.h MakeModel); tests give
   // a broken one to show that the comparison catches it.
   std::function<std::unique_ptr<CycleModel>(const StructureSpec&)> make_model;
   uint64_t seed = 1;  // pseudo-random rows when the run has no values

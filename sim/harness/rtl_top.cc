@@ -6,6 +6,7 @@
 
 #include "base/diag.h"
 #include "gen/structures/emit.h"
+#include "gen/structures/rf_system/rf_system_spec.h"
 #include "models/rf_system_model.h"
 #include "verif/verify.h"
 
@@ -57,7 +58,7 @@ RtlStructure PrepareRtlTop(const DesignSpec& d, const sim::SmConfig& sm,
                      "a design whose rf_system is generated (see `gpurf gen`), or --rtl / "
                      "--lockstep without --rtl-top (the structures one by one)");
   }
-  const auto& rs = std::get<RfSystemSpec>(*ds->spec);
+  const auto& rs = SpecAs<RfSystemSpec>(*ds->spec);
   if (rs.upper() && rs.active_warps != sm.active_warps) {
     throw InputError({d.source, ds->loc.line, ds->loc.column}, "scheduler.kind",
                      fmt::format("{} active warps", sm.active_warps),
@@ -67,10 +68,7 @@ RtlStructure PrepareRtlTop(const DesignSpec& d, const sim::SmConfig& sm,
                      "scheduler kind two-level, or sm.active_warps equal to sm.warps, or no "
                      "--active-warps override, for --rtl-top");
   }
-  RtlStructure s;
-  s.name = ds->name;
-  s.spec = *ds->spec;
-  s.rtl = Emit(s.spec);
+  RtlStructure s{ds->name, *ds->spec, Emit(*ds->spec), {}};
   s.built = BuildModel(s.rtl, build);
   return s;
 }
@@ -83,7 +81,7 @@ RtlTopSystem::RtlTopSystem(const DesignSpec& d, const sim::Kernel& k, const sim:
     : k_(k), inner_(inner), opt_(opt) {
   if (!opt_.make_model)
     opt_.make_model = [](const StructureSpec& s) { return MakeModel(s); };
-  spec_ = std::get<RfSystemSpec>(top.spec);
+  spec_ = SpecAs<RfSystemSpec>(top.spec);
   rtl_ = &top.rtl;
   if (rtl_->ports.size() != static_cast<size_t>(P::kNumPorts) ||
       rtl_->ports[P::kDispData].name != "disp_data_o" ||

@@ -14,6 +14,7 @@
 #include "base/diag.h"
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "gen/structures/orf/orf_gen.h"
+#include "gen/structures/orf/orf_spec.h"
 #include "synth/gate_sim.h"
 #include "synth/liberty_expr.h"
 #include "synth/power.h"

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "gen/structures/mrf/mrf_gen.h"
+#include "gen/structures/mrf/mrf_spec.h"
 #include "synth/synth.h"
 
 namespace gpurf {

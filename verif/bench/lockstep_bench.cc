@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "gen/structures/flop_array/flop_array_gen.h"
+#include "gen/structures/flop_array/flop_array_spec.h"
 #include "models/flop_array_model.h"
 #include "verif/harness/lockstep.h"
 #include "verif/stimulus/flop_array_stimulus.h"

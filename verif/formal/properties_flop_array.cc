@@ -15,6 +15,7 @@
 // equals f_data_q whenever f_known_q.
 #include <fmt/format.h>
 
+#include "gen/structures/flop_array/flop_array_spec.h"
 #include "gen/vlog/expr.h"
 #include "verif/formal/family.h"
 
@@ -25,7 +26,7 @@ namespace {
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
 
 Harness LastWriteHarness(const StructureSpec& spec, const GeneratedStructure& rtl) {
-  const FlopArraySpec& s = std::get<FlopArraySpec>(spec);
+  const FlopArraySpec& s = SpecAs<FlopArraySpec>(spec);
   const int E = s.entries, DW = s.width, R = s.read_ports, W = s.write_ports, AW = s.addr_width;
   const std::string dmsb = MsbOf(DW), amsb = MsbOf(AW);
   auto waddr = [&](const std::string& w) {

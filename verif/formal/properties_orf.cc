@@ -11,6 +11,7 @@
 // entry) in range.
 #include <fmt/format.h>
 
+#include "gen/structures/orf/orf_spec.h"
 #include "gen/vlog/expr.h"
 #include "verif/formal/family.h"
 
@@ -21,7 +22,7 @@ namespace {
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
 
 Harness EmptyHarness(const StructureSpec& spec, const GeneratedStructure& rtl) {
-  const OrfSpec& s = std::get<OrfSpec>(spec);
+  const OrfSpec& s = SpecAs<OrfSpec>(spec);
   HarnessBuilder b(
       rtl, "empty-after-deschedule",
       {fmt::format("{}: after inv_i names a slot, none of its entries is valid.", rtl.top)});

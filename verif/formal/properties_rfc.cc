@@ -11,6 +11,7 @@
 //                     into the write-back register), and a waiting write-back is never overwritten.
 #include <fmt/format.h>
 
+#include "gen/structures/rfc/rfc_spec.h"
 #include "gen/vlog/expr.h"
 #include "verif/formal/family.h"
 
@@ -22,7 +23,7 @@ using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
 
 Harness ContractHarness(const StructureSpec& spec, const GeneratedStructure& rtl,
                         const std::string& property, const std::string& what) {
-  const RfcSpec& s = std::get<RfcSpec>(spec);
+  const RfcSpec& s = SpecAs<RfcSpec>(spec);
   HarnessBuilder b(rtl, property, {fmt::format("{}: {}", rtl.top, what)});
   if ((1 << s.slot_bits) != s.active_warps) {
     const std::string n = Int(s.active_warps);

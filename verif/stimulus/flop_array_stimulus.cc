@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "gen/structures/flop_array/flop_array_spec.h"
 #include "models/flop_array_model.h"
+#include "verif/stimulus/registry.h"
 
 namespace gpurf {
 
@@ -186,5 +188,11 @@ void FlopArrayStimulus::Next(uint64_t /*cycle*/, PortValues& in) {
       last_written_[w] = in[P::kWaddr].get(w * aw, aw);
   }
 }
+
+GPURF_REGISTER(StimulusFamily, flop_array, "flop-array",
+               StimulusFamily{
+                   [](const StructureSpec& s, uint64_t seed) -> std::unique_ptr<Stimulus> {
+                     return std::make_unique<FlopArrayStimulus>(SpecAs<FlopArraySpec>(s), seed);
+                   }})
 
 }  // namespace gpurf

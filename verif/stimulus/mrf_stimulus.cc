@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <vector>
 
+#include "gen/structures/mrf/mrf_spec.h"
 #include "models/mrf_model.h"
+#include "verif/stimulus/registry.h"
 
 namespace gpurf {
 
@@ -314,5 +316,11 @@ void MrfStimulus::Observe(uint64_t /*cycle*/, const PortValues& out) {
     }
   }
 }
+
+GPURF_REGISTER(StimulusFamily, mrf, "mrf",
+               StimulusFamily{
+                   [](const StructureSpec& s, uint64_t seed) -> std::unique_ptr<Stimulus> {
+                     return std::make_unique<MrfStimulus>(SpecAs<MrfSpec>(s), seed);
+                   }})
 
 }  // namespace gpurf

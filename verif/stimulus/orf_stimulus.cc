@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "gen/structures/orf/orf_spec.h"
 #include "models/orf_model.h"
+#include "verif/stimulus/registry.h"
 
 namespace gpurf {
 
@@ -228,5 +230,16 @@ void OrfStimulus::Next(uint64_t cycle, PortValues& in) {
       valid_[static_cast<size_t>(is) * N + e] = false;
   }
 }
+
+GPURF_REGISTER(StimulusFamily, orf_l1, "orf-l1",
+               StimulusFamily{
+                   [](const StructureSpec& s, uint64_t seed) -> std::unique_ptr<Stimulus> {
+                     return std::make_unique<OrfStimulus>(SpecAs<OrfSpec>(s), seed);
+                   }})
+GPURF_REGISTER(StimulusFamily, orf_l0, "orf-l0",
+               StimulusFamily{
+                   [](const StructureSpec& s, uint64_t seed) -> std::unique_ptr<Stimulus> {
+                     return std::make_unique<OrfStimulus>(SpecAs<OrfSpec>(s), seed);
+                   }})
 
 }  // namespace gpurf

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "gen/structures/rf_system/rf_system_spec.h"
 #include "models/rf_system_model.h"
+#include "verif/stimulus/registry.h"
 
 namespace gpurf {
 
@@ -330,5 +332,11 @@ void RfSystemStimulus::Observe(uint64_t /*cycle*/, const PortValues& out) {
     l0_valid_[fl_slot_].assign(3, false);
   }
 }
+
+GPURF_REGISTER(StimulusFamily, rf_system, "rf-system",
+               StimulusFamily{
+                   [](const StructureSpec& s, uint64_t seed) -> std::unique_ptr<Stimulus> {
+                     return std::make_unique<RfSystemStimulus>(SpecAs<RfSystemSpec>(s), seed);
+                   }})
 
 }  // namespace gpurf

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include "gen/structures/rfc/rfc_spec.h"
+#include "verif/stimulus/registry.h"
+
 namespace gpurf {
 
 RfcStimulus::RfcStimulus(const RfcSpec& spec, uint64_t seed)
@@ -215,5 +218,11 @@ void RfcStimulus::Observe(uint64_t /*cycle*/, const PortValues& out) {
     recent_[fl_slot_].clear();
   }
 }
+
+GPURF_REGISTER(StimulusFamily, rfc, "rfc",
+               StimulusFamily{
+                   [](const StructureSpec& s, uint64_t seed) -> std::unique_ptr<Stimulus> {
+                     return std::make_unique<RfcStimulus>(SpecAs<RfcSpec>(s), seed);
+                   }})
 
 }  // namespace gpurf

@@ -1,6 +1,8 @@
 #include "verif/stimulus/warp_scheduler_stimulus.h"
 
+#include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
 #include "models/warp_scheduler_model.h"
+#include "verif/stimulus/registry.h"
 
 namespace gpurf {
 
@@ -205,5 +207,11 @@ void WarpSchedulerStimulus::Observe(uint64_t cycle, const PortValues& out) {
   for (int w = 0; w < spec_.warps; ++w)
     waiting_[w] = out[P::kWaiting].bit(w);
 }
+
+GPURF_REGISTER(StimulusFamily, warp_scheduler, "warp-scheduler",
+               StimulusFamily{[](const StructureSpec& s,
+                                 uint64_t seed) -> std::unique_ptr<Stimulus> {
+                 return std::make_unique<WarpSchedulerStimulus>(SpecAs<WarpSchedulerSpec>(s), seed);
+               }})
 
 }  // namespace gpurf

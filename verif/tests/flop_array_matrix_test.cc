@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "gen/structures/flop_array/flop_array_gen.h"
+#include "gen/structures/flop_array/flop_array_spec.h"
 #include "verif/lint/lint.h"
 #include "verif/tests/rtl_test_util.h"
 #include "verif/tests/test_util.h"

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gen/structures/flop_array/flop_array_spec.h"
 #include "verif/tests/test_util.h"
 
 namespace gpurf {

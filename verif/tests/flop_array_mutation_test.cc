@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "gen/structures/flop_array/flop_array_gen.h"
+#include "gen/structures/flop_array/flop_array_spec.h"
 #include "models/flop_array_model.h"
 #include "verif/stimulus/flop_array_stimulus.h"
 #include "verif/tests/rtl_test_util.h"

@@ -12,6 +12,8 @@
 #include <set>
 #include <string>
 
+#include "gen/structures/mrf/mrf_spec.h"
+
 namespace gpurf {
 namespace {
 

@@ -19,6 +19,7 @@
 #include <string>
 
 #include "gen/structures/mrf/mrf_gen.h"
+#include "gen/structures/mrf/mrf_spec.h"
 #include "models/mrf_model.h"
 #include "verif/harness/lockstep.h"
 #include "verif/harness/verilator_build.h"

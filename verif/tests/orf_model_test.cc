@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "gen/structures/orf/orf_spec.h"
 #include "verif/tests/sched_orf_test_util.h"
 
 namespace gpurf {

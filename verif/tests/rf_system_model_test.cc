@@ -6,6 +6,7 @@
 // deschedule) firing on a deliberately broken model.
 #include <gtest/gtest.h>
 
+#include "gen/structures/rf_system/rf_system_spec.h"
 #include "verif/tests/rf_system_test_util.h"
 
 namespace gpurf {

@@ -14,6 +14,7 @@
 #include <functional>
 
 #include "gen/structures/rf_system/rf_system_gen.h"
+#include "gen/structures/rf_system/rf_system_spec.h"
 #include "verif/harness/lockstep.h"
 #include "verif/harness/verilator_build.h"
 #include "verif/lint/lint.h"

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "gen/structures/rfc/rfc_gen.h"
+#include "gen/structures/rfc/rfc_spec.h"
 #include "verif/lint/lint.h"
 #include "verif/tests/rfc_test_util.h"
 #include "verif/tests/rtl_test_util.h"

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "gen/structures/rfc/rfc_gen.h"
+#include "gen/structures/rfc/rfc_spec.h"
 #include "verif/stimulus/rfc_stimulus.h"
 #include "verif/tests/rfc_test_util.h"
 

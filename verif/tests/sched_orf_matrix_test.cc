@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "gen/structures/orf/orf_gen.h"
+#include "gen/structures/orf/orf_spec.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_gen.h"
+#include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
 #include "models/orf_model.h"
 #include "models/warp_scheduler_model.h"
 #include "verif/lint/lint.h"

@@ -10,6 +10,7 @@
 
 #include <bit>
 
+#include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
 #include "verif/tests/sched_orf_test_util.h"
 
 namespace gpurf {

@@ -22,6 +22,8 @@
 #include <memory>
 
 #include "gen/config/yaml_loader.h"
+#include "gen/structures/mrf/mrf_spec.h"
+#include "gen/structures/rfc/rfc_spec.h"
 #include "models/mrf_model.h"
 #include "models/rfc_model.h"
 #include "sim/harness/driver.h"
@@ -99,7 +101,7 @@ TEST(RtlLoopMutation, FlippedMrfOperandBitIsReported) {
   const DesignSpec d = Design("mrf_only");
   DriverOptions o = Options(RfMode::kLockstep);
   o.rtl.make_model = [](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
-    if (std::holds_alternative<MrfSpec>(s))
+    if ((s.If<MrfSpec>() != nullptr))
       return std::make_unique<FlipBit>(MakeModel(s), MrfModel::kDispData, 3, 50);
     return MakeModel(s);
   };
@@ -118,13 +120,13 @@ TEST(RtlLoopMutation, FlippedRfcHitIsReported) {
   const RfcSpec* rs = nullptr;
   for (const auto& s : d.structures) {
     if (s.name == "rfc")
-      rs = &std::get<RfcSpec>(*s.spec);
+      rs = &SpecAs<RfcSpec>(*s.spec);
   }
   ASSERT_NE(rs, nullptr);
   const int hit_port = RfcPorts::For(*rs).lu_hit;
   DriverOptions o = Options(RfMode::kLockstep);
   o.rtl.make_model = [hit_port](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
-    if (std::holds_alternative<RfcSpec>(s))
+    if ((s.If<RfcSpec>() != nullptr))
       return std::make_unique<FlipBit>(MakeModel(s), hit_port, 0, 200);
     return MakeModel(s);
   };
