@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "app/tests/gpurf_cli_fixture.h"
 #include "base/fs.h"
 #include "gen/output/artifact.h"
 #include "gen/tests/test_util.h"
@@ -20,40 +21,9 @@
 namespace gpurf {
 namespace {
 
-struct RunResult {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-class CliTest : public testing::Test {
+class CliTest : public GpurfCliTest {
  protected:
-  void SetUp() override {
-    tmp_ = MakeTempDir(fs::temp_directory_path(), "gpurf-cli-test");
-    work_ = tmp_ / "work";
-    fs::create_directories(work_);
-  }
-  void TearDown() override { fs::remove_all(tmp_); }
-
-  // Runs `gpurf <args>` with the work folder as the current directory.
-  RunResult Gpurf(const std::string& args) const {
-    const fs::path out = tmp_ / "stdout.txt", err = tmp_ / "stderr.txt";
-    const std::string cmd = "cd '" + work_.string() + "' && '" GPURF_BINARY "' " + args + " >'" +
-                            out.string() + "' 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    RunResult r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = ReadFile(out);
-    r.err = ReadFile(err);
-    return r;
-  }
-
-  std::set<std::string> WorkEntries() const {
-    std::set<std::string> names;
-    for (const auto& e : fs::directory_iterator(work_))
-      names.insert(e.path().filename().string());
-    return names;
-  }
+  CliTest() : GpurfCliTest("gpurf-cli-test") {}
 
   // Bad input: exit 2, stderr holds every expected part, nothing was written to the work folder
   // (no OUT, no .OUT.staging-*).
@@ -67,9 +37,6 @@ class CliTest : public testing::Test {
     EXPECT_TRUE(r.out.empty()) << r.out;
     EXPECT_TRUE(WorkEntries().empty()) << "left behind: " << *WorkEntries().begin();
   }
-
-  fs::path tmp_;
-  fs::path work_;
 };
 
 using test::Lines;

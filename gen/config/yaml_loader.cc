@@ -12,9 +12,9 @@
 
 #include "base/fs.h"
 #include "base/hash.h"
+#include "gen/config/hierarchy.h"
 #include "gen/structures/mrf/mrf_spec.h"
 #include "gen/structures/rf_system/rf_system_spec.h"
-#include "gen/structures/rfc/rfc_spec.h"
 
 namespace gpurf {
 
@@ -27,6 +27,17 @@ struct Section {
   std::string help;
   std::vector<ParamDesc> fields;
 };
+
+// hierarchy.kind: one value per registered hierarchy (gen/config/hierarchies/).
+ParamDesc HierarchyKindParam() {
+  std::vector<std::string> names;
+  std::vector<std::string> help;
+  for (const HierarchyKind& h : HierarchyKinds()) {
+    names.push_back(h.name);
+    help.push_back(fmt::format("{}: {}", h.name, h.summary));
+  }
+  return EnumParam("kind", names, "sw-orf", fmt::format("{}", fmt::join(help, "; ")));
+}
 
 const std::vector<Section>& Sections() {
   static const std::vector<Section> sections = {
@@ -56,9 +67,7 @@ const std::vector<Section>& Sections() {
                   "SRAM banks as hard macros (black boxes in synthesis) or flip-flop arrays")}},
       {"hierarchy",
        "register-file hierarchy in front of the MRF",
-       {EnumParam(
-            "kind", {"mrf-only", "sw-orf", "hw-rfc"}, "sw-orf",
-            "mrf-only baseline, software operand register files, or hardware register file cache"),
+       {HierarchyKindParam(),
         IntParam("levels", 1, 3, 3,
                  "levels including the MRF: 1, 2 (MRF + L1) or 3 (MRF + L1 + L0)"),
         IntParam("l1_entries_per_thread", 1, 8, 3, "L1 ORF/RFC entries per thread"),
@@ -195,32 +204,6 @@ struct Loaded {
   std::map<std::string, SourceLoc> section_loc;
 };
 
-// One parameter of a structure the design derives, with the YAML field that decided it.
-struct DerivedValue {
-  std::string key;
-  std::string text;
-  const ParamValue* from;
-};
-
-// Builds a structure of the design point from derived values, each traced to its YAML field so a
-// cross-field rejection points at something the user wrote.
-DesignStructure DerivedStructure(const std::string& name, const std::string& kind,
-                                 const std::string& role, int count,
-                                 const std::vector<DerivedValue>& values, const SourceLoc& loc) {
-  const StructureKind* sk = FindStructureKind(kind);
-  ParamSet p(sk->params);
-  for (const DerivedValue& v : values)
-    p.Set(v.key, v.text, v.from->loc, v.from->field + " (-> " + name + "." + v.key + ")");
-  DesignStructure s;
-  s.name = name;
-  s.kind = kind;
-  s.count = count;
-  s.role = role;
-  s.loc = loc;
-  s.spec = sk->make_spec(p);
-  return s;
-}
-
 // The MRF of one lane cluster (Gebhart Figure 1(c): each cluster of lane_cluster lanes owns
 // banks / clusters of the banks; the clusters run in lockstep, so one collector unit per
 // cluster sees every bank conflict): its parameters traced to the YAML fields that decided them.
@@ -253,72 +236,23 @@ DesignStructure MrfFor(const DesignSpec& d, const ParamSet& mrf, const ParamSet&
   return s;
 }
 
-// The hardware RFC of a hw-rfc hierarchy: levels - 1 cache levels (L1, and L0 with 3 levels),
-// one copy per lane cluster holding that cluster's 128-bit rows (each copy carries the tags).
-DesignStructure RfcFor(const DesignSpec& d, const ParamSet& hier, const ParamSet& sm,
-                       const ParamSet& mrf, const ParamSet& storage, const SourceLoc& loc) {
-  // Tag check and data read share one cycle, so the RFC reads its arrays combinationally.
-  if (storage.Enum("read_mode") != "comb") {
-    storage.Reject("read_mode",
-                   "a hw-rfc hierarchy checks tags and reads data in one cycle (Gebhart 4.1)",
-                   "comb (or leave it out)");
-  }
-  if (storage.Bool("bypass")) {
-    storage.Reject("bypass",
-                   "a hw-rfc lookup sees the state at the start of the cycle; write-to-read bypass "
-                   "would return data its tags do not describe",
-                   "false (or leave it out)");
-  }
-  ParamSet p(RfcSpec::ParamDescs());
-  auto set = [&](const std::string& key, const std::string& text, const ParamValue& from) {
-    p.Set(key, text, from.loc, from.field + " (-> rfc." + key + ")");
-  };
-  const int levels = d.hierarchy.levels - 1;
-  set("active_warps", std::to_string(d.sm.active_warps), sm.Get("active_warps"));
-  set("levels", std::to_string(levels), hier.Get("levels"));
-  set("l1_entries", std::to_string(d.hierarchy.l1_entries_per_thread),
-      hier.Get("l1_entries_per_thread"));
-  if (levels == 2) {
-    set("l0_entries", std::to_string(d.hierarchy.l0_entries_per_thread),
-        hier.Get("l0_entries_per_thread"));
-  }
-  set("width", std::to_string(d.mrf.width), mrf.Get("width"));
-  set("replacement", d.hierarchy.replacement, hier.Get("replacement"));
-  set("clock_gate", storage.Get("clock_gate").s, storage.Get("clock_gate"));
-  DesignStructure s;
-  s.name = "rfc";
-  s.kind = "rfc";
-  s.count = d.sm.clusters;
-  s.role = levels == 2
-               ? fmt::format(
-                     "2-level hardware register file cache of one lane cluster: L0 {} and "
-                     "L1 {} entries/thread x {} active warps, {} replacement",
-                     d.hierarchy.l0_entries_per_thread, d.hierarchy.l1_entries_per_thread,
-                     d.sm.active_warps, d.hierarchy.replacement)
-               : fmt::format(
-                     "hardware register file cache of one lane cluster: {} entries/thread x "
-                     "{} active warps, {} replacement",
-                     d.hierarchy.l1_entries_per_thread, d.sm.active_warps, d.hierarchy.replacement);
-  s.loc = loc;
-  s.spec = RfcSpec::FromParams(p);
-  return s;
-}
-
 // The register-file system top of one lane cluster: the MRF with the design's hierarchy behind
 // one request interface (gen/structures/rf_system/rf_system_spec.h), every value traced to the
 // YAML field that decided it. A combination the system cannot compose is listed as skipped.
-DesignStructure RfSystemFor(const DesignSpec& d, const ParamSet& hier, const ParamSet& sm,
-                            const ParamSet& mrf, const ParamSet& storage, const SourceLoc& loc) {
+DesignStructure RfSystemFor(const HierarchyKind& h, const HierarchyInputs& in) {
+  const DesignSpec& d = in.design;
+  const ParamSet& hier = in.hierarchy;
+  const ParamSet& sm = in.sm;
+  const ParamSet& mrf = in.mrf;
+  const ParamSet& storage = in.storage;
   DesignStructure s;
   s.name = "rf_system";
   s.kind = "rf-system";
   s.count = d.sm.clusters;
-  s.loc = loc;
-  if (d.hierarchy.kind == "hw-rfc" && mrf.Enum("wb_policy") != "write-priority") {
+  s.loc = in.loc;
+  if (std::string why = h.system_skip_reason(in); !why.empty()) {
     s.role = "register-file system top of one lane cluster";
-    s.skip_reason =
-        "a hw-rfc system needs mrf.wb_policy write-priority (an RFC write-back waiting behind a "
-        "read of its own MRF row would be read stale)";
+    s.skip_reason = std::move(why);
     return s;
   }
   ParamSet p(RfSystemSpec::ParamDescs());
@@ -347,14 +281,6 @@ DesignStructure RfSystemFor(const DesignSpec& d, const ParamSet& hier, const Par
   s.role = "register-file system top of one lane cluster: " +
            SpecAs<RfSystemSpec>(*s.spec).Description();
   return s;
-}
-
-// The flip-flop storage options of every ORF/RFC level.
-std::vector<DerivedValue> StorageValues(const ParamSet& storage) {
-  std::vector<DerivedValue> v;
-  for (const char* k : {"read_mode", "bypass", "clock_gate"})
-    v.push_back({k, storage.Get(k).s, &storage.Get(k)});
-  return v;
 }
 
 DesignStructure Planned(const std::string& name, const std::string& kind, int count,
@@ -555,15 +481,20 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   d.hierarchy.l0_split = hier.Bool("l0_split");
   d.hierarchy.replacement = hier.Enum("replacement");
   const bool levels_given = !hier.Get("levels").defaulted;
-  if (d.hierarchy.kind == "mrf-only") {
-    if (levels_given && d.hierarchy.levels != 1) {
-      hier.Reject("levels", "an mrf-only hierarchy has exactly one level", "1 (or leave it out)");
+  const HierarchyKind& hk = *FindHierarchyKind(d.hierarchy.kind);  // the enum allows no other
+  if (hk.min_levels == hk.max_levels) {
+    if (levels_given && d.hierarchy.levels != hk.min_levels) {
+      hier.Reject("levels",
+                  hk.min_levels == 1
+                      ? fmt::format("an {} hierarchy has exactly one level", hk.name)
+                      : fmt::format("a {} hierarchy has exactly {} levels", hk.name, hk.min_levels),
+                  fmt::format("{} (or leave it out)", hk.min_levels));
     }
-    d.hierarchy.levels = 1;
-  } else if (d.hierarchy.levels < 2) {
-    hier.Reject("levels",
-                fmt::format("a {} hierarchy needs the MRF plus at least an L1", d.hierarchy.kind),
-                "2 or 3");
+    d.hierarchy.levels = hk.min_levels;
+  } else if (d.hierarchy.levels < hk.min_levels || d.hierarchy.levels > hk.max_levels) {
+    hier.Reject("levels", fmt::format("a {} hierarchy needs the MRF plus at least an L1", hk.name),
+                fmt::format(hk.max_levels == hk.min_levels + 1 ? "{} or {}" : "{} to {}",
+                            hk.min_levels, hk.max_levels));
   }
 
   d.scheduler = sched.Enum("kind");
@@ -574,39 +505,10 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   const SourceLoc hier_loc = ld.section_loc.at("hierarchy");
   d.structures.push_back(MrfFor(d, mrf, sm, mrf_loc));
   const int aw = d.sm.active_warps;
-  if (d.hierarchy.kind == "sw-orf") {
-    const int l1 = d.hierarchy.l1_entries_per_thread;
-    std::vector<DerivedValue> v1 = {
-        {"entries_per_thread", std::to_string(l1), &hier.Get("l1_entries_per_thread")},
-        {"active_warps", std::to_string(aw), &sm.Get("active_warps")},
-        {"width", std::to_string(d.mrf.width), &mrf.Get("width")}};
-    for (auto& x : StorageValues(storage))
-      v1.push_back(x);
-    d.structures.push_back(DerivedStructure(
-        "orf_l1", "orf-l1",
-        fmt::format("L1 ORF of one lane cluster: {} entries/thread x {} active warps, 3R1W", l1,
-                    aw),
-        d.sm.clusters, v1, hier_loc));
-    if (d.hierarchy.levels == 3) {
-      std::vector<DerivedValue> v0 = {
-          {"active_warps", std::to_string(aw), &sm.Get("active_warps")},
-          {"width", std::to_string(d.mrf.width), &mrf.Get("width")},
-          {"split", d.hierarchy.l0_split ? "true" : "false", &hier.Get("l0_split")}};
-      for (auto& x : StorageValues(storage))
-        v0.push_back(x);
-      d.structures.push_back(DerivedStructure(
-          "orf_l0", "orf-l0",
-          d.hierarchy.l0_split
-              ? fmt::format("split L0 ORF of one lane cluster: one 1R1W bank per operand slot "
-                            "(A, B, C), {} active warps",
-                            aw)
-              : fmt::format("unified L0 ORF of one lane cluster, {} active warps, 3R1W", aw),
-          d.sm.clusters, v0, hier_loc));
-    }
-  } else if (d.hierarchy.kind == "hw-rfc") {
-    d.structures.push_back(RfcFor(d, hier, sm, mrf, storage, hier_loc));
-  }
-  d.structures.push_back(RfSystemFor(d, hier, sm, mrf, storage, hier_loc));
+  const HierarchyInputs hin{d, hier, sm, mrf, storage, hier_loc};
+  for (DesignStructure& s : hk.structures(hin))
+    d.structures.push_back(std::move(s));
+  d.structures.push_back(RfSystemFor(hk, hin));
   if (d.scheduler == "two-level") {
     d.structures.push_back(
         DerivedStructure("warp_scheduler", "warp-scheduler",

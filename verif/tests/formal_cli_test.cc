@@ -10,47 +10,15 @@
 #include <set>
 #include <string>
 
+#include "app/tests/gpurf_cli_fixture.h"
 #include "base/fs.h"
 
 namespace gpurf {
 namespace {
 
-struct RunResult {
-  int code = -1;
-  std::string out;
-  std::string err;
-};
-
-class ProveCliTest : public testing::Test {
+class ProveCliTest : public GpurfCliTest {
  protected:
-  void SetUp() override {
-    tmp_ = MakeTempDir(fs::temp_directory_path(), "gpurf-prove-cli-test");
-    work_ = tmp_ / "work";
-    fs::create_directories(work_);
-  }
-  void TearDown() override { fs::remove_all(tmp_); }
-
-  RunResult Gpurf(const std::string& args) const {
-    const fs::path out = tmp_ / "stdout.txt", err = tmp_ / "stderr.txt";
-    const std::string cmd = "cd '" + work_.string() + "' && '" GPURF_BINARY "' " + args + " >'" +
-                            out.string() + "' 2>'" + err.string() + "'";
-    const int status = std::system(cmd.c_str());
-    RunResult r;
-    r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = ReadFile(out);
-    r.err = ReadFile(err);
-    return r;
-  }
-
-  std::set<std::string> WorkEntries() const {
-    std::set<std::string> names;
-    for (const auto& e : fs::directory_iterator(work_))
-      names.insert(e.path().filename().string());
-    return names;
-  }
-
-  fs::path tmp_;
-  fs::path work_;
+  ProveCliTest() : GpurfCliTest("gpurf-prove-cli-test") {}
 };
 
 const std::string kFlop =
