@@ -12,6 +12,7 @@
 #include "base/fs.h"
 #include "gen/config/yaml_loader.h"
 #include "sim/accelsim/trace_import.h"
+#include "sim/harness/hierarchy.h"
 #include "sim/passes/analysis.h"
 #include "sim/passes/value_usage.h"
 #include "sim/workload/launch.h"
@@ -153,17 +154,11 @@ sp::PassOptions OptionsFor(const std::string& config, const std::string& energie
     active_warps = d.sm.active_warps;
     o.orf.l1_entries = d.hierarchy.l1_entries_per_thread;
     o.orf.l0_split = d.hierarchy.l0_split;
-    o.orf.levels = d.hierarchy.kind == "sw-orf" ? d.hierarchy.levels : 1;
+    const harness::HarnessHierarchy& h = harness::HarnessHierarchyOf(d);
+    o.orf.levels = h.orf_levels(d);
     o.release.resident_warps = d.sm.warps;
-    if (note && d.hierarchy.kind == "hw-rfc") {
-      *note = fmt::format(
-          "design '{}' uses a hardware register file cache: the compiler provides strand ends "
-          "and liveness hints ('*'), not ORF levels",
-          d.name);
-    } else if (note && d.hierarchy.kind == "mrf-only") {
-      *note = fmt::format("design '{}' has no register file hierarchy: every access is to the MRF",
-                          d.name);
-    }
+    if (note != nullptr)
+      *note = h.compiler_note(d);
   }
   o.energies = sp::GebhartEnergies(o.orf.l1_entries, active_warps);
   if (!energies.empty())

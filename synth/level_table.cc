@@ -17,7 +17,9 @@ std::optional<double> Scaled(const ModuleCharacterization& r, double v) {
   return v;
 }
 
-LevelRow Base(const ModuleCharacterization& r, std::string level, std::string method) {
+}  // namespace
+
+LevelRow BaseLevelRow(const ModuleCharacterization& r, std::string level, std::string method) {
   LevelRow row;
   row.level = std::move(level);
   row.module = r.top();
@@ -31,9 +33,8 @@ LevelRow Base(const ModuleCharacterization& r, std::string level, std::string me
   return row;
 }
 
-// Reads and writes of the gate-level fit.
-LevelRow Gate(const ModuleCharacterization& r, std::string level) {
-  LevelRow row = Base(r, std::move(level), "gate-level");
+LevelRow GateLevelRow(const ModuleCharacterization& r, std::string level) {
+  LevelRow row = BaseLevelRow(r, std::move(level), "gate-level");
   row.e_read_pj = r.e_read_pj;
   row.e_write_pj = r.e_write_pj;
   row.scaled_e_read_pj = Scaled(r, r.scaled_e_read_pj);
@@ -41,14 +42,16 @@ LevelRow Gate(const ModuleCharacterization& r, std::string level) {
   return row;
 }
 
+namespace {
+
 void MrfRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
   if (r.synth.macros.empty()) {
-    out.push_back(Gate(r, "MRF (flip-flop banks)"));
+    out.push_back(GateLevelRow(r, "MRF (flip-flop banks)"));
     return;
   }
   const MacroUse& m = r.synth.macros.front();
   // One bank, from the SRAM model (at the model's node; its area is not scaled to the library).
-  LevelRow bank = Base(r, "MRF bank", "SRAM model");
+  LevelRow bank = BaseLevelRow(r, "MRF bank", "SRAM model");
   bank.read_meaning = "one bank read of one row";
   bank.write_meaning = "one bank write of one row";
   bank.e_read_pj = r.macro_e_read_pj;
@@ -63,8 +66,8 @@ void MrfRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
            : 1.0);
   bank.fmax_mhz = std::nullopt;
   out.push_back(bank);
-  out.push_back(Gate(r, "MRF logic (collectors, arbitration)"));
-  LevelRow total = Gate(r, "MRF per access (bank + logic)");
+  out.push_back(GateLevelRow(r, "MRF logic (collectors, arbitration)"));
+  LevelRow total = GateLevelRow(r, "MRF per access (bank + logic)");
   total.method = "gate-level + SRAM model";
   total.e_read_pj = r.e_read_pj + r.macro_e_read_pj;
   total.e_write_pj = r.e_write_pj + r.macro_e_write_pj;
@@ -79,7 +82,7 @@ void MrfRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
 
 void RfcRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
   const bool two = r.e_l0_read_pj != 0 || !r.semantics.l0_read.empty();
-  LevelRow l1 = Gate(r, "RFC L1");
+  LevelRow l1 = GateLevelRow(r, "RFC L1");
   if (two) {
     l1.e_write_pj.reset();
     l1.scaled_e_write_pj.reset();
@@ -87,13 +90,13 @@ void RfcRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
   }
   out.push_back(l1);
   if (two) {
-    LevelRow l0 = Gate(r, "RFC L0");
+    LevelRow l0 = GateLevelRow(r, "RFC L0");
     l0.read_meaning = r.semantics.l0_read;
     l0.e_read_pj = r.e_l0_read_pj;
     l0.scaled_e_read_pj = Scaled(r, r.scaled_e_l0_read_pj);
     out.push_back(l0);
   }
-  LevelRow tag = Base(r, "RFC tag check", "gate-level");
+  LevelRow tag = BaseLevelRow(r, "RFC tag check", "gate-level");
   tag.read_meaning = r.semantics.tag_check;
   tag.write_meaning = "";
   tag.e_read_pj = r.e_tag_pj;
@@ -117,22 +120,29 @@ std::string CsvText(const std::string& s) {
 std::vector<LevelRow> CharacterizationLevels(const std::vector<ModuleCharacterization>& rs) {
   std::vector<LevelRow> out;
   for (const auto& r : rs) {
-    const std::string& kind = r.synth.kind;
-    if (kind == "mrf")
-      MrfRows(r, out);
-    else if (kind == "rfc")
-      RfcRows(r, out);
-    else if (kind == "orf-l1")
-      out.push_back(Gate(r, "L1 ORF"));
-    else if (kind == "orf-l0")
-      out.push_back(Gate(r, "L0 ORF"));
-    else if (kind == "warp-scheduler")
-      out.push_back(Gate(r, "warp scheduler"));
+    if (const LevelRowsFamily* f = Registry<LevelRowsFamily>::Get().Find(r.synth.kind))
+      f->rows(r, out);
     else
-      out.push_back(Gate(r, fmt::format("array {}", r.synth.instance)));
+      out.push_back(GateLevelRow(r, fmt::format("array {}", r.synth.instance)));
   }
   return out;
 }
+
+// The Gebhart families' rows.
+GPURF_REGISTER(LevelRowsFamily, mrf, "mrf", LevelRowsFamily{MrfRows})
+GPURF_REGISTER(LevelRowsFamily, rfc, "rfc", LevelRowsFamily{RfcRows})
+GPURF_REGISTER(LevelRowsFamily, orf_l1, "orf-l1",
+               (LevelRowsFamily{[](const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+                 out.push_back(GateLevelRow(r, "L1 ORF"));
+               }}))
+GPURF_REGISTER(LevelRowsFamily, orf_l0, "orf-l0",
+               (LevelRowsFamily{[](const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+                 out.push_back(GateLevelRow(r, "L0 ORF"));
+               }}))
+GPURF_REGISTER(LevelRowsFamily, warp_scheduler, "warp-scheduler",
+               (LevelRowsFamily{[](const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+                 out.push_back(GateLevelRow(r, "warp scheduler"));
+               }}))
 
 nlohmann::ordered_json LevelsJson(const std::vector<LevelRow>& rows) {
   const auto num = [](const std::optional<double>& v) {

@@ -17,11 +17,13 @@
 // A figure that does not apply is empty (NaN in the JSON: null).
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "base/registry.h"
 #include "synth/characterize.h"
 
 namespace gpurf {
@@ -37,6 +39,19 @@ struct LevelRow {
   std::optional<double> area, scaled_area;                    // um^2
   std::optional<double> fmax_mhz;
 };
+
+// The level-table rows of a family's characterized module (one per energy level it provides:
+// the MRF's banks and logic, an RFC's data levels and tag check, ...), registered by the family's
+// kind (base/registry.h). A kind without an entry gets one gate-level row named after its
+// instance ("array orf_l1_storage").
+struct LevelRowsFamily {
+  std::function<void(const ModuleCharacterization&, std::vector<LevelRow>&)> rows;
+};
+
+// Helpers for LevelRowsFamily entries: a row with the module's identity, area and timing and no
+// energies, and one with the gate-level fit's read and write energies.
+LevelRow BaseLevelRow(const ModuleCharacterization& r, std::string level, std::string method);
+LevelRow GateLevelRow(const ModuleCharacterization& r, std::string level);
 
 std::vector<LevelRow> CharacterizationLevels(const std::vector<ModuleCharacterization>& rs);
 

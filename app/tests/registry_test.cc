@@ -10,10 +10,12 @@
 #include <sstream>
 #include <string>
 
+#include "gen/config/hierarchy.h"
 #include "gen/structures/emit.h"
 #include "gen/structures/flop_array/flop_array_spec.h"
 #include "gen/structures/mrf/mrf_spec.h"
 #include "models/registry.h"
+#include "sim/harness/hierarchy.h"
 #include "synth/activity_driver.h"
 #include "verif/stimulus/registry.h"
 
@@ -106,6 +108,24 @@ TEST(FamilyRegistry, SpecOfAnotherFamilyIsNotCastSilently) {
   EXPECT_NE(spec.If<FlopArraySpec>(), nullptr);
   EXPECT_EQ(spec.If<MrfSpec>(), nullptr);
   EXPECT_THROW(SpecAs<MrfSpec>(spec), std::bad_cast);
+}
+
+TEST(HierarchyRegistry, EveryHierarchyOfTheDesignLoaderRunsInTheHarness) {
+  ASSERT_GE(HierarchyKinds().size(), 3u);
+  std::set<std::string> names;
+  for (const HierarchyKind& h : HierarchyKinds()) {
+    names.insert(h.name);
+    EXPECT_LE(h.min_levels, h.max_levels) << h.name;
+    EXPECT_TRUE(h.structures && h.system_skip_reason) << h.name;
+    const harness::HarnessHierarchy* hh = Registry<harness::HarnessHierarchy>::Get().Find(h.name);
+    ASSERT_NE(hh, nullptr) << h.name << " has no harness side (sim/harness/hierarchy.h)";
+    EXPECT_TRUE(hh->orf_levels && hh->make_system && hh->describe && hh->rtl_structures &&
+                hh->compiler_note)
+        << h.name;
+  }
+  EXPECT_TRUE(names.contains(kBaselineHierarchy));
+  for (const std::string& n : Registry<harness::HarnessHierarchy>::Get().Names())
+    EXPECT_TRUE(names.contains(n)) << "harness hierarchy " << n << " unknown to the design loader";
 }
 
 }  // namespace

@@ -23,6 +23,10 @@ const HierarchyKind* FindHierarchyKind(const std::string& name) {
   return Registry<HierarchyKind>::Get().Find(name);
 }
 
+bool IsBaselineHierarchy(const DesignSpec& d) {
+  return d.hierarchy.kind == std::string(kBaselineHierarchy);
+}
+
 DesignStructure DerivedStructure(const std::string& name, const std::string& kind,
                                  const std::string& role, int count,
                                  const std::vector<DerivedValue>& values, const SourceLoc& loc) {

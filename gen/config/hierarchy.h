@@ -17,6 +17,11 @@
 
 namespace gpurf {
 
+// The hierarchy every design is compared against (its energy and timing baseline).
+inline constexpr const char* kBaselineHierarchy = "mrf-only";
+// Whether `d` is organised as the baseline (its comparison with the baseline is with itself).
+bool IsBaselineHierarchy(const DesignSpec& d);
+
 // What a hierarchy's derivation reads: the design so far (sm, mrf and hierarchy filled in) and
 // the checked YAML sections, whose values carry the file locations errors point at.
 struct HierarchyInputs {

@@ -493,8 +493,9 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
     d.hierarchy.levels = hk.min_levels;
   } else if (d.hierarchy.levels < hk.min_levels || d.hierarchy.levels > hk.max_levels) {
     hier.Reject("levels", fmt::format("a {} hierarchy needs the MRF plus at least an L1", hk.name),
-                fmt::format(hk.max_levels == hk.min_levels + 1 ? "{} or {}" : "{} to {}",
-                            hk.min_levels, hk.max_levels));
+                hk.max_levels == hk.min_levels + 1
+                    ? fmt::format("{} or {}", hk.min_levels, hk.max_levels)
+                    : fmt::format("{} to {}", hk.min_levels, hk.max_levels));
   }
 
   d.scheduler = sched.Enum("kind");

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <ctime>
 
+#include "gen/config/hierarchy.h"
+#include "sim/harness/hierarchy.h"
 #include "sim/harness/rtl_top.h"
 #include "sim/passes/analysis.h"
 
@@ -71,23 +73,7 @@ void EnergiesFor(const DesignSpec& d, int slots, const std::string& json, energy
 }
 
 std::string DescribeHierarchy(const DesignSpec& d, const DriverOptions& o, int slots) {
-  const auto& h = d.hierarchy;
-  if (h.kind == "mrf-only" || h.levels == 1)
-    return "MRF only";
-  if (h.kind == "hw-rfc") {
-    std::string s = h.levels == 3
-                        ? fmt::format("HW RFC 2 levels: L1 {} + L0 {} entries/thread",
-                                      h.l1_entries_per_thread, h.l0_entries_per_thread)
-                        : fmt::format("HW RFC 1 level: {} entries/thread", h.l1_entries_per_thread);
-    return s + fmt::format(", {}, {} liveness hints, {} slots", h.replacement,
-                           o.harness.liveness_hints ? "with" : "without", slots);
-  }
-  if (h.levels == 3) {
-    return fmt::format("SW ORF 3 levels: L1 {} entries/thread + {} L0, {} warps",
-                       h.l1_entries_per_thread, h.l0_split ? "split" : "unified", slots);
-  }
-  return fmt::format("SW ORF 2 levels: L1 {} entries/thread, {} warps", h.l1_entries_per_thread,
-                     slots);
+  return HarnessHierarchyOf(d).describe(d, o.harness, slots);
 }
 
 namespace {
@@ -114,7 +100,7 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
   // Every design runs the same two-level scheduler, which deschedules where the strand analysis
   // says a warp waits for its long-latency results (the SW ORF allocation relies on it).
   sp::KernelAnalysis a;
-  if (d.hierarchy.kind == "sw-orf" && d.hierarchy.levels > 1) {
+  if (po.orf.levels > 1) {  // the hierarchy's compiler allocates ORF levels
     a = sp::AnalyzeKernel(k, po);
   } else {
     a.live = sp::ComputeLiveness(k);
@@ -170,9 +156,9 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   res.geometry.cluster_lanes = d.sm.lane_cluster;
 
   DesignSpec base = d;
-  base.hierarchy.kind = "mrf-only";
+  base.hierarchy.kind = kBaselineHierarchy;
   base.hierarchy.levels = 1;
-  const bool same = d.hierarchy.kind == "mrf-only" || d.hierarchy.levels == 1;
+  const bool same = IsBaselineHierarchy(d);
   res.mode = o.rtl.mode;
   res.rtl_top = o.rtl.mode != RfMode::kModels && o.rtl.top;
   std::vector<RtlStructure> rtl;

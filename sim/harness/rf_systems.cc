@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "base/registry.h"
 #include "gen/params/param.h"
 #include "gen/structures/mrf/mrf_spec.h"
 #include "models/rfc_model.h"
+#include "sim/harness/hierarchy.h"
 
 namespace gpurf::harness {
 
@@ -483,39 +485,134 @@ class HwRfc : public RfSystem {
 
 }  // namespace
 
+const HarnessHierarchy& HarnessHierarchyOf(const DesignSpec& d) {
+  const HarnessHierarchy* h = Registry<HarnessHierarchy>::Get().Find(d.hierarchy.kind);
+  if (h == nullptr) {
+    throw std::invalid_argument(
+        fmt::format("hierarchy kind '{}' is not simulated", d.hierarchy.kind));
+  }
+  return *h;
+}
+
 sp::OrfConfig OrfConfigFor(const DesignSpec& d) {
   sp::OrfConfig c;
   c.l1_entries = d.hierarchy.l1_entries_per_thread;
   c.l0_split = d.hierarchy.l0_split;
-  c.levels = d.hierarchy.kind == "sw-orf" ? d.hierarchy.levels : 1;
+  c.levels = HarnessHierarchyOf(d).orf_levels(d);
   return c;
 }
 
 std::unique_ptr<RfSystem> MakeRfSystem(const DesignSpec& d, const sim::Kernel& k,
                                        const sim::SmConfig& sm, const sp::KernelAnalysis& a,
                                        const HarnessOptions& opt) {
-  const int banks = std::max(1, d.mrf.banks_per_cluster);
-  const std::string& kind = d.hierarchy.kind;
-  if (kind == "mrf-only" || d.hierarchy.levels == 1)
-    return std::make_unique<MrfOnly>(k, sm, banks, opt.mrf_collectors);
-  if (kind == "sw-orf") {
-    if (a.alloc.config.levels != d.hierarchy.levels)
-      throw std::invalid_argument("SW ORF: the analysis was made for another number of levels");
-    return std::make_unique<SwOrf>(k, sm, banks, opt.mrf_collectors, a.alloc);
-  }
-  if (kind == "hw-rfc") {
-    RfcConfig rc;
-    rc.slots = sm.active_warps;
-    rc.levels = d.hierarchy.levels == 3 ? 2 : 1;
-    rc.l1_entries = d.hierarchy.l1_entries_per_thread;
-    rc.l0_entries = rc.levels == 2 ? d.hierarchy.l0_entries_per_thread : 0;
-    rc.width = 1;
-    rc.reg_bits = 8;
-    rc.lru = d.hierarchy.replacement == "lru";
-    return std::make_unique<HwRfc>(k, sm, banks, opt.mrf_collectors, rc, a.live,
-                                   opt.liveness_hints);
-  }
-  throw std::invalid_argument(fmt::format("hierarchy kind '{}' is not simulated", kind));
+  return HarnessHierarchyOf(d).make_system(d, k, sm, a, opt);
 }
+
+namespace {
+
+int Banks(const DesignSpec& d) {
+  return std::max(1, d.mrf.banks_per_cluster);
+}
+int NoOrf(const DesignSpec&) {
+  return 1;
+}
+std::string NoNote(const DesignSpec&) {
+  return "";
+}
+
+}  // namespace
+
+// The baseline: every operand from the MRF, every result to it.
+GPURF_REGISTER(HarnessHierarchy, mrf_only, "mrf-only",
+               (HarnessHierarchy{
+                   .orf_levels = NoOrf,
+                   .make_system = [](const DesignSpec& d, const sim::Kernel& k,
+                                     const sim::SmConfig& sm, const sp::KernelAnalysis&,
+                                     const HarnessOptions& opt) -> std::unique_ptr<RfSystem> {
+                     return std::make_unique<MrfOnly>(k, sm, Banks(d), opt.mrf_collectors);
+                   },
+                   .describe = [](const DesignSpec&, const HarnessOptions&, int) -> std::string {
+                     return "MRF only";
+                   },
+                   .rtl_structures = [](const DesignSpec&) { return std::vector<std::string>{}; },
+                   .compiler_note =
+                       [](const DesignSpec& d) {
+                         return fmt::format(
+                             "design '{}' has no register file hierarchy: every access is to the "
+                             "MRF",
+                             d.name);
+                       },
+               }))
+
+// Gebhart's software-managed operand register files: the compiler's allocation decides.
+GPURF_REGISTER(
+    HarnessHierarchy, sw_orf, "sw-orf",
+    (HarnessHierarchy{
+        .orf_levels = [](const DesignSpec& d) { return d.hierarchy.levels; },
+        .make_system = [](const DesignSpec& d, const sim::Kernel& k, const sim::SmConfig& sm,
+                          const sp::KernelAnalysis& a,
+                          const HarnessOptions& opt) -> std::unique_ptr<RfSystem> {
+          if (a.alloc.config.levels != d.hierarchy.levels)
+            throw std::invalid_argument(
+                "SW ORF: the analysis was made for another number of levels");
+          return std::make_unique<SwOrf>(k, sm, Banks(d), opt.mrf_collectors, a.alloc);
+        },
+        .describe = [](const DesignSpec& d, const HarnessOptions&, int slots) -> std::string {
+          const auto& h = d.hierarchy;
+          if (h.levels == 3) {
+            return fmt::format("SW ORF 3 levels: L1 {} entries/thread + {} L0, {} warps",
+                               h.l1_entries_per_thread, h.l0_split ? "split" : "unified", slots);
+          }
+          return fmt::format("SW ORF 2 levels: L1 {} entries/thread, {} warps",
+                             h.l1_entries_per_thread, slots);
+        },
+        .rtl_structures =
+            [](const DesignSpec& d) {
+              std::vector<std::string> names = {"orf_l1"};
+              if (d.hierarchy.levels == 3)
+                names.push_back("orf_l0");
+              return names;
+            },
+        .compiler_note = NoNote,
+    }))
+
+// Gebhart's hardware register file cache, with the compiler's liveness hints.
+GPURF_REGISTER(
+    HarnessHierarchy, hw_rfc, "hw-rfc",
+    (HarnessHierarchy{
+        .orf_levels = NoOrf,
+        .make_system = [](const DesignSpec& d, const sim::Kernel& k, const sim::SmConfig& sm,
+                          const sp::KernelAnalysis& a,
+                          const HarnessOptions& opt) -> std::unique_ptr<RfSystem> {
+          RfcConfig rc;
+          rc.slots = sm.active_warps;
+          rc.levels = d.hierarchy.levels == 3 ? 2 : 1;
+          rc.l1_entries = d.hierarchy.l1_entries_per_thread;
+          rc.l0_entries = rc.levels == 2 ? d.hierarchy.l0_entries_per_thread : 0;
+          rc.width = 1;
+          rc.reg_bits = 8;
+          rc.lru = d.hierarchy.replacement == "lru";
+          return std::make_unique<HwRfc>(k, sm, Banks(d), opt.mrf_collectors, rc, a.live,
+                                         opt.liveness_hints);
+        },
+        .describe = [](const DesignSpec& d, const HarnessOptions& o, int slots) -> std::string {
+          const auto& h = d.hierarchy;
+          std::string s =
+              h.levels == 3
+                  ? fmt::format("HW RFC 2 levels: L1 {} + L0 {} entries/thread",
+                                h.l1_entries_per_thread, h.l0_entries_per_thread)
+                  : fmt::format("HW RFC 1 level: {} entries/thread", h.l1_entries_per_thread);
+          return s + fmt::format(", {}, {} liveness hints, {} slots", h.replacement,
+                                 o.liveness_hints ? "with" : "without", slots);
+        },
+        .rtl_structures = [](const DesignSpec&) { return std::vector<std::string>{"rfc"}; },
+        .compiler_note =
+            [](const DesignSpec& d) {
+              return fmt::format(
+                  "design '{}' uses a hardware register file cache: the compiler provides strand "
+                  "ends and liveness hints ('*'), not ORF levels",
+                  d.name);
+            },
+    }))
 
 }  // namespace gpurf::harness

@@ -12,6 +12,7 @@
 #include "models/mrf_model.h"
 #include "models/orf_model.h"
 #include "models/rfc_model.h"
+#include "sim/harness/hierarchy.h"
 #include "verif/verify.h"
 
 namespace gpurf::harness {
@@ -190,14 +191,8 @@ energy::Breakdown DataActivity::DataDependent(const energy::Breakdown& uniform) 
 std::vector<RtlStructure> PrepareRtl(const DesignSpec& d, const sim::SmConfig& sm,
                                      const BuildOptions& build) {
   std::vector<std::string> names = {"mrf"};
-  const auto& h = d.hierarchy;
-  if (h.kind == "hw-rfc" && h.levels > 1)
-    names.push_back("rfc");
-  if (h.kind == "sw-orf" && h.levels > 1) {
-    names.push_back("orf_l1");
-    if (h.levels == 3)
-      names.push_back("orf_l0");
-  }
+  for (std::string& n : HarnessHierarchyOf(d).rtl_structures(d))
+    names.push_back(std::move(n));
   std::vector<RtlStructure> out;
   for (const auto& n : names) {
     const DesignStructure* ds = nullptr;

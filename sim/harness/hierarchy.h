@@ -1,0 +1,39 @@
+// The SM-harness side of a register-file hierarchy (the design side is gen/config/hierarchy.h):
+// how the hierarchy named by a design's hierarchy.kind runs in the SM timing model. Each
+// hierarchy registers one HarnessHierarchy by name (base/registry.h) in the file that implements
+// its register-file system; the driver, the RTL loop and the CLI look it up and never name one.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gen/config/design_spec.h"
+#include "sim/harness/rf_systems.h"
+#include "sim/passes/analysis.h"
+
+namespace gpurf::harness {
+
+struct HarnessHierarchy {
+  // The ORF levels the compiler allocates for this design (1: the compiler allocates none; the
+  // kernel analysis then needs only liveness and strands).
+  std::function<int(const DesignSpec&)> orf_levels;
+  // The register-file system on the C++ models for one kernel (see rf_systems.h MakeRfSystem).
+  std::function<std::unique_ptr<RfSystem>(const DesignSpec&, const sim::Kernel&,
+                                          const sim::SmConfig&, const sim::passes::KernelAnalysis&,
+                                          const HarnessOptions&)>
+      make_system;
+  // One line for reports: the organisation, its sizes, `slots` warps with upper-level storage.
+  std::function<std::string(const DesignSpec&, const HarnessOptions&, int slots)> describe;
+  // The design instances that run as RTL in the loop (--rtl / --lockstep) beside the MRF.
+  std::function<std::vector<std::string>(const DesignSpec&)> rtl_structures;
+  // What the compiler passes provide for this hierarchy, when it is not ORF allocation ("" else).
+  std::function<std::string(const DesignSpec&)> compiler_note;
+};
+
+// The harness side of `design`'s hierarchy; std::invalid_argument naming the kind when the
+// harness has none registered.
+const HarnessHierarchy& HarnessHierarchyOf(const DesignSpec& design);
+
+}  // namespace gpurf::harness
