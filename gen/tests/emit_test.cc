@@ -452,7 +452,7 @@ TEST(VlogPrinter, HandBuiltModule) {
   EXPECT_EQ(Print(m), expected);
 
   // A source file puts the banner first, then a blank line.
-  const SourceFile f{"demo.sv", {"Banner line.", ""}, m};
+  const SourceFile f{"demo.sv", {"Banner line.", ""}, m, {}};
   EXPECT_EQ(Print(f), "// Banner line.\n//\n\n" + expected);
 }
 
