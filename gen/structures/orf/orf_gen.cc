@@ -134,9 +134,8 @@ Ifdef Assertions(const OrfSpec& s) {
   per_port.push_back(Assert(
       "!(" + And({"re_i[p]", BinOp(Cast("32", rslot), "<", "NumActive"), "!chk_read_valid[p]"}) +
           ")",
-      {Quote("%m: read port %0d reads invalid entry (slot %0d, entry %0d): not written since "
-             "reset or deschedule"),
-       "p", rslot, read_entry}));
+      {Quote("%m: read port %0d reads invalid entry (slot %0d, entry %0d)"), "p", rslot,
+       read_entry}));
   Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_misuse_check", {}};
   a.body = {IfThen(
       "rst_ni",

@@ -231,8 +231,7 @@ Ifdef Assertions() {
               {Quote("%m: I1 violated: %0d warps active, more than NumActive (%0d)"),
                "chk_active_count", "NumActive"}),
        Assert("!chk_active_mismatch",
-              {Quote("%m: I1 violated: the active bits differ from the slots' warps (one slot "
-                     "per active warp)")}),
+              {Quote("%m: I1 violated: active bits differ from the slots' warps")}),
        Assert("!chk_issue_waiting",
               {Quote("%m: I2 violated: suspended warp %0d issued"), "issue_warp_o"}),
        Assert("(waiting_q & active_q) == '0",
