@@ -7,8 +7,9 @@
 // Parameters. A module's parameter list holds two kinds of values:
 //  - `parameter`: overridable. Only a value the module body is written for in general: the
 //    RTL is correct for every value its range check allows (flop array Entries/Width/ports, MRF
-//    banks/rows/warps/registers/collectors, warp scheduler NumWarps/NumActive). Each one has a
-//    range check in the module's `initial` parameter check.
+//    banks/rows/width/warps/registers/collectors/tag and counter widths, warp scheduler
+//    NumWarps/NumActive). The constraints the body relies on are asserted in the module's
+//    `initial` parameter check.
 //  - `localparam`: generator-specialised, or derived. A value the generator built the text
 //    around (which levels exist, how many replacement-age bits, which sub-module with which
 //    shape is instantiated, whether range checks are needed) is not overridable: the module
