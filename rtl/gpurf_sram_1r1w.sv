@@ -21,6 +21,8 @@
 //      synchronous-read model for simulation. A flow with a memory compiler replaces that file
 //      (same module name and ports) with a wrapper around its macro.
 
+`include "gpurf_assert.svh"
+
 module gpurf_sram_1r1w #(
   parameter  int Depth     = 256,                               // rows
   parameter  int Width     = 128,                               // bits per row
@@ -66,29 +68,20 @@ module gpurf_sram_1r1w #(
   end
 
 `ifdef GPURF_ASSERTIONS
-  // Parameter checks at elaboration; misuse checks every cycle.
+  // Parameter checks at elaboration; misuse checks every cycle (gpurf_assert.svh).
   initial begin : p_param_check
-    if (Depth < 1) begin
-      $error("%m: Depth must be >= 1");
-    end
-    if (Width < 1) begin
-      $error("%m: Width must be >= 1");
-    end
-    if (Impl != 0 && Impl != 1) begin
-      $error("%m: Impl must be 0 (flip-flops) or 1 (hard macro)");
-    end
+    `GPURF_ASSERT(Depth >= 1, ("%m: Depth must be >= 1"))
+    `GPURF_ASSERT(Width >= 1, ("%m: Width must be >= 1"))
+    `GPURF_ASSERT(Impl == 0 || Impl == 1, ("%m: Impl must be 0 (flip-flops) or 1 (hard macro)"))
   end
 
   always @(posedge clk_i) begin : p_access_check
-    if (re_i && 32'(raddr_i) >= Depth) begin
-      $error("%m: read address %0d >= Depth (%0d)", raddr_i, Depth);
-    end
-    if (we_i && 32'(waddr_i) >= Depth) begin
-      $error("%m: write address %0d >= Depth (%0d)", waddr_i, Depth);
-    end
-    if (re_i && we_i && raddr_i == waddr_i) begin
-      $error("%m: read and write of address %0d in the same cycle", raddr_i);
-    end
+    `GPURF_ASSERT(!re_i || 32'(raddr_i) < Depth,
+                  ("%m: read address %0d >= Depth (%0d)", raddr_i, Depth))
+    `GPURF_ASSERT(!we_i || 32'(waddr_i) < Depth,
+                  ("%m: write address %0d >= Depth (%0d)", waddr_i, Depth))
+    `GPURF_ASSERT(!(re_i && we_i && raddr_i == waddr_i),
+                  ("%m: read and write of address %0d in the same cycle", raddr_i))
   end
 `endif  // GPURF_ASSERTIONS
 

@@ -16,6 +16,7 @@
 #include "base/cache.h"
 #include "base/diag.h"
 #include "base/hash.h"
+#include "gen/rtl_primitives.h"
 #include "verif/harness/verilator_build.h"
 
 namespace gpurf {
@@ -138,11 +139,12 @@ std::string LatchTechmap(const LibertyLibrary& lib) {
 std::string YosysScript(const GeneratedStructure& g, const LibertyLibrary& lib) {
   std::string files;
   for (const auto& f : g.files)
-    files += " " + f.name;
+    if (!IsRtlHeader(f.name))  // `included, found through -I.
+      files += " " + f.name;
   const std::string libq = "\"" + lib.path.string() + "\"";
   std::string s;
   s += "# gpurf synth: Yosys script (assertions stay out: GPURF_ASSERTIONS is not defined)\n";
-  s += fmt::format("read_verilog -sv{}\n", files);
+  s += fmt::format("read_verilog -sv -I.{}\n", files);
   s += fmt::format("hierarchy -check -top {}\n", g.top);
   s += fmt::format("synth -top {} -flatten\n", g.top);
   s += fmt::format("read_liberty -lib {}\n", libq);

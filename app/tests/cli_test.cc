@@ -65,23 +65,24 @@ TEST_F(CliTest, GenFlopArrayFromFlags) {
   EXPECT_EQ(WorkEntries(), std::set<std::string>{"OUT"});  // no staging folder left
   const fs::path out = work_ / "OUT";
   const auto files = Lines(ReadFile(out / "filelist.f"));
-  ASSERT_EQ(files.size(), 2U);
-  EXPECT_EQ(files[0], "gpurf_clock_gate.sv");
-  EXPECT_EQ(files[1].rfind("rf_flop_3r1w_48x128_", 0), 0U);
-  std::set<std::string> want = {"filelist.f", "manifest.json"};
-  for (const auto& f : files)
-    want.insert(f);
+  ASSERT_EQ(files.size(), 3U);
+  EXPECT_EQ(files[0], "+incdir+.");  // gpurf_assert.svh, `included by the modules
+  EXPECT_EQ(files[1], "gpurf_clock_gate.sv");
+  EXPECT_EQ(files[2].rfind("rf_flop_3r1w_48x128_", 0), 0U);
+  std::set<std::string> want = {"filelist.f", "manifest.json", "gpurf_assert.svh"};
+  for (size_t i = 1; i < files.size(); ++i)
+    want.insert(files[i]);
   std::set<std::string> have;
   for (const auto& e : fs::directory_iterator(out))
     have.insert(e.path().filename().string());
   want.insert(kOutputMarker);
   EXPECT_EQ(have, want);
   const auto m = nlohmann::json::parse(ReadFile(out / "manifest.json"));
-  EXPECT_EQ(m["top"].get<std::string>() + ".sv", files[1]);
+  EXPECT_EQ(m["top"].get<std::string>() + ".sv", files[2]);
   EXPECT_EQ(m["parameters"]["entries"], 48);
   EXPECT_EQ(m["parameters"]["read_ports"], 3);
   EXPECT_EQ(m["ports"].size(), 7U);
-  EXPECT_NE(ReadFile(out / files[1]).find("do not edit"), std::string::npos);
+  EXPECT_NE(ReadFile(out / files[2]).find("do not edit"), std::string::npos);
 
   // The --name=value spelling gives the same module; rerunning replaces the previous output.
   const RunResult again =
@@ -164,7 +165,10 @@ TEST_F(CliTest, GenFermiDesign) {
     EXPECT_TRUE(fs::exists(work_ / "OUT" / f)) << f;
   }
   for (const auto& f : Lines(ReadFile(work_ / "OUT" / "filelist.f"))) {
-    EXPECT_TRUE(fs::is_regular_file(work_ / "OUT" / f)) << f;
+    if (f.starts_with("+incdir+"))  // the folder of the `included assertion header
+      EXPECT_TRUE(fs::is_regular_file(work_ / "OUT" / f.substr(8) / "gpurf_assert.svh")) << f;
+    else
+      EXPECT_TRUE(fs::is_regular_file(work_ / "OUT" / f)) << f;
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "gen/rtl_primitives.h"
 #include "gen/structures/emit.h"
 
 namespace gpurf {
@@ -53,8 +54,10 @@ std::string GeneratedDesign::Filelist() const {
   std::set<std::string> seen;  // shared primitives and identical modules appear once
   for (const auto& [d, gs] : structures) {
     for (const auto& f : gs.files) {
-      if (seen.insert(f.name).second)
-        s += d->name + "/" + f.name + "\n";
+      if (!seen.insert(f.name).second)
+        continue;
+      // Headers (gpurf_assert.svh, the same in every folder) are found through the include path.
+      s += IsRtlHeader(f.name) ? "+incdir+" + d->name + "\n" : d->name + "/" + f.name + "\n";
     }
   }
   return s;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "gen/rtl_primitives.h"
+
 namespace gpurf {
 
 std::string RegenerateCommand(const std::string& kind, const ParamSet& params,
@@ -13,6 +15,23 @@ std::string RegenerateCommand(const std::string& kind, const ParamSet& params,
     cmd += fmt::format(" {} {}", d.flag(), params.Get(d.name).s);
   }
   return cmd + " -o DIR";
+}
+
+GeneratedFile PrimitiveFile(const std::string& file_name) {
+  const std::string module =
+      IsRtlHeader(file_name) ? std::string() : file_name.substr(0, file_name.rfind('.'));
+  return {file_name, module, std::string(RtlPrimitive(file_name)), true};
+}
+
+GeneratedFile AssertHeaderFile() {
+  return PrimitiveFile(vlog::kAssertHeader);
+}
+
+vlog::SourceFile ModuleSource(const std::string& kind, const std::string& config_hash,
+                              const std::string& regenerate, vlog::Module m) {
+  vlog::SourceFile f{m.name + ".sv", Banner(kind, config_hash, regenerate), std::move(m), {}};
+  f.includes = {vlog::kAssertHeader};
+  return f;
 }
 
 }  // namespace gpurf

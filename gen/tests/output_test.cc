@@ -267,7 +267,7 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
       EXPECT_EQ(sub["top"], e["top"]);
       std::set<std::string> want = {"manifest.json", "filelist.f"};
       for (const auto& line : Lines(ReadFile(dest / name / "filelist.f")))
-        want.insert(line);
+        want.insert(line == "+incdir+." ? "gpurf_assert.svh" : line);  // the `included header
       EXPECT_EQ(Entries(dest / name), want) << name;
       EXPECT_TRUE(fs::exists(dest / name / (e["top"].get<std::string>() + ".sv")));
     }
@@ -289,19 +289,23 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
   const GeneratedStructure& l0 = g.structures[2].second;
   const GeneratedStructure& sys = g.structures[3].second;
   const GeneratedStructure& ws = g.structures[4].second;
-  ASSERT_EQ(l1.files.size(), 3U);  // clock gate, flop array, ORF
-  ASSERT_EQ(l0.files.size(), 3U);
-  ASSERT_EQ(sys.files[2].name.rfind("rf_mrf_", 0), 0U);  // after the SRAM wrappers
+  ASSERT_EQ(l1.files.size(), 4U);  // assertion header, clock gate, flop array, ORF
+  ASSERT_EQ(l0.files.size(), 4U);
+  ASSERT_EQ(sys.files[3].name.rfind("rf_mrf_", 0), 0U);  // after the header and SRAM wrappers
   EXPECT_EQ(files, (std::vector<std::string>{
-                       "mrf/gpurf_sram_1r1w_macro.sv", "mrf/gpurf_sram_1r1w.sv",
+                       "+incdir+mrf", "mrf/gpurf_sram_1r1w_macro.sv", "mrf/gpurf_sram_1r1w.sv",
                        "mrf/" + mrf.top + ".sv", "orf_l1/gpurf_clock_gate.sv",
-                       "orf_l1/" + l1.files[1].name, "orf_l1/" + l1.top + ".sv",
-                       "orf_l0/" + l0.files[1].name, "orf_l0/" + l0.top + ".sv",
+                       "orf_l1/" + l1.files[2].name, "orf_l1/" + l1.top + ".sv",
+                       "orf_l0/" + l0.files[2].name, "orf_l0/" + l0.top + ".sv",
                        // the system's own MRF (2-bit tags), then the top itself
-                       "rf_system/" + sys.files[2].name, "rf_system/" + sys.top + ".sv",
+                       "rf_system/" + sys.files[3].name, "rf_system/" + sys.top + ".sv",
                        "warp_scheduler/" + ws.top + ".sv"}));
-  for (const auto& f : files)
-    EXPECT_TRUE(fs::is_regular_file(dest / f)) << f;
+  for (const auto& f : files) {
+    if (f.starts_with("+incdir+"))  // the folder of the `included assertion header
+      EXPECT_TRUE(fs::is_regular_file(dest / f.substr(8) / "gpurf_assert.svh")) << f;
+    else
+      EXPECT_TRUE(fs::is_regular_file(dest / f)) << f;
+  }
 }
 
 TEST_F(OutputTest, DesignFilelistListsIdenticalModulesOnce) {
@@ -324,10 +328,10 @@ TEST_F(OutputTest, DesignFilelistListsIdenticalModulesOnce) {
   EXPECT_EQ(g.structures[3].second.top, same);
   const std::string other = g.structures[4].second.top;
   EXPECT_NE(other, same);
-  EXPECT_EQ(g.Filelist(), "mrf/gpurf_sram_1r1w_macro.sv\nmrf/gpurf_sram_1r1w.sv\nmrf/" + mrf +
-                              ".sv\nrf_system/" + sys_mrf + ".sv\nrf_system/" + sys.top +
-                              ".sv\na/gpurf_clock_gate.sv\na/" + same + ".sv\nc/" + other +
-                              ".sv\n");
+  EXPECT_EQ(g.Filelist(),
+            "+incdir+mrf\nmrf/gpurf_sram_1r1w_macro.sv\nmrf/gpurf_sram_1r1w.sv\nmrf/" + mrf +
+                ".sv\nrf_system/" + sys_mrf + ".sv\nrf_system/" + sys.top +
+                ".sv\na/gpurf_clock_gate.sv\na/" + same + ".sv\nc/" + other + ".sv\n");
   // Both instances still get their own complete folder.
   WriteDesign(tmp_, g);
   EXPECT_TRUE(fs::exists(tmp_ / "b" / (same + ".sv")));

@@ -106,26 +106,32 @@ TEST(OrfSpec, OversizedArrayIsRejectedAtWidth) {
 TEST(EmitOrf, ComposesTheGeneratedFlopArray) {
   const auto l1 = SpecAs<OrfSpec>(Make("orf-l1", {}));
   const GeneratedStructure g = EmitOrf(l1);
-  ASSERT_EQ(g.files.size(), 3U);
-  EXPECT_EQ(g.files[0].name, "gpurf_clock_gate.sv");
-  EXPECT_EQ(g.files[1].module, l1.storage.module_name);
-  EXPECT_EQ(g.files[2].module, g.top);
-  const std::string& top = g.files[2].contents;
+  ASSERT_EQ(g.files.size(), 4U);
+  EXPECT_EQ(g.files[0].name, "gpurf_assert.svh");
+  EXPECT_EQ(g.files[1].name, "gpurf_clock_gate.sv");
+  EXPECT_EQ(g.files[2].module, l1.storage.module_name);
+  EXPECT_EQ(g.files[3].module, g.top);
+  const std::string& top = g.files[3].contents;
   EXPECT_EQ(Count(top, l1.storage.module_name + " u_storage ("), 1);
   EXPECT_EQ(Count(top, "`ifdef GPURF_ASSERTIONS"), 1);
   EXPECT_NE(top.find("reads invalid entry"), std::string::npos);
   // The storage is not re-implemented here: no always_ff outside the assertion guard.
   EXPECT_GT(top.find("always_ff"), top.find("`ifdef GPURF_ASSERTIONS"));
-  EXPECT_EQ(EmitOrf(l1).files[2].contents, top);  // deterministic
+  EXPECT_EQ(EmitOrf(l1).files[3].contents, top);  // deterministic
+  // Row addresses through the named index function, on per-port slot and entry wires.
+  EXPECT_NE(top.find("    SlotEntry = slot * Entries + entry;\n"), std::string::npos);
+  EXPECT_NE(top.find("assign raddr[p*RowAddrWidth +: RowAddrWidth] = "
+                     "RowAddrWidth'(SlotEntry(32'(slot), 32'(entry)));"),
+            std::string::npos);
 
   const auto l0 = SpecAs<OrfSpec>(Make("orf-l0", {{"clock_gate", "false"}}));
   const GeneratedStructure s = EmitOrf(l0);
-  ASSERT_EQ(s.files.size(), 2U);  // no clock gate primitive
-  const std::string& split = s.files[1].contents;
+  ASSERT_EQ(s.files.size(), 3U);  // no clock gate primitive
+  const std::string& split = s.files[2].contents;
   EXPECT_NE(split.find("for (genvar b = 0; b < NumReadPorts; b++) begin : gen_banks"),
             std::string::npos);
   EXPECT_EQ(Count(split, l0.storage.module_name + " u_bank ("), 1);  // inside the generate loop
-  EXPECT_NE(split.find("reads only its own bank"), std::string::npos);
+  EXPECT_NE(split.find("not its own (split L0)"), std::string::npos);
 
   // Manifest ports in the order the models index them.
   const char* names[] = {"clk_i", "rst_ni",  "we_i",     "wslot_i", "wentry_i", "wdata_i",
@@ -143,14 +149,15 @@ TEST(EmitWarpScheduler, PolicyAndAssertions) {
   const auto rr = SpecAs<WarpSchedulerSpec>(Make("warp-scheduler", {}));
   const auto gr = SpecAs<WarpSchedulerSpec>(Make("warp-scheduler", {{"inner_policy", "greedy"}}));
   const GeneratedStructure a = EmitWarpScheduler(rr), b = EmitWarpScheduler(gr);
-  ASSERT_EQ(a.files.size(), 1U);
-  const std::string& ra = a.files[0].contents;
-  const std::string& gb = b.files[0].contents;
+  ASSERT_EQ(a.files.size(), 2U);
+  EXPECT_EQ(a.files[0].name, "gpurf_assert.svh");
+  const std::string& ra = a.files[1].contents;
+  const std::string& gb = b.files[1].contents;
   EXPECT_EQ(ra.find("hold_q"), std::string::npos);
   EXPECT_NE(gb.find("logic                   hold_q;"), std::string::npos) << gb;
   for (const char* inv : {"I1 violated", "I2 violated", "I3 violated"})
     EXPECT_NE(ra.find(inv), std::string::npos) << inv;
-  EXPECT_EQ(EmitWarpScheduler(rr).files[0].contents, ra);
+  EXPECT_EQ(EmitWarpScheduler(rr).files[1].contents, ra);
   EXPECT_EQ(a.FindPort("act_warp_o")->width, 8 * 5);
   EXPECT_EQ(a.FindPort("act_warp_o")->count, 8);
   EXPECT_EQ(a.FindPort("waiting_o")->width, 32);

@@ -71,5 +71,8 @@ Item MakeItem(GenerateIf x) {
 Item MakeItem(Ifdef x) {
   return Item{std::move(x)};
 }
+Item MakeItem(Function x) {
+  return Item{std::move(x)};
+}
 
 }  // namespace gpurf::vlog

@@ -45,17 +45,26 @@ struct Comment {
   std::string text;  // may hold several lines separated by '\n'
 };
 
-// An immediate assertion or assumption, printed on one line:
-//   assert (cond) else $error(args);   (args empty: assert (cond);)
+// An immediate assertion or assumption:
+//   `GPURF_ASSERT(cond, ("%m: message", args))   RTL checks: kAssert with `error`
+//   assert (cond);                                  formal harnesses: kAssert without `error`
 //   assume (cond);
-// Verilator, Icarus and Yosys (read_verilog -formal) all read the unlabelled form; Yosys 0.23
-// does not read the action block, which the formal flow (verif/formal) strips from the line.
+// The macro (rtl/gpurf_assert.svh, kAssertHeader) expands to `assert (cond) else $error(...);`
+// for simulation and to `assert (cond);` under GPURF_FORMAL: Verilator, Icarus and Yosys
+// (read_verilog -formal) all read that immediate form inside a clocked always block, while
+// Yosys 0.23 and Icarus 11 reject concurrent `assert property`. The formal flow (verif/formal)
+// selects RTL assertions by their message. A file whose module uses the macro includes the
+// header (SourceFile::includes).
 struct Check {
   enum class Kind { kAssert, kAssume };
   Kind kind = Kind::kAssert;
   std::string cond;
   std::vector<std::string> error;  // $error arguments (message first); only for kAssert
 };
+
+// The assertion macro header every generated module includes, and its macro.
+inline constexpr const char* kAssertHeader = "gpurf_assert.svh";
+inline constexpr const char* kAssertMacro = "`GPURF_ASSERT";
 
 struct Stmt {
   std::variant<Assign, If, For, Call, Comment, Check> node;
@@ -67,7 +76,7 @@ Stmt IfThen(std::string cond, Body then_body, Body else_body = {});
 Stmt ForLoop(std::string var, std::string limit, Body body);
 Stmt SysCall(std::string name, std::vector<std::string> args);
 Stmt Note(std::string text);
-// assert (cond) else $error(error...);  with no `error`: assert (cond);
+// `GPURF_ASSERT(cond, (error...))  with no `error`: assert (cond);
 Stmt Assert(std::string cond, std::vector<std::string> error = {});
 Stmt Assume(std::string cond);
 
@@ -137,6 +146,19 @@ struct GenerateIf {
   Items else_items;
 };
 
+// A named index function: the index arithmetic of a flat vector given a name.
+//   function automatic int unsigned Name(int unsigned a, int unsigned b);
+//     Name = expr;
+//   endfunction
+// 32-bit unsigned like the 32'(...) index arithmetic it replaces. (Yosys 0.23 reads neither
+// `return` nor packed multi-dimensional arrays; this form it does.)
+struct Function {
+  std::string name;
+  std::vector<std::string> args;  // int unsigned arguments
+  std::string expr;
+  std::string comment;  // printed above, optional
+};
+
 struct Ifdef {  // `ifdef MACRO ... `endif, e.g. the assertion guard
   std::string macro;
   Items items;
@@ -144,7 +166,7 @@ struct Ifdef {  // `ifdef MACRO ... `endif, e.g. the assertion guard
 
 struct Item {
   std::variant<CommentItem, BlankLine, LocalParam, Net, ContinuousAssign, Always, Initial, Instance,
-               GenerateFor, GenerateIf, Ifdef>
+               GenerateFor, GenerateIf, Ifdef, Function>
       node;
 };
 
@@ -180,9 +202,10 @@ struct Module {
 };
 
 struct SourceFile {
-  std::string file_name;            // "rf_flop_3r1w_48x128_a1b2c3.sv"
-  std::vector<std::string> banner;  // comment lines at the very top
-  Module module;                    // one module per file
+  std::string file_name;              // "rf_flop_3r1w_48x128_a1b2c3.sv"
+  std::vector<std::string> banner;    // comment lines at the very top
+  Module module;                      // one module per file
+  std::vector<std::string> includes;  // `include "name" lines between banner and module
 };
 
 Item MakeItem(CommentItem x);
@@ -196,5 +219,6 @@ Item MakeItem(Instance x);
 Item MakeItem(GenerateFor x);
 Item MakeItem(GenerateIf x);
 Item MakeItem(Ifdef x);
+Item MakeItem(Function x);
 
 }  // namespace gpurf::vlog

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 namespace gpurf::vlog {
@@ -31,6 +32,147 @@ std::string Range(const std::string& msb) {
   return msb.empty() ? "" : "[" + msb + ":0]";
 }
 
+// Every generated line fits in this many columns (comments and long expressions are wrapped);
+// only a single token longer than the rest of its line, such as a long string literal, can
+// exceed it.
+constexpr size_t kMaxColumns = 100;
+
+// Tokens a line of an expression may start with when it continues the previous one: binary
+// and ternary operators (the break goes before them, so the operator leads the new line).
+bool IsOperatorToken(const std::string& t) {
+  static const char* const kOps[] = {"&&", "||", "|",  "&",  "^",   "?",  ":", "+",
+                                     "-",  "*",  "/",  "%",  "==",  "!=", "<", ">",
+                                     "<=", ">=", "<<", ">>", "===", "!=="};
+  for (const char* op : kOps)
+    if (t == op)
+      return true;
+  return false;
+}
+
+// Where an expression may be broken: a space outside string literals that follows a comma or
+// precedes an operator token; `depth` is the bracket nesting there (fewer is better).
+struct BreakPoint {
+  size_t pos;
+  int depth;
+};
+
+std::vector<BreakPoint> BreakPoints(const std::string& e) {
+  std::vector<BreakPoint> out;
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < e.size(); ++i) {
+    const char c = e[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (c == ' ' && i > 0 && i + 1 < e.size()) {
+      const size_t end = e.find(' ', i + 1);
+      const std::string next = e.substr(i + 1, end == std::string::npos ? end : end - i - 1);
+      if (e[i - 1] == ',' || IsOperatorToken(next))
+        out.push_back({i, depth});
+    }
+  }
+  return out;
+}
+
+// A piece of a broken expression and the bracket depth of the break before it.
+struct Piece {
+  std::string text;
+  int depth = 0;
+};
+
+// Splits `text` into lines: the first starts at column `first_col`, the others at `cont_col`
+// plus the depth of their break (a break inside parentheses is indented by one more column per
+// level); the last is followed by `tail_len` characters. Breaks go at the shallowest break point
+// that fills the line best; a piece with no break point that fits is left long.
+std::vector<Piece> SplitExpr(const std::string& text, size_t first_col, size_t cont_col,
+                             size_t tail_len) {
+  std::vector<Piece> lines;
+  int depth = 0;
+  const std::vector<BreakPoint> breaks = BreakPoints(text);
+  size_t start = 0;
+  size_t col = first_col;
+  while (col + (text.size() - start) + tail_len > kMaxColumns) {
+    const BreakPoint* best = nullptr;
+    for (const BreakPoint& b : breaks) {
+      if (b.pos <= start || col + (b.pos - start) > kMaxColumns)
+        continue;
+      if (best == nullptr || b.depth < best->depth || (b.depth == best->depth && b.pos > best->pos))
+        best = &b;
+    }
+    if (best == nullptr) {  // nothing fits: break at the first point, if any
+      for (const BreakPoint& b : breaks) {
+        if (b.pos > start) {
+          best = &b;
+          break;
+        }
+      }
+    }
+    if (best == nullptr)
+      break;
+    lines.push_back({text.substr(start, best->pos - start), depth});
+    start = best->pos + 1;
+    depth = best->depth;
+    col = cont_col + static_cast<size_t>(depth);
+  }
+  lines.push_back({text.substr(start), depth});
+  return lines;
+}
+
+// A line must not start with a word that Verilator reads as a metacomment ("// verilator ...").
+bool IsMetaCommentWord(std::string w) {
+  for (char& c : w)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return w == "verilator" || w == "synopsys" || w == "cadence" || w == "pragma" || w == "ambit" ||
+         w == "lint_off" || w == "lint_on" || w == "coverage_off" || w == "coverage_on";
+}
+
+// Words of `text` filled into lines of at most `width` characters.
+std::vector<std::string> FillWords(const std::string& text, size_t width) {
+  std::vector<std::string> words;
+  std::istringstream in(text);
+  for (std::string w; in >> w;)
+    words.push_back(w);
+  std::vector<std::string> lines;
+  std::string line;
+  for (const std::string& w : words) {
+    if (!line.empty() && line.size() + 1 + w.size() > width && !IsMetaCommentWord(w)) {
+      lines.push_back(line);
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + w;
+  }
+  if (!line.empty() || lines.empty())
+    lines.push_back(line);
+  return lines;
+}
+
+// A comment line's text wrapped to fit after `col` columns ("// " included); leading spaces
+// (indented comment text) are kept on the first line and repeated on continuations.
+std::vector<std::string> WrapCommentText(const std::string& text, size_t col) {
+  if (col + 3 + text.size() <= kMaxColumns)
+    return {text};
+  const size_t lead = text.find_first_not_of(' ');
+  if (lead == std::string::npos)
+    return {text};
+  const std::string pad(lead, ' ');
+  const size_t width = kMaxColumns > col + 3 + lead + 20 ? kMaxColumns - col - 3 - lead : 20;
+  std::vector<std::string> out;
+  for (const std::string& l : FillWords(text.substr(lead), width))
+    out.push_back(pad + l);
+  return out;
+}
+
 class Printer {
  public:
   std::string Take() { return std::move(out_); }
@@ -46,13 +188,55 @@ class Printer {
   }
 
   void CommentLines(int indent, const std::string& text) {
-    for (const auto& l : SplitLines(text))
-      Line(indent, l.empty() ? "//" : "// " + l);
+    for (const auto& l : SplitLines(text)) {
+      for (const auto& w : WrapCommentText(l, static_cast<size_t>(indent) * 2))
+        Line(indent, w.empty() ? "//" : "// " + w);
+    }
+  }
+
+  // head + expr + tail on one line when it fits, else `expr` broken at its break points with
+  // continuation lines at `cont` extra columns after the indent.
+  void Wrapped(int indent, const std::string& head, const std::string& expr,
+               const std::string& tail, size_t cont) {
+    const size_t col = static_cast<size_t>(indent) * 2;
+    const std::vector<Piece> parts = SplitExpr(expr, col + head.size(), col + cont, tail.size());
+    for (size_t i = 0; i < parts.size(); ++i) {
+      std::string text =
+          (i == 0 ? head : std::string(cont + static_cast<size_t>(parts[i].depth), ' ')) +
+          parts[i].text;
+      if (i + 1 == parts.size())
+        text += tail;
+      Line(indent, text);
+    }
+  }
+
+  // A declaration with a trailing comment aligned at `comment_col` (0: right after it): the
+  // comment wraps at that column, or goes above the declaration when too little room is left.
+  void DeclWithComment(int indent, const std::string& decl, const std::string& comment,
+                       size_t comment_col) {
+    if (comment.empty()) {
+      Line(indent, decl);
+      return;
+    }
+    const size_t col = static_cast<size_t>(indent) * 2;
+    const std::string padded = Pad(decl, std::max(comment_col, decl.size() + 1));
+    if (col + padded.size() + 3 + comment.size() <= kMaxColumns) {
+      Line(indent, padded + "// " + comment);
+      return;
+    }
+    if (col + padded.size() + 3 + 16 <= kMaxColumns) {
+      const auto lines = FillWords(comment, kMaxColumns - col - padded.size() - 3);
+      for (size_t i = 0; i < lines.size(); ++i)
+        Line(indent, (i == 0 ? padded : std::string(padded.size(), ' ')) + "// " + lines[i]);
+      return;
+    }
+    CommentLines(indent, comment);
+    Line(indent, decl);
   }
 
   void PrintModule(const Module& m) {
     for (const auto& d : m.doc)
-      Line(0, d.empty() ? "//" : "// " + d);
+      CommentLines(0, d);
     PrintHeader(m);
     Line(0, "");
     PrintItems(1, m.items);
@@ -70,12 +254,10 @@ class Printer {
         w_name = std::max(w_name, p.name.size());
       for (size_t i = 0; i < m.params.size(); ++i) {
         const Param& p = m.params[i];
-        std::string text =
+        const std::string text =
             fmt::format("{} int {:<{}} = {}{}", p.local ? "localparam" : "parameter ", p.name,
                         w_name, p.value, i + 1 < m.params.size() ? "," : "");
-        if (!p.comment.empty())
-          text = Pad(text, ParamColumn(m)) + "// " + p.comment;
-        Line(1, text);
+        DeclWithComment(1, text, p.comment, ParamColumn(m));
       }
       Line(0, ") (");
     }
@@ -98,12 +280,8 @@ class Printer {
       w_line = std::max(w_line, text.size());
       lines.push_back(std::move(text));
     }
-    for (size_t i = 0; i < m.ports.size(); ++i) {
-      std::string text = lines[i];
-      if (!m.ports[i].comment.empty())
-        text = Pad(text, w_line + 1) + "// " + m.ports[i].comment;
-      Line(1, text);
-    }
+    for (size_t i = 0; i < m.ports.size(); ++i)
+      DeclWithComment(1, lines[i], m.ports[i].comment, w_line + 1);
     Line(0, ");");
   }
 
@@ -165,8 +343,7 @@ class Printer {
       const Net& n = std::get<Net>(items[i].node);
       if (!n.attribute.empty())
         Line(indent, "(* " + n.attribute + " *)");
-      Line(indent,
-           n.comment.empty() ? decls[i - b] : Pad(decls[i - b], w_decl + 1) + "// " + n.comment);
+      DeclWithComment(indent, decls[i - b], n.comment, w_decl + 1);
     }
   }
 
@@ -182,8 +359,7 @@ class Printer {
     }
     for (size_t i = b; i < e; ++i) {
       const LocalParam& p = std::get<LocalParam>(items[i].node);
-      Line(indent,
-           p.comment.empty() ? decls[i - b] : Pad(decls[i - b], w_decl + 1) + "// " + p.comment);
+      DeclWithComment(indent, decls[i - b], p.comment, w_decl + 1);
     }
   }
 
@@ -194,7 +370,7 @@ class Printer {
                    [&](const LocalParam&) {},
                    [&](const Net&) {},
                    [&](const ContinuousAssign& a) {
-                     Line(indent, fmt::format("assign {} = {};", a.lhs, a.rhs));
+                     Wrapped(indent, fmt::format("assign {} = ", a.lhs), a.rhs, ";", 4);
                    },
                    [&](const Always& a) {
                      std::string head;
@@ -240,6 +416,17 @@ class Printer {
                      }
                      Line(indent, "end");
                    },
+                   [&](const Function& f) {
+                     if (!f.comment.empty())
+                       CommentLines(indent, f.comment);
+                     std::vector<std::string> args;
+                     for (const auto& a : f.args)
+                       args.push_back("int unsigned " + a);
+                     Line(indent, fmt::format("function automatic int unsigned {}({});", f.name,
+                                              fmt::join(args, ", ")));
+                     Wrapped(indent + 1, f.name + " = ", f.expr, ";", 4);
+                     Line(indent, "endfunction");
+                   },
                    [&](const Ifdef& d) {
                      Line(indent, "`ifdef " + d.macro);
                      PrintItems(indent, d.items);
@@ -251,19 +438,27 @@ class Printer {
 
   void PrintInstance(int indent, const Instance& inst) {
     std::string head = inst.module;
-    if (!inst.params.empty()) {
-      std::vector<std::string> ps;
-      for (const auto& [n, v] : inst.params)
-        ps.push_back(fmt::format(".{}({})", n, v));
+    std::vector<std::string> ps;
+    for (const auto& [n, v] : inst.params)
+      ps.push_back(fmt::format(".{}({})", n, v));
+    if (!ps.empty())
       head += fmt::format(" #({})", fmt::join(ps, ", "));
+    const std::string first = fmt::format("{} {} (", head, inst.name);
+    if (static_cast<size_t>(indent) * 2 + first.size() <= kMaxColumns) {
+      Line(indent, first);
+    } else {  // one parameter per line
+      Line(indent, inst.module + " #(");
+      for (size_t i = 0; i < ps.size(); ++i)
+        Line(indent + 1, ps[i] + (i + 1 < ps.size() ? "," : ""));
+      Line(indent, fmt::format(") {} (", inst.name));
     }
-    Line(indent, fmt::format("{} {} (", head, inst.name));
     size_t w = 0;
     for (const auto& p : inst.ports)
       w = std::max(w, p.first.size());
     for (size_t i = 0; i < inst.ports.size(); ++i) {
-      Line(indent + 1, fmt::format(".{:<{}} ({}){}", inst.ports[i].first, w, inst.ports[i].second,
-                                   i + 1 < inst.ports.size() ? "," : ""));
+      const std::string port_head = fmt::format(".{:<{}} (", inst.ports[i].first, w);
+      Wrapped(indent + 1, port_head, inst.ports[i].second, i + 1 < inst.ports.size() ? ")," : ")",
+              port_head.size());
     }
     Line(indent, ");");
   }
@@ -276,8 +471,8 @@ class Printer {
   void PrintStmt(int indent, const Stmt& s) {
     std::visit(Overloaded{
                    [&](const Assign& a) {
-                     Line(indent,
-                          fmt::format("{} {} {};", a.lhs, a.nonblocking ? "<=" : "=", a.rhs));
+                     Wrapped(indent, fmt::format("{} {} ", a.lhs, a.nonblocking ? "<=" : "="),
+                             a.rhs, ";", 4);
                    },
                    [&](const If& i) { PrintIf(indent, i, false); },
                    [&](const For& f) {
@@ -287,28 +482,35 @@ class Printer {
                      Line(indent, "end");
                    },
                    [&](const Call& c) {
-                     Line(indent, c.args.empty()
-                                      ? c.name + ";"
-                                      : fmt::format("{}({});", c.name, fmt::join(c.args, ", ")));
+                     if (c.args.empty())
+                       Line(indent, c.name + ";");
+                     else
+                       Wrapped(indent, c.name + "(", fmt::format("{}", fmt::join(c.args, ", ")),
+                               ");", c.name.size() + 1);
                    },
                    [&](const Comment& c) { CommentLines(indent, c.text); },
                    [&](const Check& c) {
                      const char* kw = c.kind == Check::Kind::kAssume ? "assume" : "assert";
-                     Line(indent, c.error.empty() ? fmt::format("{} ({});", kw, c.cond)
-                                                  : fmt::format("{} ({}) else $error({});", kw,
-                                                                c.cond, fmt::join(c.error, ", ")));
+                     if (c.error.empty()) {
+                       Wrapped(indent, fmt::format("{} (", kw), c.cond, ");", 4);
+                     } else {
+                       const std::string head = std::string(kAssertMacro) + "(";
+                       Wrapped(indent, head,
+                               fmt::format("{}, ({})", c.cond, fmt::join(c.error, ", ")), ")",
+                               head.size());
+                     }
                    },
                },
                s.node);
   }
 
   void PrintIf(int indent, const If& i, bool chained) {
-    const std::string head = fmt::format("if ({}) begin", i.cond);
     if (chained) {
-      out_.resize(out_.size() - 1);  // drop the newline after "end"
-      out_ += " else " + head + "\n";
+      // Replace the previous branch's "end" line with "end else if (...) begin".
+      out_.resize(out_.size() - (static_cast<size_t>(indent) * 2 + 4));
+      Wrapped(indent, "end else if (", i.cond, ") begin", 4);
     } else {
-      Line(indent, head);
+      Wrapped(indent, "if (", i.cond, ") begin", 4);
     }
     PrintBody(indent + 1, i.then_body);
     if (i.else_body.empty()) {
@@ -337,9 +539,15 @@ std::string Print(const Module& m) {
 
 std::string Print(const SourceFile& f) {
   std::string out;
-  for (const auto& b : f.banner)
-    out += b.empty() ? "//\n" : "// " + b + "\n";
+  for (const auto& b : f.banner) {
+    for (const auto& w : WrapCommentText(b, 0))
+      out += w.empty() ? "//\n" : "// " + w + "\n";
+  }
   if (!f.banner.empty())
+    out += "\n";
+  for (const auto& inc : f.includes)
+    out += fmt::format("`include \"{}\"\n", inc);
+  if (!f.includes.empty())
     out += "\n";
   out += Print(f.module);
   return out;

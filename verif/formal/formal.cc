@@ -10,6 +10,8 @@
 #include <sstream>
 
 #include "base/diag.h"
+#include "gen/rtl_primitives.h"
+#include "gen/vlog/ast.h"
 #include "verif/formal/family.h"
 #include "verif/harness/verilator_build.h"
 
@@ -48,11 +50,58 @@ std::string Tail(const std::string& log, size_t lines) {
   return out;
 }
 
-// The RTL as the formal flow reads it. Every RTL assertion is printed on one line as
-//   assert (cond) else $error("message", args);
-// (gen/vlog Check). Yosys 0.23 does not read action blocks, so a selected assertion keeps
-// `assert (cond);` and an assertion that is not part of this proof becomes an empty statement;
-// line numbers are unchanged, so failures point into the generated files as written.
+// An RTL assertion as written: `GPURF_ASSERT(cond, ("%m: message", args)) (rtl/gpurf_assert.svh),
+// possibly over several lines.
+struct RtlAssertion {
+  size_t begin = 0;  // offset of the macro name
+  size_t end = 0;    // one past the closing parenthesis
+  std::string message;
+};
+
+// The assertions of a file, in order. The invocation ends at the parenthesis that closes the
+// macro's argument list (strings skipped); the message is its first string literal.
+std::vector<RtlAssertion> FindRtlAssertions(const std::string& text) {
+  std::vector<RtlAssertion> out;
+  const std::string macro = std::string(vlog::kAssertMacro) + "(";
+  for (size_t at = text.find(macro); at != std::string::npos; at = text.find(macro, at + 1)) {
+    RtlAssertion a;
+    a.begin = at;
+    int depth = 0;
+    bool in_string = false;
+    size_t i = at + macro.size() - 1;
+    for (; i < text.size(); ++i) {
+      const char c = text[i];
+      if (in_string) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          in_string = false;
+        continue;
+      }
+      if (c == '"') {
+        in_string = true;
+        if (a.message.empty()) {
+          const size_t q = text.find('"', i + 1);
+          a.message = text.substr(i + 1, q == std::string::npos ? q : q - i - 1);
+        }
+      } else if (c == '(') {
+        ++depth;
+      } else if (c == ')' && --depth == 0) {
+        break;
+      }
+    }
+    a.end = std::min(i + 1, text.size());
+    at = a.end - 1;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// The RTL as the formal flow reads it. Every RTL check is the `GPURF_ASSERT macro, which
+// expands to `assert (cond);` when the flow defines GPURF_FORMAL (Yosys 0.23 does not read
+// action blocks). An assertion that is part of this proof stays as written; one that is not
+// is blanked (every character but line breaks becomes a space), so line numbers are unchanged
+// and failures point into the generated files as written.
 struct FormalView {
   std::vector<GeneratedFile> files;
   std::vector<std::string> unmatched;  // rtl_checks fragments that selected nothing
@@ -62,37 +111,24 @@ struct FormalView {
 FormalView MakeFormalView(const GeneratedStructure& rtl, const std::vector<std::string>& checks) {
   FormalView v;
   std::vector<bool> used(checks.size(), false);
-  static const std::string kElse = " else $error(";
   for (const GeneratedFile& f : rtl.files) {
-    std::string out;
-    for (const std::string& line : SplitLines(f.contents)) {
-      const size_t a = line.find("assert (");
-      const size_t e = line.find(kElse);
-      if (a == std::string::npos || e == std::string::npos || e < a) {
-        out += line + "\n";
-        continue;
-      }
-      // The message is the first string literal of the action block.
-      const size_t q0 = line.find('"', e);
-      const size_t q1 = q0 == std::string::npos ? q0 : line.find('"', q0 + 1);
-      const std::string msg =
-          q1 == std::string::npos ? std::string() : line.substr(q0 + 1, q1 - q0 - 1);
+    GeneratedFile g = f;
+    for (const RtlAssertion& a : FindRtlAssertions(f.contents)) {
       bool keep = false;
       for (size_t i = 0; i < checks.size(); ++i) {
-        if (!msg.empty() && msg.find(checks[i]) != std::string::npos) {
+        if (!a.message.empty() && a.message.find(checks[i]) != std::string::npos) {
           keep = true;
           used[i] = true;
         }
       }
       if (keep) {
-        out += line.substr(0, e) + ";\n";
         ++v.kept;
-      } else {
-        out += line.substr(0, a) + ";\n";
+        continue;
       }
+      for (size_t i = a.begin; i < a.end; ++i)
+        if (g.contents[i] != '\n')
+          g.contents[i] = ' ';
     }
-    GeneratedFile g = f;
-    g.contents = std::move(out);
     v.files.push_back(std::move(g));
   }
   for (size_t i = 0; i < checks.size(); ++i)
@@ -158,20 +194,57 @@ SolverRun RunSmtbmc(const fs::path& dir, const std::string& args, int timeout_s)
   return r;
 }
 
-// The source line `loc` ("file:line") names, trimmed: from the generated file as written (an
-// RTL assertion with its $error message) or else from the work folder (the harness).
+// The file `name` of the RTL as written, else of the work folder (the harness).
+std::string SourceText(const GeneratedStructure& rtl, const fs::path& dir,
+                       const std::string& name) {
+  for (const GeneratedFile& f : rtl.files)
+    if (f.name == name)
+      return f.contents;
+  return fs::exists(dir / name) ? ReadFile(dir / name) : std::string();
+}
+
+// Yosys locates an assertion by the last line of its statement; a `GPURF_ASSERT invocation may
+// span several lines. The location of the statement that ends on `loc`'s line is its first line.
+std::string AssertionStart(const GeneratedStructure& rtl, const fs::path& dir,
+                           const std::string& loc) {
+  const size_t colon = loc.rfind(':');
+  if (colon == std::string::npos)
+    return loc;
+  const std::string name = loc.substr(0, colon);
+  const int line = std::stoi(loc.substr(colon + 1));
+  const std::string text = SourceText(rtl, dir, name);
+  for (const RtlAssertion& a : FindRtlAssertions(text)) {
+    const int first = 1 + static_cast<int>(std::count(text.begin(), text.begin() + a.begin, '\n'));
+    const int last =
+        first + static_cast<int>(std::count(text.begin() + a.begin, text.begin() + a.end, '\n'));
+    if (line >= first && line <= last)
+      return fmt::format("{}:{}", name, first);
+  }
+  return loc;
+}
+
+// The source statement at `loc` ("file:line"): from the generated file as written (an RTL
+// assertion with its message, its continuation lines joined) or else from the work folder (the
+// harness), trimmed.
 std::string SourceLine(const GeneratedStructure& rtl, const fs::path& dir, const std::string& loc) {
   const size_t colon = loc.rfind(':');
   if (colon == std::string::npos)
     return {};
   const std::string name = loc.substr(0, colon);
   const int line = std::stoi(loc.substr(colon + 1));
-  std::string text;
-  for (const GeneratedFile& f : rtl.files)
-    if (f.name == name)
-      text = f.contents;
-  if (text.empty() && fs::exists(dir / name))
-    text = ReadFile(dir / name);
+  const std::string text = SourceText(rtl, dir, name);
+  for (const RtlAssertion& a : FindRtlAssertions(text)) {
+    const int first = 1 + static_cast<int>(std::count(text.begin(), text.begin() + a.begin, '\n'));
+    if (first != line)
+      continue;
+    std::string joined;
+    for (const std::string& part : SplitLines(text.substr(a.begin, a.end - a.begin))) {
+      const size_t b = part.find_first_not_of(' ');
+      if (b != std::string::npos)
+        joined += (joined.empty() ? "" : " ") + part.substr(b);
+    }
+    return joined;
+  }
   const auto lines = SplitLines(text);
   if (line < 1 || line > static_cast<int>(lines.size()))
     return {};
@@ -218,7 +291,8 @@ ProofResult ProveOne(const StructureSpec& spec, const GeneratedStructure& rtl, c
   for (const GeneratedFile& f : view.files) {
     WriteFile(work.path() / f.name, f.contents);
     names.push_back(f.name);
-    files += " " + f.name;
+    if (!IsRtlHeader(f.name))  // `included, found through -I.
+      files += " " + f.name;
   }
   WriteFile(work.path() / h.file_name, h.text);
   names.push_back(h.file_name);
@@ -229,7 +303,7 @@ ProofResult ProveOne(const StructureSpec& spec, const GeneratedStructure& rtl, c
     connects += fmt::format("connect -nomap -set {} \\u_dut.{}\n", pr.net, pr.dut_path);
   const std::string script = fmt::format(
       "# gpurf prove: {} / {} (K = {} cycles, {} solver steps)\n"
-      "read_verilog -sv -formal -DGPURF_ASSERTIONS{}\n"
+      "read_verilog -sv -formal -DGPURF_ASSERTIONS -DGPURF_FORMAL -I.{}\n"
       "hierarchy -check -top {}\n"
       "proc\n"
       "flatten\n"
@@ -305,8 +379,9 @@ ProofResult ProveOne(const StructureSpec& spec, const GeneratedStructure& rtl, c
   if (bmc.status == "FAILED") {
     r.status = ProofResult::Status::kFailed;
     r.fail_step = bmc.last_step;
-    r.assertions = bmc.locs;
     for (const auto& loc : bmc.locs)
+      r.assertions.push_back(AssertionStart(rtl, work.path(), loc));
+    for (const auto& loc : r.assertions)
       r.assertion_text.push_back(SourceLine(rtl, work.path(), loc));
     r.trace = evidence("trace.vcd");
     return r;
@@ -333,13 +408,14 @@ ProofResult ProveOne(const StructureSpec& spec, const GeneratedStructure& rtl, c
                                 p.name, ind.rc, Tail(ind.log, 15)));
   }
   r.status = ProofResult::Status::kUnknown;
-  r.assertions = ind.locs;
   for (const auto& loc : ind.locs)
+    r.assertions.push_back(AssertionStart(rtl, work.path(), loc));
+  for (const auto& loc : r.assertions)
     r.assertion_text.push_back(SourceLine(rtl, work.path(), loc));
   r.reason = fmt::format(
       "base case passed for {} steps, but the property is not {}-inductive as stated (induction "
       "fails at {}); it may still hold: strengthen it or raise --depth",
-      r.steps, r.depth, ind.locs.empty() ? std::string("an assertion") : ind.locs.front());
+      r.steps, r.depth, r.assertions.empty() ? std::string("an assertion") : r.assertions.front());
   r.trace = evidence("induction.vcd");
   return r;
 }

@@ -12,6 +12,7 @@
 #include "base/cache.h"
 #include "base/diag.h"
 #include "base/hash.h"
+#include "gen/rtl_primitives.h"
 #include "verif/harness/dut_abi_source.h"
 
 namespace gpurf {
@@ -217,7 +218,7 @@ BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt) {
   const fs::path cache = opt.cache_dir.empty() ? DefaultCacheDir() : opt.cache_dir;
   const std::string adaptor = AdaptorSource(g, opt.trace);
   const std::string flags = fmt::format(
-      "--cc --exe --build {}--assert -Wno-fatal -DGPURF_ASSERTIONS --x-assign unique "
+      "--cc --exe --build {}--assert -Wno-fatal -DGPURF_ASSERTIONS -I. --x-assign unique "
       "--x-initial unique -CFLAGS '-fPIC {}' -LDFLAGS '-shared -Wl,-Bsymbolic' -o libdut.so{}",
       opt.trace ? "--trace " : "", opt.opt, MakeFlagArgs(opt.make_flags));
   std::string key_text =
@@ -242,7 +243,8 @@ BuiltModel BuildModel(const GeneratedStructure& g, const BuildOptions& opt) {
     std::string files;
     for (const auto& f : g.files) {
       WriteFile(tmp / f.name, f.contents);
-      files += " " + ShellQuote(f.name);
+      if (!IsRtlHeader(f.name))  // `included, found through -I.
+        files += " " + ShellQuote(f.name);
     }
     WriteFile(tmp / "dut_adaptor.cpp", adaptor);
     WriteFile(tmp / "dut_abi.h", std::string(kDutAbiSource));

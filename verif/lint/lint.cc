@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "base/diag.h"
+#include "gen/rtl_primitives.h"
 #include "verif/harness/verilator_build.h"
 #include "verif/lint/waivers_text.h"
 
@@ -97,10 +98,14 @@ LintReport LintStructure(const GeneratedStructure& g, const fs::path& dir) {
   rep.top = g.top;
   std::string files;
   std::string yosys_files;
+  // Headers (gpurf_assert.svh) are found through the include path, the folder of the files.
   for (const auto& f : g.files) {
+    if (IsRtlHeader(f.name))
+      continue;
     files += " " + Quote((dir / f.name).string());
     yosys_files += " " + (dir / f.name).string();
   }
+  const std::string incdir = Quote("-I" + dir.string());
 
   auto add = [&](const std::string& tool, const std::string& view, const std::string& msg) {
     LintFinding f{tool, view, Trim(msg), false, {}};
@@ -121,8 +126,9 @@ LintReport LintStructure(const GeneratedStructure& g, const fs::path& dir) {
 
     // Verilator: every %Warning/%Error line is a finding.
     std::string log;
-    int rc = RunCommand(
-        fmt::format("verilator --lint-only -Wall --top-module {}{}{}", g.top, def_vl, files), &log);
+    int rc = RunCommand(fmt::format("verilator --lint-only -Wall --top-module {} {}{}{}", g.top,
+                                    incdir, def_vl, files),
+                        &log);
     rep.tools_run.push_back("verilator (" + view + ")");
     bool any = false;
     std::istringstream vin(log);
@@ -141,8 +147,9 @@ LintReport LintStructure(const GeneratedStructure& g, const fs::path& dir) {
     // read_verilog does not implement $error in procedural code).
     log.clear();
     if (!assertions) {
-      const std::string script = fmt::format(
-          "read_verilog -sv {}; hierarchy -check -top {}; proc; check -assert", yosys_files, g.top);
+      const std::string script =
+          fmt::format("read_verilog -sv -I{}{}; hierarchy -check -top {}; proc; check -assert",
+                      dir.string(), yosys_files, g.top);
       rc = RunCommand(fmt::format("yosys -q -p {}", Quote(script)), &log);
       rep.tools_run.push_back("yosys (" + view + ")");
       any = false;
@@ -160,8 +167,9 @@ LintReport LintStructure(const GeneratedStructure& g, const fs::path& dir) {
 
     // Icarus: any diagnostic at all.
     log.clear();
-    rc = RunCommand(
-        fmt::format("iverilog -g2012 -Wall -o /dev/null -s {}{}{}", g.top, def_iv, files), &log);
+    rc = RunCommand(fmt::format("iverilog -g2012 -Wall -o /dev/null -s {} {}{}{}", g.top, incdir,
+                                def_iv, files),
+                    &log);
     rep.tools_run.push_back("iverilog (" + view + ")");
     any = false;
     std::istringstream iin(log);

@@ -39,9 +39,38 @@ std::string Describe(const std::vector<ProofResult>& rs) {
 
 // ------------------------------------------------------------------- the RTL the flow reads
 
-// The formal view keeps or drops RTL assertions line by line, by their message: every
-// assertion of the kinds with properties must be one line with its $error message.
-TEST(FormalView, EveryRtlAssertionIsOneLineWithItsMessage) {
+// The extent of each `GPURF_ASSERT(...) invocation in `text`: [begin, end) (strings skipped).
+std::vector<std::pair<size_t, size_t>> MacroCalls(const std::string& text) {
+  std::vector<std::pair<size_t, size_t>> out;
+  const std::string macro = "`GPURF_ASSERT(";
+  for (size_t at = text.find(macro); at != std::string::npos; at = text.find(macro, at + 1)) {
+    int depth = 0;
+    bool in_string = false;
+    size_t i = at + macro.size() - 1;
+    for (; i < text.size(); ++i) {
+      const char c = text[i];
+      if (in_string) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          in_string = false;
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '(') {
+        ++depth;
+      } else if (c == ')' && --depth == 0) {
+        break;
+      }
+    }
+    out.emplace_back(at, i + 1);
+    at = i;
+  }
+  return out;
+}
+
+// The formal view keeps or drops RTL assertions by their message: every check of the kinds with
+// properties is the assertion macro (no bare assert, no $error-only check) with a message.
+TEST(FormalView, EveryRtlAssertionIsTheMacroWithItsMessage) {
   const std::vector<std::pair<std::string, std::vector<std::string>>> targets = {
       {"flop-array", {}},
       {"rfc", {}},
@@ -54,12 +83,21 @@ TEST(FormalView, EveryRtlAssertionIsOneLineWithItsMessage) {
     const TargetStructure ts = Make(kind, flags);
     int asserts = 0;
     for (const auto& f : ts.rtl.files) {
-      std::istringstream in(f.contents);
-      for (std::string line; std::getline(in, line);) {
-        if (line.find("assert (") == std::string::npos)
-          continue;
+      if (f.name.ends_with(".svh"))  // the macro header itself
+        continue;
+      EXPECT_EQ(f.contents.find("assert ("), std::string::npos) << f.name;
+      EXPECT_EQ(f.contents.find("$error"), std::string::npos) << f.name;
+      const auto calls = MacroCalls(f.contents);
+      if (!calls.empty()) {
+        EXPECT_NE(f.contents.find("`include \"gpurf_assert.svh\""), std::string::npos) << f.name;
+      }
+      for (const auto& [b, e] : calls) {
         ++asserts;
-        EXPECT_NE(line.find(") else $error(\"%m: "), std::string::npos) << f.name << ": " << line;
+        std::string call;  // continuation lines joined
+        for (const char c : f.contents.substr(b, e - b))
+          if (c != '\n' && !(c == ' ' && !call.empty() && call.back() == ' '))
+            call += c;
+        EXPECT_NE(call.find(", (\"%m: "), std::string::npos) << f.name << ": " << call;
       }
     }
     EXPECT_GT(asserts, 0) << kind;
@@ -262,8 +300,8 @@ TEST_P(FormalMutation, IsCaughtWithACounterexample) {
   ASSERT_EQ(r.assertions.size(), r.assertion_text.size());
   bool named = false;
   for (const auto& t : r.assertion_text)
-    named =
-        named || (t.starts_with("assert (") && t.find(mu.assertion_snippet) != std::string::npos);
+    named = named || ((t.starts_with("assert (") || t.starts_with("`GPURF_ASSERT(")) &&
+                      t.find(mu.assertion_snippet) != std::string::npos);
   EXPECT_TRUE(named) << "the violated assertion should mention '" << mu.assertion_snippet
                      << "': " << r.Summary();
   EXPECT_NE(r.Summary().find("FAILED"), std::string::npos);
@@ -294,24 +332,21 @@ TEST(FormalMutation, EveryPropertyHasAMutation) {
 
 // ------------------------------------------------------------------------ honest reporting
 
-// Replaces the condition of every RTL assertion whose line contains `message` with 1'b1.
+// Replaces the condition of every RTL assertion whose message contains `message` with 1'b1.
 int Neuter(GeneratedStructure& rtl, const std::string& message) {
   int n = 0;
   for (auto& f : rtl.files) {
-    std::string out;
-    std::istringstream in(f.contents);
-    for (std::string line; std::getline(in, line);) {
-      const size_t a = line.find("assert (");
-      const size_t e = line.find(") else $error(");
-      if (a != std::string::npos && e != std::string::npos &&
-          line.find(message) != std::string::npos) {
-        out += line.substr(0, a) + "assert (1'b1" + line.substr(e) + "\n";
-        ++n;
-      } else {
-        out += line + "\n";
-      }
+    const auto calls = MacroCalls(f.contents);
+    for (auto it = calls.rbegin(); it != calls.rend(); ++it) {  // back to front: offsets hold
+      const auto [b, e] = *it;
+      const size_t open = f.contents.find("(\"%m: ", b);  // the message's argument list
+      if (open == std::string::npos || open > e ||
+          f.contents.substr(open, e - open).find(message) == std::string::npos)
+        continue;
+      const size_t cond = b + std::string("`GPURF_ASSERT(").size();
+      f.contents.replace(cond, f.contents.rfind(',', open) - cond, "1'b1");
+      ++n;
     }
-    f.contents = out;
   }
   return n;
 }

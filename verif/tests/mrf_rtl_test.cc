@@ -201,10 +201,10 @@ struct Mutation {
 
 const Mutation kMutations[] = {
     {"DispatchIgnoresAge", &kSmallWp, "",
-     "if (done[j] && (j != k) && older_q[j * NumCollectors + k]) begin",
+     "if (done[j] && (j != k) && older_q[OlderBit(j, k)]) begin",
      "if (done[j] && (j != k) && (j < k)) begin", false},
-    {"ArbiterYoungestFirst", &kSmallWp, "", "older_q[(j / 3) * NumCollectors + i / 3]",
-     "older_q[(i / 3) * NumCollectors + j / 3]", false},
+    {"ArbiterYoungestFirst", &kSmallWp, "", "older_q[OlderBit(CollectorOf(j), CollectorOf(i))]",
+     "older_q[OlderBit(CollectorOf(i), CollectorOf(j))]", false},
     {"OperandFromBankZero", &kSmallWp, "", "operand_q[i] <= bank_rdata[slot_bank_q[i]];",
      "operand_q[i] <= bank_rdata[0];", false},
     {"ConflictsNotCounted", &kSmallWp, "", "cnt_conflicts_q + CounterWidth'(num_wait)",
@@ -212,8 +212,8 @@ const Mutation kMutations[] = {
     {"CollectorNeverFreed", &kSmallWp, "", "busy_d = busy_d & ~disp_sel;", "busy_d = busy_d;",
      false},
     {"WriteDoesNotExcludeRead", &kSmallWp, "",
-     "read_elig[i] = need_q[i] && !(wb_valid_i && (slot_bank_q[i] == wb_bank) && (slot_row_q[i] "
-     "== wb_row));",
+     "read_elig[i] = need_q[i]\n"
+     "          && !(wb_valid_i && (slot_bank_q[i] == wb_bank) && (slot_row_q[i] == wb_row));",
      "read_elig[i] = need_q[i];", true},
     {"SwizzleDroppedOnIssue", &kSmallRpSwzFlops, "",
      "assign issue_bank[s] = BankWidth'((32'(issue_warp_i) + 32'(src_reg)) % NumBanks);",

@@ -144,7 +144,7 @@ const std::map<std::string, std::string> kSmallHw = {
 const Mutation kMutations[] = {
     // Upper-level operands are not merged: the dispatch shows the MRF collector's data.
     {"SwUpperDataDropped", kSmallSw,
-     "sel_up[p] ? sel_data[p*Width +: Width] : mrf_disp_data[p*Width +: Width]",
+     "sel_up[p] ? sel_data[p*Width +: Width]\n        : mrf_disp_data[p*Width +: Width]",
      "mrf_disp_data[p*Width +: Width]"},
     // RFC write-backs are addressed with the result's warp instead of the slot's.
     {"HwWriteBackWrongWarp", kSmallHw, "rfc_wb_valid ? rfc_wb_warp : res_warp_i", "res_warp_i"},

@@ -154,7 +154,7 @@ const OrfMutation kOrfMutations[] = {
     {"L1WriteDropsEntry",
      {1, 3, 4, 32, false, false, false, true},
      "",
-     "assign waddr = RowAddrWidth'(32'(wslot_i) * Entries + 32'(wentry_i));",
+     "assign waddr = RowAddrWidth'(SlotEntry(32'(wslot_i), 32'(wentry_i)));",
      "assign waddr = RowAddrWidth'(32'(wslot_i) * Entries);"},
     {"SplitWriteHitsEveryBank",
      {0, 1, 4, 32, true, false, false, true},

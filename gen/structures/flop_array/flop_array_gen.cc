@@ -4,7 +4,6 @@
 
 #include <string>
 
-#include "gen/rtl_primitives.h"
 #include "gen/structures/emit_util.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
@@ -18,8 +17,9 @@ using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
 
 std::vector<std::string> ModuleDoc(const FlopArraySpec& s) {
   std::vector<std::string> doc = {
-      fmt::format("{}: {}-entry x {}-bit flip-flop register array, {} read / {} write ports.",
-                  s.module_name, s.entries, s.width, s.read_ports, s.write_ports),
+      s.module_name +
+          ": flip-flop register array of Entries rows x Width bits, NumReadPorts read and "
+          "NumWritePorts write ports (overridable parameters).",
       "",
       "Port p of a group uses bits [p*AddrWidth +: AddrWidth] of the address vector and",
       "[p*Width +: Width] of the data vector. Writes take effect at the rising edge of clk_i;",
@@ -45,11 +45,10 @@ std::vector<std::string> ModuleDoc(const FlopArraySpec& s) {
                     : "Rows are written through enables on the free-running clock.");
   if (s.segmented()) {
     doc.push_back(fmt::format(
-        "Write data is segmented: {} segments of {} rows, each with its own copy of the write",
-        s.write_segments(), s.write_segment_rows));
-    doc.push_back(
-        "data that is zero unless a port writes that segment, so the rows of the other segments");
-    doc.push_back("see no write-data toggles at their D inputs.");
+        "Write data is segmented: segments of WriteSegmentRows = {} rows, each with its own copy "
+        "of the write data that is zero unless a port writes that segment, so the rows of the "
+        "other segments see no write-data toggles at their D inputs.",
+        s.write_segment_rows));
   }
   doc.push_back("Reading or writing an address >= Entries is a misuse: the data is undefined and,");
   doc.push_back("with GPURF_ASSERTIONS defined, an assertion reports it.");
@@ -191,17 +190,17 @@ Ifdef Assertions() {
       MakeItem(CommentItem{"Parameter checks at elaboration; misuse checks every cycle."}));
   Initial init{"p_param_check", {}};
   auto check = [&](const std::string& cond, const std::string& what) {
-    init.body.push_back(IfThen(cond, {SysCall("$error", {Quote("%m: " + what)})}));
+    init.body.push_back(Assert(cond, {Quote("%m: " + what)}));
   };
-  check("Entries < 1 || Entries > 1024", "Entries must be in 1..1024");
-  check("Width < 1 || Width > 1024", "Width must be in 1..1024");
-  check("NumReadPorts < 1 || NumReadPorts > 8", "NumReadPorts must be in 1..8");
-  check("NumWritePorts < 1 || NumWritePorts > 4", "NumWritePorts must be in 1..4");
+  check("Entries >= 1 && Entries <= 1024", "Entries must be in 1..1024");
+  check("Width >= 1 && Width <= 1024", "Width must be in 1..1024");
+  check("NumReadPorts >= 1 && NumReadPorts <= 8", "NumReadPorts must be in 1..8");
+  check("NumWritePorts >= 1 && NumWritePorts <= 4", "NumWritePorts must be in 1..4");
   d.items.push_back(MakeItem(std::move(init)));
   d.items.push_back(MakeItem(BlankLine{}));
 
   const std::string ra = PartSelect("raddr_i", "p*AddrWidth", "AddrWidth");
-  const std::string wa = PartSelect("waddr_i", "w*AddrWidth", "AddrWidth");
+  const std::string wa = Index("waddr", "w");
   Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_address_check", {}};
   a.body.push_back(IfThen(
       "rst_ni", {ForLoop("p", "NumReadPorts",
@@ -300,11 +299,10 @@ GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
   m.Blank();
   m.Add(MakeItem(Assertions()));
 
-  SourceFile top{s.module_name + ".sv", Banner(s.kind, s.config_hash, g.regenerate), std::move(m)};
-  if (s.clock_gate) {
-    g.files.push_back({"gpurf_clock_gate.sv", "gpurf_clock_gate",
-                       std::string(RtlPrimitive("gpurf_clock_gate.sv")), true});
-  }
+  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  g.files.push_back(AssertHeaderFile());
+  if (s.clock_gate)
+    g.files.push_back(PrimitiveFile("gpurf_clock_gate.sv"));
   g.files.push_back({top.file_name, s.module_name, Print(top), false});
 
   const int aw = s.addr_width;

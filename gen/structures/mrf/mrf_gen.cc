@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "gen/rtl_primitives.h"
 #include "gen/structures/emit_util.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
@@ -18,18 +17,24 @@ bool WritePriority(const MrfSpec& s) {
   return s.wb_policy == MrfSpec::WbPolicy::kWritePriority;
 }
 
+// The register -> (bank, row) mapping in terms of the module's parameters.
+std::string MappingText(const MrfSpec& s) {
+  return fmt::format("bank = {} mod NumBanks, row = warp * RowsPerWarp + reg div NumBanks",
+                     s.interleave == MrfSpec::Interleave::kRegister ? "reg" : "(warp + reg)");
+}
+
 std::vector<std::string> ModuleDoc(const MrfSpec& s) {
   std::vector<std::string> doc = {
-      fmt::format("{}: banked main register file, {} banks x {} rows x {} bits, {} operand",
-                  s.module_name, s.banks, s.rows, s.width, s.collectors),
-      fmt::format("collectors, {} warps x {} registers (Gebhart et al., TOCS 2012, section 2.1).",
-                  s.warps, s.regs),
+      s.module_name +
+          ": banked main register file, NumBanks banks x BankRows rows x Width bits, "
+          "NumCollectors operand collectors, NumWarps warps x NumRegs registers "
+          "(Gebhart et al., TOCS 2012, section 2.1).",
       "",
       "Banks: gpurf_sram_1r1w, one read and one write port each,",
       s.bank_impl == MrfSpec::BankImpl::kMacro
           ? "as hard macros (BankImpl = 1: black boxes for synthesis)."
           : "as flip-flop arrays (BankImpl = 0).",
-      fmt::format("Interleaving ({}): {}.", s.InterleaveName(), s.MappingText()),
+      fmt::format("Interleaving ({}): {}.", s.InterleaveName(), MappingText(s)),
       "A row holds one register of one warp for the lanes of a lane cluster.",
       "",
       "Issue: issue_valid_i && issue_ready_o puts a warp instruction (tag, warp, up to three "
@@ -105,11 +110,13 @@ std::string RowExpr(const std::string& warp, const std::string& reg) {
 
 // Slot j comes before slot i in instruction order: its collector is older, or it is an earlier
 // slot of the same collector (a slot never precedes itself).
-const char* kSlotBeats = "(j / 3 == i / 3) ? (j < i) : older_q[(j / 3) * NumCollectors + i / 3]";
+const char* kSlotBeats =
+    "(CollectorOf(j) == CollectorOf(i)) ? (j < i) : older_q[OlderBit(CollectorOf(j), "
+    "CollectorOf(i))]";
 
 void AddMapping(Module& m, const MrfSpec& s) {
   m.Comment(fmt::format("Register -> (bank, row), {} interleaving:\n{}.", s.InterleaveName(),
-                        s.MappingText()));
+                        MappingText(s)));
   m.Add(Decl("issue_bank", Msb("BankWidth"), "bank of each source slot", "3"));
   m.Add(Decl("issue_row", Msb("RowAddrWidth"), "row of each source slot", "3"));
   m.Add(Decl("wb_bank", Msb("BankWidth"), "bank of the write-back"));
@@ -127,15 +134,33 @@ void AddMapping(Module& m, const MrfSpec& s) {
   m.Add(Assign("wb_row", RowExpr("wb_warp_i", "wb_reg_i")));
 }
 
+void AddIndexFunctions(Module& m) {
+  m.Comment("Index functions of the flat slot and order vectors.");
+  m.Add(MakeItem(Function{"SlotOf",
+                          {"collector", "operand"},
+                          "3 * collector + operand",
+                          "Slot of source operand `operand` (0..2: A, B, C) of a collector."}));
+  m.Add(MakeItem(Function{"CollectorOf", {"slot"}, "slot / 3", "Collector of a slot."}));
+  m.Add(MakeItem(Function{"OperandOf", {"slot"}, "slot % 3", "Source operand of a slot."}));
+  m.Add(MakeItem(Function{"OlderBit",
+                          {"j", "k"},
+                          "j * NumCollectors + k",
+                          "Bit of older_q/older_d: collector j was issued before collector k."}));
+  m.Add(MakeItem(Function{
+      "PrecedeBit", {"j", "i"}, "j * NumSlots + i", "Bit of precede: slot j precedes slot i."}));
+}
+
 void AddDeclarations(Module& m) {
+  AddIndexFunctions(m);
+  m.Blank();
   m.Comment(
-      "Collector state. Slot i = 3*k + s is source operand s (A, B, C) of collector k; a valid\n"
-      "slot goes need -> inflight (read granted, data on the bank output next cycle) -> have.\n"
-      "Arrays of registers and wires, not RAMs: mem2reg tells Yosys so.");
+      "Collector state. Slot i = SlotOf(k, s) is source operand s (A, B, C) of collector k; a\n"
+      "valid slot goes need -> inflight (read granted, data on the bank output next cycle) ->\n"
+      "have. Arrays of registers and wires, not RAMs: mem2reg tells Yosys so.");
   m.Add(Decl("busy_q", Msb("NumCollectors"), "collector holds an instruction"));
   m.Add(Decl("busy_d", Msb("NumCollectors"), ""));
   m.Add(Decl("older_q", "NumCollectors*NumCollectors-1",
-             "bit j*NumCollectors+k: collector j was issued before k"));
+             "bit OlderBit(j, k): collector j was issued before k"));
   m.Add(Decl("older_d", "NumCollectors*NumCollectors-1", ""));
   m.Add(Decl("src_valid_q", Msb("NumSlots"), "slot has a source operand"));
   m.Add(Decl("src_valid_d", Msb("NumSlots"), ""));
@@ -155,7 +180,7 @@ void AddDeclarations(Module& m) {
   m.Add(Decl("alloc_sel", Msb("NumCollectors"), "lowest free collector, one-hot"));
   m.Add(Decl("issue_fire", "", "an instruction is accepted"));
   m.Add(Decl("read_elig", Msb("NumSlots"), "slots that may be granted a read this cycle"));
-  m.Add(Decl("precede", "NumSlots*NumSlots-1", "bit j*NumSlots+i: slot j precedes slot i"));
+  m.Add(Decl("precede", "NumSlots*NumSlots-1", "bit PrecedeBit(j, i): slot j precedes slot i"));
   m.Add(Decl("grant", Msb("NumSlots"), "slots granted a bank read this cycle"));
   m.Add(Decl("wb_fire", "", "a write-back is accepted"));
   m.Add(Decl("done", Msb("NumCollectors"), "collector has every valid operand"));
@@ -198,7 +223,7 @@ void AddArbiter(Module& m, const MrfSpec& s) {
   m.Add(Comb(
       "p_slot_order",
       {ForLoop("i", "NumSlots",
-               {ForLoop("j", "NumSlots", {Blocking("precede[j * NumSlots + i]", kSlotBeats)})})}));
+               {ForLoop("j", "NumSlots", {Blocking("precede[PrecedeBit(j, i)]", kSlotBeats)})})}));
   m.Blank();
   m.Comment(
       "Bank arbitration: a slot is granted when no eligible slot of the same bank precedes it.\n"
@@ -207,7 +232,7 @@ void AddArbiter(Module& m, const MrfSpec& s) {
              {ForLoop("i", "NumSlots",
                       {Blocking(Index("grant", "i"), Index("read_elig", "i")),
                        ForLoop("j", "NumSlots",
-                               {IfThen("read_elig[j] && precede[j * NumSlots + i] && "
+                               {IfThen("read_elig[j] && precede[PrecedeBit(j, i)] && "
                                        "(slot_bank_q[j] == slot_bank_q[i])",
                                        {Blocking(Index("grant", "i"), "1'b0")})})})}));
   m.Blank();
@@ -261,14 +286,15 @@ void AddDispatch(Module& m) {
   m.Comment("Dispatch: the oldest collector with every valid operand buffered.");
   GenerateFor done{"gen_done", "k", "NumCollectors", {}};
   done.items.push_back(
-      Assign(Index("done", "k"), "busy_q[k] && (&(have_q[k*3 +: 3] | ~src_valid_q[k*3 +: 3]))"));
+      Assign(Index("done", "k"),
+             "busy_q[k] && (&(have_q[SlotOf(k, 0) +: 3] | ~src_valid_q[SlotOf(k, 0) +: 3]))"));
   m.Add(MakeItem(std::move(done)));
   m.Blank();
   m.Add(Comb("p_dispatch_select",
              {ForLoop("k", "NumCollectors",
                       {Blocking(Index("disp_sel", "k"), Index("done", "k")),
                        ForLoop("j", "NumCollectors",
-                               {IfThen("done[j] && (j != k) && older_q[j * NumCollectors + k]",
+                               {IfThen("done[j] && (j != k) && older_q[OlderBit(j, k)]",
                                        {Blocking(Index("disp_sel", "k"), "1'b0")})})})}));
   m.Blank();
   m.Add(Assign("disp_valid_o", "|done"));
@@ -281,10 +307,10 @@ void AddDispatch(Module& m) {
                       {IfThen("disp_sel[k]",
                               {Blocking("disp_tag_o", Index("tag_q", "k")),
                                Blocking("disp_warp_o", Index("warp_q", "k")),
-                               Blocking("disp_src_valid_o", "src_valid_q[k*3 +: 3]"),
+                               Blocking("disp_src_valid_o", "src_valid_q[SlotOf(k, 0) +: 3]"),
                                ForLoop("s", "3",
                                        {Blocking(PartSelect("disp_data_o", "s*Width", "Width"),
-                                                 "operand_q[k*3 + s]")})})})}));
+                                                 "operand_q[SlotOf(k, s)]")})})})}));
 }
 
 void AddNextState(Module& m) {
@@ -299,25 +325,25 @@ void AddNextState(Module& m) {
       Blocking("need_d", "need_q & ~grant"),
       Blocking("inflight_d", "grant"),
       Blocking("have_d", "have_q | inflight_q"),
-      IfThen("disp_fire",
-             {Blocking("busy_d", "busy_d & ~disp_sel"),
-              ForLoop("i", "NumSlots",
-                      {IfThen("disp_sel[i / 3]", {Blocking(Index("src_valid_d", "i"), "1'b0"),
-                                                  Blocking(Index("have_d", "i"), "1'b0")})})}),
+      IfThen("disp_fire", {Blocking("busy_d", "busy_d & ~disp_sel"),
+                           ForLoop("i", "NumSlots",
+                                   {IfThen("disp_sel[CollectorOf(i)]",
+                                           {Blocking(Index("src_valid_d", "i"), "1'b0"),
+                                            Blocking(Index("have_d", "i"), "1'b0")})})}),
       IfThen(
           "issue_fire",
           {Blocking("busy_d", "busy_d | alloc_sel"),
            ForLoop("i", "NumSlots",
-                   {IfThen("alloc_sel[i / 3]",
-                           {Blocking(Index("src_valid_d", "i"), "issue_src_valid_i[i % 3]"),
-                            Blocking(Index("need_d", "i"), "issue_src_valid_i[i % 3]"),
+                   {IfThen("alloc_sel[CollectorOf(i)]",
+                           {Blocking(Index("src_valid_d", "i"), "issue_src_valid_i[OperandOf(i)]"),
+                            Blocking(Index("need_d", "i"), "issue_src_valid_i[OperandOf(i)]"),
                             Blocking(Index("have_d", "i"), "1'b0")})}),
            ForLoop(
                "k", "NumCollectors",
                {IfThen("alloc_sel[k]",
-                       {Blocking(PartSelect("older_d", "k*NumCollectors", "NumCollectors"), "'0")},
-                       {Blocking(PartSelect("older_d", "k*NumCollectors", "NumCollectors"),
-                                 "older_q[k*NumCollectors +: NumCollectors] | alloc_sel")})})}),
+                       {Blocking(PartSelect("older_d", "OlderBit(k, 0)", "NumCollectors"), "'0")},
+                       {Blocking(PartSelect("older_d", "OlderBit(k, 0)", "NumCollectors"),
+                                 "older_q[OlderBit(k, 0) +: NumCollectors] | alloc_sel")})})}),
   };
   m.Add(Comb("p_next_state", std::move(b)));
 }
@@ -374,9 +400,9 @@ void AddRegisters(Module& m) {
       Always{AlwaysKind::kFF,
              "posedge clk_i",
              "",
-             {IfThen("issue_fire && alloc_sel[i / 3]",
-                     {NonBlocking(Index("slot_bank_q", "i"), "issue_bank[i % 3]"),
-                      NonBlocking(Index("slot_row_q", "i"), "issue_row[i % 3]")}),
+             {IfThen("issue_fire && alloc_sel[CollectorOf(i)]",
+                     {NonBlocking(Index("slot_bank_q", "i"), "issue_bank[OperandOf(i)]"),
+                      NonBlocking(Index("slot_row_q", "i"), "issue_row[OperandOf(i)]")}),
               IfThen(Index("inflight_q", "i"),
                      {NonBlocking(Index("operand_q", "i"), "bank_rdata[slot_bank_q[i]]")})}}));
   m.Add(MakeItem(std::move(sl)));
@@ -388,32 +414,30 @@ Ifdef Assertions() {
       Text("Parameter checks at elaboration; misuse and invariant checks every cycle."));
   Initial init{"p_param_check", {}};
   auto check = [&](const std::string& cond, const std::string& what) {
-    init.body.push_back(IfThen(cond, {SysCall("$error", {Quote("%m: " + what)})}));
+    init.body.push_back(Assert(cond, {Quote("%m: " + what)}));
   };
-  check("NumBanks < 1 || NumBanks > 64", "NumBanks must be in 1..64");
-  check("NumCollectors < 1 || NumCollectors > 8", "NumCollectors must be in 1..8");
-  check("NumWarps * RowsPerWarp > BankRows",
+  check("NumBanks >= 1 && NumBanks <= 64", "NumBanks must be in 1..64");
+  check("NumCollectors >= 1 && NumCollectors <= 8", "NumCollectors must be in 1..8");
+  check("NumWarps * RowsPerWarp <= BankRows",
         "NumWarps x ceil(NumRegs / NumBanks) rows do not fit in BankRows");
-  check("BankImpl != 0 && BankImpl != 1", "BankImpl must be 0 (flip-flops) or 1 (hard macro)");
   d.items.push_back(MakeItem(std::move(init)));
   d.items.push_back(Blank());
 
   const std::string src = PartSelect("issue_src_reg_i", "s*RegWidth", "RegWidth");
   Always misuse{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_misuse_check", {}};
-  misuse.body.push_back(IfThen(
-      "rst_ni",
-      {IfThen("issue_valid_i && (32'(issue_warp_i) >= NumWarps)",
-              {SysCall("$error", {Quote("%m: issued warp %0d >= NumWarps (%0d)"), "issue_warp_i",
-                                  "NumWarps"})}),
-       ForLoop(
-           "s", "3",
-           {IfThen(
-               fmt::format("issue_valid_i && issue_src_valid_i[s] && (32'({}) >= NumRegs)", src),
-               {SysCall("$error", {Quote("%m: source slot %0d register %0d >= NumRegs (%0d)"), "s",
-                                   src, "NumRegs"})})}),
-       IfThen("wb_valid_i && ((32'(wb_warp_i) >= NumWarps) || (32'(wb_reg_i) >= NumRegs))",
-              {SysCall("$error", {Quote("%m: write-back of warp %0d register %0d out of range"),
-                                  "wb_warp_i", "wb_reg_i"})})}));
+  misuse.body.push_back(
+      IfThen("rst_ni",
+             {Assert("!issue_valid_i || (32'(issue_warp_i) < NumWarps)",
+                     {Quote("%m: issued warp %0d >= NumWarps (%0d)"), "issue_warp_i", "NumWarps"}),
+              ForLoop("s", "3",
+                      {Assert(fmt::format("!(issue_valid_i && issue_src_valid_i[s]) || "
+                                          "(32'({}) < NumRegs)",
+                                          src),
+                              {Quote("%m: source slot %0d register %0d >= NumRegs (%0d)"), "s", src,
+                               "NumRegs"})}),
+              Assert("!wb_valid_i || ((32'(wb_warp_i) < NumWarps) && (32'(wb_reg_i) < NumRegs))",
+                     {Quote("%m: write-back of warp %0d register %0d out of range"), "wb_warp_i",
+                      "wb_reg_i"})}));
   d.items.push_back(MakeItem(std::move(misuse)));
   d.items.push_back(Blank());
 
@@ -422,29 +446,27 @@ Ifdef Assertions() {
       "rst_ni",
       {ForLoop(
            "i", "NumSlots",
-           {IfThen("(need_q[i] && inflight_q[i]) || (need_q[i] && have_q[i]) || "
-                   "(inflight_q[i] && have_q[i])",
-                   {SysCall("$error", {Quote("%m: slot %0d in more than one state"), "i"})}),
-            IfThen(
-                "(need_q[i] || inflight_q[i] || have_q[i]) && !(busy_q[i / 3] && src_valid_q[i])",
-                {SysCall("$error",
-                         {Quote("%m: slot %0d active without a valid source of a busy collector"),
-                          "i"})}),
-            IfThen("grant[i] && !need_q[i]",
-                   {SysCall("$error", {Quote("%m: slot %0d granted without a request"), "i"})}),
+           {Assert("!((need_q[i] && inflight_q[i]) || (need_q[i] && have_q[i]) || "
+                   "(inflight_q[i] && have_q[i]))",
+                   {Quote("%m: slot %0d in more than one state"), "i"}),
+            Assert("!(need_q[i] || inflight_q[i] || have_q[i]) || "
+                   "(busy_q[CollectorOf(i)] && src_valid_q[i])",
+                   {Quote("%m: slot %0d active without a valid source of a busy collector"), "i"}),
+            Assert("!grant[i] || need_q[i]",
+                   {Quote("%m: slot %0d granted without a request"), "i"}),
             ForLoop("j", "NumSlots",
-                    {IfThen("(j > i) && grant[i] && grant[j] && (slot_bank_q[i] == slot_bank_q[j])",
-                            {SysCall("$error",
-                                     {Quote("%m: bank %0d granted two reads (slots %0d, %0d)"),
-                                      "slot_bank_q[i]", "i", "j"})})}),
-            IfThen(
-                "grant[i] && wb_fire && (slot_bank_q[i] == wb_bank) && (slot_row_q[i] == wb_row)",
-                {SysCall("$error", {Quote("%m: bank %0d row %0d read and written in one cycle"),
-                                    "wb_bank", "wb_row"})})}),
-       IfThen("disp_fire && ((disp_sel & (disp_sel - NumCollectors'(1))) != '0)",
-              {SysCall("$error", {Quote("%m: more than one collector dispatched")})}),
-       IfThen("issue_fire && ((alloc_sel & busy_q) != '0)",
-              {SysCall("$error", {Quote("%m: issue into a busy collector")})})}));
+                    {Assert("!((j > i) && grant[i] && grant[j] && "
+                            "(slot_bank_q[i] == slot_bank_q[j]))",
+                            {Quote("%m: bank %0d granted two reads (slots %0d, %0d)"),
+                             "slot_bank_q[i]", "i", "j"})}),
+            Assert("!(grant[i] && wb_fire && (slot_bank_q[i] == wb_bank) && "
+                   "(slot_row_q[i] == wb_row))",
+                   {Quote("%m: bank %0d row %0d read and written in one cycle"), "wb_bank",
+                    "wb_row"})}),
+       Assert("!disp_fire || ((disp_sel & (disp_sel - NumCollectors'(1))) == '0)",
+              {Quote("%m: more than one collector dispatched")}),
+       Assert("!issue_fire || ((alloc_sel & busy_q) == '0)",
+              {Quote("%m: issue into a busy collector")})}));
   d.items.push_back(MakeItem(std::move(inv)));
   return d;
 }
@@ -492,7 +514,7 @@ GeneratedStructure EmitMrf(const MrfSpec& s) {
       {"NumCollectors", Int(s.collectors), "operand collectors", false},
       {"TagWidth", Int(s.tag_width), "instruction tag bits", false},
       {"CounterWidth", Int(s.counter_width), "bits per event counter", false},
-      {"BankImpl", macro ? "1" : "0", "gpurf_sram_1r1w Impl: 0 flip-flops, 1 hard macro", false},
+      {"BankImpl", macro ? "1" : "0", "gpurf_sram_1r1w Impl: 0 flip-flops, 1 hard macro", true},
       {"RowAddrWidth", "(BankRows > 1) ? $clog2(BankRows) : 1", "bits per row address", true},
       {"BankWidth", "(NumBanks > 1) ? $clog2(NumBanks) : 1", "bits per bank id", true},
       {"WarpWidth", "(NumWarps > 1) ? $clog2(NumWarps) : 1", "bits per warp id", true},
@@ -549,13 +571,11 @@ GeneratedStructure EmitMrf(const MrfSpec& s) {
   m.Blank();
   m.Add(MakeItem(Assertions()));
 
-  SourceFile top{s.module_name + ".sv", Banner(s.kind, s.config_hash, g.regenerate), std::move(m)};
-  if (macro) {
-    g.files.push_back({"gpurf_sram_1r1w_macro.sv", "gpurf_sram_1r1w_macro",
-                       std::string(RtlPrimitive("gpurf_sram_1r1w_macro.sv")), true});
-  }
-  g.files.push_back({"gpurf_sram_1r1w.sv", "gpurf_sram_1r1w",
-                     std::string(RtlPrimitive("gpurf_sram_1r1w.sv")), true});
+  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  g.files.push_back(AssertHeaderFile());
+  if (macro)
+    g.files.push_back(PrimitiveFile("gpurf_sram_1r1w_macro.sv"));
+  g.files.push_back(PrimitiveFile("gpurf_sram_1r1w.sv"));
   g.files.push_back({top.file_name, s.module_name, Print(top), false});
 
   const int tw = s.tag_width, ww = s.warp_width, rw = s.reg_width, cw = s.counter_width;

@@ -36,7 +36,7 @@ std::vector<std::string> ModuleDoc(const OrfSpec& s) {
     doc.push_back("at row rslot_i of port p, and rentry_i of port p must be p.");
   } else {
     doc.push_back("Storage: one " + s.storage.module_name +
-                  " (3R1W), row = slot * Entries + entry.");
+                  " (3R1W), row = SlotEntry(slot, entry) = slot * Entries + entry.");
   }
   doc.push_back(s.registered() ? "Reads are registered (one cycle of latency, reset value 0)"
                                : "Reads are combinational");
@@ -54,13 +54,13 @@ std::vector<std::string> ModuleDoc(const OrfSpec& s) {
 }
 
 std::string RowOf(const std::string& slot, const std::string& entry) {
-  return "RowAddrWidth'(32'(" + slot + ") * Entries + 32'(" + entry + "))";
+  return "RowAddrWidth'(SlotEntry(32'(" + slot + "), 32'(" + entry + ")))";
 }
 
 Ifdef Assertions(const OrfSpec& s) {
   Ifdef d{"GPURF_ASSERTIONS", {}};
   d.items.push_back(MakeItem(CommentItem{
-      "Validity shadow: entry (s, e) at bit s*Entries + e; what the compiler may rely on, kept\n"
+      "Validity shadow: entry (s, e) at bit SlotEntry(s, e); what the compiler may rely on, kept\n"
       "for checking only. (The shape is fixed by the storage: no parameter checks needed.)"}));
   d.items.push_back(
       MakeItem(Net{"chk_valid_q", "NumActive*Entries-1", "", "entry holds a live value", ""}));
@@ -84,9 +84,9 @@ Ifdef Assertions(const OrfSpec& s) {
            "s", "NumActive",
            {ForLoop("e", "Entries",
                     {IfThen(And({"inv_i", Eq("inv_slot_i", ws)}),
-                            {NonBlocking("chk_valid_q[s*Entries + e]", "1'b0")},
+                            {NonBlocking("chk_valid_q[SlotEntry(s, e)]", "1'b0")},
                             {IfThen(And({"we_i", Eq("wslot_i", ws), Eq("wentry_i", we)}),
-                                    {NonBlocking("chk_valid_q[s*Entries + e]", "1'b1")})})})})})};
+                                    {NonBlocking("chk_valid_q[SlotEntry(s, e)]", "1'b1")})})})})})};
   d.items.push_back(MakeItem(std::move(shadow)));
   d.items.push_back(MakeItem(BlankLine{}));
 
@@ -95,10 +95,10 @@ Ifdef Assertions(const OrfSpec& s) {
   // A split L0 port reads its own bank whatever rentry_i says.
   const std::string read_entry = s.split ? "p" : rentry;
   std::string hit = And({Eq(rslot, ws), Eq(read_entry, s.split ? "e" : we)});
-  std::string valid = "chk_valid_q[s*Entries + e]";
+  std::string valid = "chk_valid_q[SlotEntry(s, e)]";
   if (s.bypass())
-    valid = "chk_valid_q[s*Entries + e] || (we_i && (wslot_i == " + ws + ") && (wentry_i == " + we +
-            "))";
+    valid = "chk_valid_q[SlotEntry(s, e)] || (we_i && (wslot_i == " + ws +
+            ") && (wentry_i == " + we + "))";
   Always rv;
   rv.kind = AlwaysKind::kComb;
   rv.body = {ForLoop(
@@ -116,7 +116,7 @@ Ifdef Assertions(const OrfSpec& s) {
                ForLoop("s", "NumActive",
                        {ForLoop("e", "Entries",
                                 {IfThen(And({"chk_inv_q", Eq("chk_inv_slot_q", ws),
-                                             "chk_valid_q[s*Entries + e]"}),
+                                             "chk_valid_q[SlotEntry(s, e)]"}),
                                         {Blocking("chk_inv_left", "1'b1")})})})};
   d.items.push_back(MakeItem(std::move(left)));
   d.items.push_back(MakeItem(BlankLine{}));
@@ -127,17 +127,15 @@ Ifdef Assertions(const OrfSpec& s) {
                         BinOp(Cast("32", rentry), "<", "Entries")})),
              {Quote("%m: read port %0d: slot %0d / entry %0d out of range"), "p", rslot, rentry})};
   if (s.split) {
-    per_port.push_back(Assert(BinOp("!re_i[p]", "||", BinOp(Cast("32", rentry), "==", "p")),
-                              {Quote("%m: read port %0d reads L0 bank %0d; a split L0 operand "
-                                     "slot reads only its own bank"),
-                               "p", rentry}));
+    per_port.push_back(Assert(
+        BinOp("!re_i[p]", "||", BinOp(Cast("32", rentry), "==", "p")),
+        {Quote("%m: read port %0d reads L0 bank %0d, not its own (split L0)"), "p", rentry}));
   }
   per_port.push_back(Assert(
       "!(" + And({"re_i[p]", BinOp(Cast("32", rslot), "<", "NumActive"), "!chk_read_valid[p]"}) +
           ")",
-      {Quote("%m: read port %0d reads invalid entry (slot %0d, entry %0d): not written since "
-             "reset or since its warp was descheduled"),
-       "p", rslot, read_entry}));
+      {Quote("%m: read port %0d reads invalid entry (slot %0d, entry %0d)"), "p", rslot,
+       read_entry}));
   Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_misuse_check", {}};
   a.body = {IfThen(
       "rst_ni",
@@ -212,6 +210,14 @@ GeneratedStructure EmitOrf(const OrfSpec& s) {
   } else if (s.entries == 1) {
     unused = "{re_i, wentry_i, rentry_i, inv_i, inv_slot_i}";
   }
+  m.Add(MakeItem(Function{
+      "SlotEntry",
+      {"slot", "entry"},
+      "slot * Entries + entry",
+      s.split ? "Index function: bit of entry `entry` of slot `slot` in the validity shadow."
+              : "Index function: storage row of entry `entry` of slot `slot`, and its bit in the "
+                "validity shadow."}));
+  m.Blank();
   m.Add(MakeItem(Net{"unused_check_inputs", "", "", "inputs only the misuse checker reads", ""}));
   m.Blank();
   m.Add(MakeItem(ContinuousAssign{"unused_check_inputs", "^" + unused}));
@@ -239,7 +245,7 @@ GeneratedStructure EmitOrf(const OrfSpec& s) {
     m.Add(MakeItem(std::move(banks)));
   } else {
     m.Comment(s.entries == 1 ? "Row addresses: one entry per thread, the row is the slot."
-                             : "Row addresses: slot * Entries + entry.");
+                             : "Row addresses: SlotEntry(slot, entry).");
     m.Add(MakeItem(Net{"waddr", Msb("RowAddrWidth"), "", "row written", ""}));
     m.Add(MakeItem(Net{"raddr", "NumReadPorts*RowAddrWidth-1", "",
                        "row per read port at [p*RowAddrWidth +: RowAddrWidth]", ""}));
@@ -249,9 +255,18 @@ GeneratedStructure EmitOrf(const OrfSpec& s) {
     m.Add(MakeItem(ContinuousAssign{
         "waddr", s.entries == 1 ? std::string("wslot_i") : RowOf("wslot_i", "wentry_i")}));
     GenerateFor rp{"gen_read_rows", "p", "NumReadPorts", {}};
-    rp.items.push_back(
-        MakeItem(ContinuousAssign{PartSelect("raddr", "p*RowAddrWidth", "RowAddrWidth"),
-                                  s.entries == 1 ? rslot : RowOf(rslot, rentry)}));
+    if (s.entries == 1) {
+      rp.items.push_back(
+          MakeItem(ContinuousAssign{PartSelect("raddr", "p*RowAddrWidth", "RowAddrWidth"), rslot}));
+    } else {
+      rp.items.push_back(MakeItem(Net{"slot", Msb("SlotWidth"), "", "this port's slot", ""}));
+      rp.items.push_back(MakeItem(Net{"entry", Msb("EntryWidth"), "", "and entry", ""}));
+      rp.items.push_back(MakeItem(BlankLine{}));
+      rp.items.push_back(MakeItem(ContinuousAssign{"slot", rslot}));
+      rp.items.push_back(MakeItem(ContinuousAssign{"entry", rentry}));
+      rp.items.push_back(MakeItem(ContinuousAssign{
+          PartSelect("raddr", "p*RowAddrWidth", "RowAddrWidth"), RowOf("slot", "entry")}));
+    }
     m.Add(MakeItem(std::move(rp)));
     m.Blank();
     m.Comment("Storage: the generated flip-flop array.");
@@ -269,7 +284,7 @@ GeneratedStructure EmitOrf(const OrfSpec& s) {
   m.Blank();
   m.Add(MakeItem(Assertions(s)));
 
-  SourceFile top{s.module_name + ".sv", Banner(s.kind, s.config_hash, g.regenerate), std::move(m)};
+  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
   for (const auto& f : bank.files)
     g.files.push_back(f);
   g.files.push_back({top.file_name, s.module_name, Print(top), false});

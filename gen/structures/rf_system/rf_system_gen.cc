@@ -664,40 +664,37 @@ struct Builder {
 
   void Assertions() {
     Ifdef d{"GPURF_ASSERTIONS", {}};
-    Body checks = {IfThen(
-        "issue_fire && !buf_any_free",
-        {SysCall("$error",
-                 {Quote("%m: the MRF accepted an issue while the operand buffer is full")})})};
+    Body checks = {
+        Assert("!issue_fire || buf_any_free",
+               {Quote("%m: the MRF accepted an issue while the operand buffer is full")})};
     if (s.upper()) {
-      checks.push_back(IfThen("issue_fire && (32'(issue_slot_i) >= " + Int(s.active_warps) + ")",
-                              {SysCall("$error", {Quote("%m: issue names slot %0d, there are %0d"),
-                                                  "issue_slot_i", Int(s.active_warps)})}));
-      checks.push_back(IfThen((s.hw() ? "res_fire && !res_mrf_i && (32'(res_slot_i) >= "
-                                      : "res_fire && res_orf_i && (32'(res_slot_i) >= ") +
-                                  Int(s.active_warps) + ")",
-                              {SysCall("$error", {Quote("%m: result names slot %0d, there are %0d"),
-                                                  "res_slot_i", Int(s.active_warps)})}));
+      checks.push_back(Assert(
+          "!issue_fire || (32'(issue_slot_i) < " + Int(s.active_warps) + ")",
+          {Quote("%m: issue names slot %0d, there are %0d"), "issue_slot_i", Int(s.active_warps)}));
+      checks.push_back(Assert(
+          (s.hw() ? "!(res_fire && !res_mrf_i) || (32'(res_slot_i) < "
+                  : "!(res_fire && res_orf_i) || (32'(res_slot_i) < ") +
+              Int(s.active_warps) + ")",
+          {Quote("%m: result names slot %0d, there are %0d"), "res_slot_i", Int(s.active_warps)}));
     }
     if (s.sw()) {
       const std::string lvl = PartSelect("issue_src_level_i", "p*LevelWidth", "LevelWidth");
+      const std::string entry = PartSelect("issue_src_entry_i", "p*EntryWidth", "EntryWidth");
       const std::string bad_level =
           s.has_l0() ? lvl + " == LevelWidth'(3)" : "32'(" + lvl + ") >= 2";
       checks.push_back(ForLoop(
           "p", "3",
-          {IfThen("issue_fire && issue_src_valid_i[p] && (" + bad_level + ")",
-                  {SysCall("$error", {Quote("%m: operand slot %0d names level %0d, which this "
-                                            "hierarchy does not have"),
-                                      "p", lvl})}),
-           IfThen("l1_re[p] && (32'(issue_src_entry_i[p*EntryWidth +: EntryWidth]) >= " +
-                      Int(s.l1_entries) + ")",
-                  {SysCall("$error", {Quote("%m: operand slot %0d names L1 entry %0d of %0d"), "p",
-                                      "issue_src_entry_i[p*EntryWidth +: EntryWidth]",
-                                      Int(s.l1_entries)})})}));
+          {Assert("!(issue_fire && issue_src_valid_i[p] && (" + bad_level + "))",
+                  {Quote("%m: operand slot %0d names level %0d, which this hierarchy does not "
+                         "have"),
+                   "p", lvl}),
+           Assert("!l1_re[p] || (32'(" + entry + ") < " + Int(s.l1_entries) + ")",
+                  {Quote("%m: operand slot %0d names L1 entry %0d of %0d"), "p", entry,
+                   Int(s.l1_entries)})}));
       if (!s.has_l0()) {
-        checks.push_back(IfThen(
-            "res_fire && res_orf_i && res_orf_l0_i",
-            {SysCall("$error",
-                     {Quote("%m: a result targets L0, which this hierarchy does not have")})}));
+        checks.push_back(
+            Assert("!(res_fire && res_orf_i && res_orf_l0_i)",
+                   {Quote("%m: a result targets L0, which this hierarchy does not have")}));
       }
     }
     d.items.push_back(MakeItem(Always{AlwaysKind::kPlain,
@@ -768,8 +765,7 @@ GeneratedStructure EmitRfSystem(const RfSystemSpec& s) {
   b.Unused();
   b.Assertions();
 
-  SourceFile top{s.module_name + ".sv", Banner(s.kind, s.config_hash, g.regenerate),
-                 std::move(b.m)};
+  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(b.m));
   g.files.push_back({top.file_name, s.module_name, Print(top), false});
 
   const int tw = s.tag_width, ww = s.warp_width, rw = s.reg_width, sw = s.slot_width,

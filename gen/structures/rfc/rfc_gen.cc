@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "gen/rtl_primitives.h"
 #include "gen/structures/emit_util.h"
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "gen/vlog/ast.h"
@@ -29,6 +28,11 @@ struct Level {
   std::string Ib() const { return X + "IdxBits"; }
   std::string Aw() const { return X + "AddrWidth"; }
   std::string s(const std::string& name) const { return x + "_" + name; }
+  // Index function: row of (slot, entry), its valid bit; its tag and age fields are numbered
+  // alike ("L1Row(s, e) * RegBits"). Arguments are 32-bit expressions.
+  std::string Row(const std::string& slot, const std::string& entry) const {
+    return fmt::format("{}Row({}, {})", X, slot, entry);
+  }
   bool aged() const { return entries > 1; }
 };
 
@@ -52,32 +56,44 @@ std::vector<std::string> ModuleDoc(const RfcSpec& s) {
       "         meaningful on a hit); lu_last_i marks the value's last read: the entry is",
       "         invalidated at the edge and never written back.",
       "  wr_*   one result per cycle, accepted when wr_ready_o (= write-back register free).",
-      "         Results are allocated in the top level (L0, or L1 when wr_no_l0_i or one level);",
+  };
+  const bool two = s.two_levels();
+  const std::vector<std::string> rest = {
+      two ? "         Results are allocated in L0, or in L1 when wr_no_l0_i;"
+          : "         Results are allocated in the cache;",
       "         wr_long_i results bypass the cache to the MRF, and so do results for a slot being",
       "         flushed. A copy of the register elsewhere in the slot is invalidated.",
       "  fl_*   deschedule: fl_valid_i/fl_slot_i taken when fl_busy_o is low; every live entry",
       "         of the slot is written back, one per cycle, then fl_done_o pulses.",
-      "  wb_*   registered write-back to the MRF (L1 evictions, flushes, bypasses), transferred",
+      two ? "  wb_*   registered write-back to the MRF (L1 evictions, flushes, bypasses), "
+            "transferred"
+          : "  wb_*   registered write-back to the MRF (evictions, flushes, bypasses), transferred",
       "         when wb_valid_o && wb_ready_i.",
       "Per cycle: lookups see the state at the start of the cycle; then the write (hit in place,",
-      "else the lowest free entry, else the oldest entry is evicted: L0 -> L1 -> MRF); then the",
+      two ? "else the lowest free entry, else the oldest entry is evicted: L0 -> L1 -> MRF); then "
+            "the"
+          : "else the lowest free entry, else the oldest entry is evicted to the MRF); then the",
       "flush engine uses the write-back register if the write did not. Full contract:",
       "gen/structures/rfc/rfc_spec.h in the gpurf sources.",
       "Invariants, checked with GPURF_ASSERTIONS: no two valid entries of a slot hold the same",
       "register; a live value never leaves an entry except by a dead hint, a newer value of its",
-      "register, or a write-back (to L1 or the MRF); a waiting write-back is never overwritten;",
+      two ? "register, or a write-back (to L1 or the MRF); a waiting write-back is never "
+            "overwritten;"
+          : "register, or a write-back (to the MRF); a waiting write-back is never overwritten;",
       "each slot's replacement ages are a permutation (one victim).",
   };
+  doc.insert(doc.end(), rest.begin(), rest.end());
   return doc;
 }
 
-std::string Slot(const std::string& slot, const std::string& n) {
-  return fmt::format("32'({}) * {}", slot, n);
+// First row of a slot given by a signal (cast to 32 bits).
+std::string Slot(const Level& L, const std::string& slot) {
+  return L.Row(fmt::format("32'({})", slot), "0");
 }
 
 // x_addr = slot * Entries + idx, cast to the level's address width.
 std::string RowAddr(const Level& L, const std::string& slot, const std::string& idx) {
-  return Cast(L.Aw(), fmt::format("32'({}) * {} + 32'({})", slot, L.N(), idx));
+  return Cast(L.Aw(), L.Row(fmt::format("32'({})", slot), fmt::format("32'({})", idx)));
 }
 
 // "oh = v & (~v + 1)": lowest set bit of v.
@@ -107,8 +123,9 @@ Body Touch(const Level& L, const std::string& bit_e) {
 
 void AddLevelDecls(Module& m, const Level& L) {
   const std::string N = L.N();
-  m.Comment(fmt::format("{} state: valid bits, tags{}.\nSlot s, entry e is row s*{} + e.", L.X,
-                        L.aged() ? " and replacement ages (0 = most recent)" : "", N));
+  m.Comment(fmt::format("{} state: valid bits, tags{}.\nSlot s, entry e is row {}.", L.X,
+                        L.aged() ? " and replacement ages (0 = most recent)" : "",
+                        L.Row("s", "e")));
   m.Add(MakeItem(Net{L.s("valid_q"), Msb(L.Rows()), "", "entry holds a live value", ""}));
   m.Add(MakeItem(Net{L.s("valid_d"), Msb(L.Rows()), "", "", ""}));
   m.Add(MakeItem(Net{L.s("tag_q"), L.Rows() + "*RegBits-1", "", "architected register id", ""}));
@@ -178,10 +195,10 @@ GenerateFor LookupBlock(const Level& L) {
   g.items.push_back(MakeItem(ContinuousAssign{"op_valid", "lu_valid_i[p]"}));
   g.items.push_back(MakeItem(ContinuousAssign{"op_reg", "lu_reg[p]"}));
   g.items.push_back(MakeItem(
-      ContinuousAssign{"row_valid", PartSelect(L.s("valid_q"), Slot("lu_slot[p]", N), N)}));
+      ContinuousAssign{"row_valid", PartSelect(L.s("valid_q"), Slot(L, "lu_slot[p]"), N)}));
   g.items.push_back(MakeItem(ContinuousAssign{
       "row_tags",
-      PartSelect(L.s("tag_q"), Slot("lu_slot[p]", N) + " * RegBits", N + " * RegBits")}));
+      PartSelect(L.s("tag_q"), Slot(L, "lu_slot[p]") + " * RegBits", N + " * RegBits")}));
   Always a{AlwaysKind::kComb, "", "", {}};
   a.body.push_back(
       ForLoop("e", N,
@@ -223,15 +240,15 @@ void AddLevelControl(Module& m, const Level& L, const RfcSpec& s) {
   m.Comment(fmt::format("{}: allocation in the write's slot.", L.X));
   m.Add(MakeItem(ContinuousAssign{
       L.s("wr_tags"),
-      PartSelect(L.s("tag_q"), Slot("wr_slot_i", N) + " * RegBits", N + " * RegBits")}));
+      PartSelect(L.s("tag_q"), Slot(L, "wr_slot_i") + " * RegBits", N + " * RegBits")}));
   if (L.aged()) {
     m.Add(MakeItem(ContinuousAssign{
         L.s("wr_age"),
-        PartSelect(L.s("age_q"), Slot("wr_slot_i", N) + " * " + L.Ib(), N + " * " + L.Ib())}));
+        PartSelect(L.s("age_q"), Slot(L, "wr_slot_i") + " * " + L.Ib(), N + " * " + L.Ib())}));
   }
   m.Add(MakeItem(ContinuousAssign{
       L.s("wr_live"),
-      PartSelect(L.s("valid_q"), Slot("wr_slot_i", N), N) + " & ~" + L.s("wr_kill")}));
+      PartSelect(L.s("valid_q"), Slot(L, "wr_slot_i"), N) + " & ~" + L.s("wr_kill")}));
   GenerateFor ge{"gen_" + L.s("wr_entries"), "e", N, {}};
   ge.items.push_back(MakeItem(
       ContinuousAssign{Index(L.s("wr_match"), "e"),
@@ -291,13 +308,13 @@ void AddLevelControl(Module& m, const Level& L, const RfcSpec& s) {
   m.Comment(fmt::format("{}: the flushed slot's next live entry.", L.X));
   m.Add(MakeItem(ContinuousAssign{
       L.s("fl_live"),
-      PartSelect(L.s("valid_q"), Slot("fl_slot_q", N), N) + " & ~" + L.s("fl_kill")}));
+      PartSelect(L.s("valid_q"), Slot(L, "fl_slot_q"), N) + " & ~" + L.s("fl_kill")}));
   m.Add(MakeItem(ContinuousAssign{L.s("fl_first"), LowestSet(L, L.s("fl_live"))}));
   m.Add(MakeItem(ContinuousAssign{L.s("fl_any"), "|" + L.s("fl_live")}));
   m.Add(MakeItem(ContinuousAssign{
       L.s("fl_tag"),
       PartSelect(L.s("tag_q"),
-                 fmt::format("(32'(fl_slot_q) * {} + 32'({})) * RegBits", N, L.s("fl_idx")),
+                 L.Row("32'(fl_slot_q)", fmt::format("32'({})", L.s("fl_idx"))) + " * RegBits",
                  "RegBits")}));
   m.Add(MakeItem(ContinuousAssign{
       L.s("fl_clear"),
@@ -359,12 +376,13 @@ GenerateFor SlotBlock(const Level& L, const RfcSpec& s) {
   g.items.push_back(MakeItem(BlankLine{}));
   g.items.push_back(MakeItem(ContinuousAssign{"wr_here", Eq("wr_slot_i", Cast("SlotBits", "s"))}));
   g.items.push_back(MakeItem(ContinuousAssign{"fl_here", Eq("fl_slot_q", Cast("SlotBits", "s"))}));
-  g.items.push_back(MakeItem(ContinuousAssign{"valid_q", PartSelect(L.s("valid_q"), "s*" + N, N)}));
-  g.items.push_back(MakeItem(
-      ContinuousAssign{"tag_q", PartSelect(L.s("tag_q"), "s*" + N + "*RegBits", N + "*RegBits")}));
+  g.items.push_back(
+      MakeItem(ContinuousAssign{"valid_q", PartSelect(L.s("valid_q"), L.Row("s", "0"), N)}));
+  g.items.push_back(MakeItem(ContinuousAssign{
+      "tag_q", PartSelect(L.s("tag_q"), L.Row("s", "0") + " * RegBits", N + "*RegBits")}));
   if (L.aged()) {
     g.items.push_back(MakeItem(ContinuousAssign{
-        "age_q", PartSelect(L.s("age_q"), "s*" + N + "*" + L.Ib(), N + "*" + L.Ib())}));
+        "age_q", PartSelect(L.s("age_q"), L.Row("s", "0") + " * " + L.Ib(), N + "*" + L.Ib())}));
   }
   g.items.push_back(MakeItem(BlankLine{}));
   Always a{AlwaysKind::kComb, "", "", {}};
@@ -405,12 +423,13 @@ GenerateFor SlotBlock(const Level& L, const RfcSpec& s) {
     g.items.push_back(MakeItem(std::move(r)));
   }
   g.items.push_back(MakeItem(BlankLine{}));
-  g.items.push_back(MakeItem(ContinuousAssign{PartSelect(L.s("valid_d"), "s*" + N, N), "valid_d"}));
-  g.items.push_back(MakeItem(
-      ContinuousAssign{PartSelect(L.s("tag_d"), "s*" + N + "*RegBits", N + "*RegBits"), "tag_d"}));
+  g.items.push_back(
+      MakeItem(ContinuousAssign{PartSelect(L.s("valid_d"), L.Row("s", "0"), N), "valid_d"}));
+  g.items.push_back(MakeItem(ContinuousAssign{
+      PartSelect(L.s("tag_d"), L.Row("s", "0") + " * RegBits", N + "*RegBits"), "tag_d"}));
   if (L.aged()) {
     g.items.push_back(MakeItem(ContinuousAssign{
-        PartSelect(L.s("age_d"), "s*" + N + "*" + L.Ib(), N + "*" + L.Ib()), "age_d"}));
+        PartSelect(L.s("age_d"), L.Row("s", "0") + " * " + L.Ib(), N + "*" + L.Ib()), "age_d"}));
   }
 
   // Invariant 2, per entry: a live value leaves its entry (invalidated or overwritten) only when
@@ -471,20 +490,9 @@ void AddLevelState(Module& m, const Level& L) {
 Ifdef Assertions(const RfcSpec& s, const std::vector<Level>& levels) {
   Ifdef d{"GPURF_ASSERTIONS", {}};
   d.items.push_back(MakeItem(CommentItem{
-      "Parameter checks at elaboration; misuse and invariant checks at every edge (on the next\n"
-      "state, so a violation is reported at the edge of the cycle that causes it)."}));
-  Initial init{"p_param_check", {}};
-  auto check = [&](const std::string& cond, const std::string& what) {
-    init.body.push_back(IfThen(cond, {SysCall("$error", {Quote("%m: " + what)})}));
-  };
-  check("NumSlots < 1 || NumSlots > 32", "NumSlots must be in 1..32");
-  check("L1Entries < 1 || L1Entries > 8", "L1Entries must be in 1..8");
-  if (s.two_levels())
-    check("L0Entries < 1 || L0Entries > 8", "L0Entries must be in 1..8");
-  check("RegBits < 1 || RegBits > 8", "RegBits must be in 1..8");
-  d.items.push_back(MakeItem(std::move(init)));
-  d.items.push_back(MakeItem(BlankLine{}));
-
+      "Misuse and invariant checks at every edge (on the next state, so a violation is reported\n"
+      "at the edge of the cycle that causes it). The parameters are generator-specialised\n"
+      "localparams: no parameter checks."}));
   Always chk{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_checks", {}};
   Body body;
   if ((1 << s.slot_bits) != s.active_warps) {
@@ -502,18 +510,18 @@ Ifdef Assertions(const RfcSpec& s, const std::vector<Level>& levels) {
                         {Quote("%m: waiting write-back overwritten")}));
   // Invariant 1: one copy per register per slot, over both levels, in the next state.
   auto same = [&](const Level& a, const std::string& i, const Level& b, const std::string& j) {
-    const std::string ra = fmt::format("s*{} + {}", a.N(), i);
-    const std::string rb = fmt::format("s*{} + {}", b.N(), j);
+    const std::string ra = a.Row("s", i);
+    const std::string rb = b.Row("s", j);
     return And({Index(a.s("valid_d"), ra), Index(b.s("valid_d"), rb),
-                Eq(PartSelect(a.s("tag_d"), "(" + ra + ")*RegBits", "RegBits"),
-                   PartSelect(b.s("tag_d"), "(" + rb + ")*RegBits", "RegBits"))});
+                Eq(PartSelect(a.s("tag_d"), ra + " * RegBits", "RegBits"),
+                   PartSelect(b.s("tag_d"), rb + " * RegBits", "RegBits"))});
   };
   auto no_dup = [&](const Level& a, const Level& b, const std::string& same_entry) {
     return Assert(
         fmt::format("!({})", same_entry),
         {Quote("%m: slot %0d holds register %0d twice (" + a.X + " entry %0d, " + b.X +
                " entry %0d)"),
-         "s", PartSelect(a.s("tag_d"), "(s*" + a.N() + " + i)*RegBits", "RegBits"), "i", "j"});
+         "s", PartSelect(a.s("tag_d"), a.Row("s", "i") + " * RegBits", "RegBits"), "i", "j"});
   };
   Body per_slot;
   for (size_t li = 0; li < levels.size(); ++li) {
@@ -533,11 +541,11 @@ Ifdef Assertions(const RfcSpec& s, const std::vector<Level>& levels) {
   for (const Level& L : levels) {
     if (!L.aged())
       continue;
-    const std::string ai = PartSelect(L.s("age_d"), "(s*" + L.N() + " + i)*" + L.Ib(), L.Ib());
-    const std::string aj = PartSelect(L.s("age_d"), "(s*" + L.N() + " + j)*" + L.Ib(), L.Ib());
+    const std::string ai = PartSelect(L.s("age_d"), L.Row("s", "i") + " * " + L.Ib(), L.Ib());
+    const std::string aj = PartSelect(L.s("age_d"), L.Row("s", "j") + " * " + L.Ib(), L.Ib());
     const std::vector<std::string> msg = {
         Quote("%m: slot %0d: " + L.X + " replacement ages %h are not a permutation"), "s",
-        PartSelect(L.s("age_d"), "s*" + L.N() + "*" + L.Ib(), L.N() + "*" + L.Ib())};
+        PartSelect(L.s("age_d"), L.Row("s", "0") + " * " + L.Ib(), L.N() + "*" + L.Ib())};
     per_slot.push_back(ForLoop(
         "i", L.N(),
         {Assert(BinOp("32'(" + ai + ")", "<", L.N()), msg),
@@ -629,6 +637,17 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
   m.ports.push_back({Dir::kInput, "wb_ready_i", "", "the MRF takes the write-back"});
 
   // ------------------------------------------------------------------ global declarations
+  m.Comment("Index functions of the flat state vectors (valid bits, tags, ages) of each level.");
+  for (const Level& L : levels) {
+    m.Add(MakeItem(Function{
+        L.X + "Row",
+        {"slot", "entry"},
+        "slot * " + L.N() + " + entry",
+        fmt::format("{0} row of entry `entry` of slot `slot`: its data-array row and valid bit; "
+                    "its tag is field {0}Row(slot, entry) of RegBits bits{1}.",
+                    L.X, L.aged() ? fmt::format(", its age of {} bits", L.Ib()) : "")}));
+  }
+  m.Blank();
   m.Comment(
       "Operand fields, unpacked from the flat port vectors (mem2reg: arrays of wires, not RAMs).");
   m.Add(MakeItem(Net{"lu_slot", Msb("SlotBits"), "NumOperands", "", "mem2reg"}));
@@ -711,8 +730,9 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
 
   // ------------------------------------------------------------------ flush engine
   m.Comment(
-      "Step 3, the flush engine: one live entry of the flushed slot per cycle (L0 first), when\n"
-      "the write leaves the write-back register and the entry's read port alone.");
+      fmt::format("Step 3, the flush engine: one live entry of the flushed slot per cycle{}, when\n"
+                  "the write leaves the write-back register and the entry's read port alone.",
+                  s.two_levels() ? " (L0 first)" : ""));
   if (s.two_levels()) {
     m.Add(MakeItem(ContinuousAssign{"fl_has", "l0_fl_any || l1_fl_any"}));
     m.Add(MakeItem(ContinuousAssign{
@@ -786,14 +806,13 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
   m.Add(MakeItem(Assertions(s, levels)));
 
   // ------------------------------------------------------------------ files and ports
-  SourceFile top{s.module_name + ".sv", Banner(s.kind, s.config_hash, g.regenerate), std::move(m)};
+  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
   std::vector<const FlopArraySpec*> arrays = {&s.l1_storage};
   if (s.two_levels() && s.l0_storage.module_name != s.l1_storage.module_name)
     arrays.insert(arrays.begin(), &s.l0_storage);
-  if (s.clock_gate) {
-    g.files.push_back({"gpurf_clock_gate.sv", "gpurf_clock_gate",
-                       std::string(RtlPrimitive("gpurf_clock_gate.sv")), true});
-  }
+  g.files.push_back(AssertHeaderFile());
+  if (s.clock_gate)
+    g.files.push_back(PrimitiveFile("gpurf_clock_gate.sv"));
   for (const FlopArraySpec* a : arrays) {
     for (const GeneratedFile& f : EmitFlopArray(*a).files) {
       if (!f.primitive)

@@ -15,8 +15,9 @@ using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
 
 std::vector<std::string> ModuleDoc(const WarpSchedulerSpec& s) {
   std::vector<std::string> doc = {
-      fmt::format("{}: two-level warp scheduler, {} warps, {} active slots, {} inner policy.",
-                  s.module_name, s.warps, s.active, s.greedy() ? "greedy" : "round-robin"),
+      fmt::format("{}: two-level warp scheduler, NumWarps warps, NumActive active slots, {} inner",
+                  s.module_name, s.greedy() ? "greedy" : "round-robin"),
+      "policy.",
       "(Gebhart et al., TOCS 2012, section 3.)",
       "",
       "Each cycle, in this order:",
@@ -169,10 +170,10 @@ Ifdef Assertions() {
   d.items.push_back(
       MakeItem(CommentItem{"Parameter checks at elaboration; invariants I1-I3 at every edge."}));
   Initial init{"p_param_check", {}};
-  init.body.push_back(IfThen("NumWarps < 1 || NumWarps > 64",
-                             {SysCall("$error", {Quote("%m: NumWarps must be in 1..64")})}));
-  init.body.push_back(IfThen("NumActive < 1 || NumActive > NumWarps",
-                             {SysCall("$error", {Quote("%m: NumActive must be in 1..NumWarps")})}));
+  init.body.push_back(
+      Assert("NumWarps >= 1 && NumWarps <= 64", {Quote("%m: NumWarps must be in 1..64")}));
+  init.body.push_back(Assert("NumActive >= 1 && NumActive <= NumWarps",
+                             {Quote("%m: NumActive must be in 1..NumWarps")}));
   d.items.push_back(MakeItem(std::move(init)));
   d.items.push_back(MakeItem(BlankLine{}));
   d.items.push_back(MakeItem(Net{"chk_active_count", "7", "", "warps with the active bit", ""}));
@@ -230,8 +231,7 @@ Ifdef Assertions() {
               {Quote("%m: I1 violated: %0d warps active, more than NumActive (%0d)"),
                "chk_active_count", "NumActive"}),
        Assert("!chk_active_mismatch",
-              {Quote("%m: I1 violated: the active bits do not match the warps held by the slots "
-                     "(one slot per active warp)")}),
+              {Quote("%m: I1 violated: active bits differ from the slots' warps")}),
        Assert("!chk_issue_waiting",
               {Quote("%m: I2 violated: suspended warp %0d issued"), "issue_warp_o"}),
        Assert("(waiting_q & active_q) == '0",
@@ -355,7 +355,8 @@ GeneratedStructure EmitWarpScheduler(const WarpSchedulerSpec& s) {
   m.Blank();
   m.Add(MakeItem(Assertions()));
 
-  SourceFile top{s.module_name + ".sv", Banner(s.kind, s.config_hash, g.regenerate), std::move(m)};
+  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  g.files.push_back(AssertHeaderFile());
   g.files.push_back({top.file_name, s.module_name, Print(top), false});
 
   const int W = s.warps, A = s.active, ww = s.warp_id_width, sw = s.slot_width;
