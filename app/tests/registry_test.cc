@@ -17,6 +17,7 @@
 #include "models/registry.h"
 #include "sim/harness/hierarchy.h"
 #include "synth/activity_driver.h"
+#include "verif/formal/family.h"
 #include "verif/stimulus/registry.h"
 
 namespace gpurf {
@@ -78,6 +79,11 @@ TEST(FamilyRegistry, NoLayerRegistersAKindTheGeneratorsDoNotKnow) {
     EXPECT_TRUE(kinds.contains(n)) << "stimulus of unknown kind " << n;
   for (const std::string& n : Registry<ActivityFamily>::Get().Names())
     EXPECT_TRUE(kinds.contains(n)) << "activity driver of unknown kind " << n;
+  for (const auto& [name, family] : Registry<formal::Family>::Get().All()) {
+    EXPECT_FALSE(family.kinds.empty()) << "formal family " << name;
+    for (const std::string& k : family.kinds)
+      EXPECT_TRUE(kinds.contains(k)) << "formal family " << name << " covers unknown kind " << k;
+  }
 }
 
 TEST(FamilyRegistry, EveryRegistrationWorksOnTheDefaultSpec) {

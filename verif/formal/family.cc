@@ -11,14 +11,8 @@ namespace gpurf::formal {
 
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
 
-const std::vector<Family>& Families() {
-  static const std::vector<Family> families = {FlopArrayFamily(), RfcFamily(),
-                                               WarpSchedulerFamily(), OrfFamily()};
-  return families;
-}
-
 const Family* FindFamily(const std::string& kind) {
-  for (const Family& f : Families()) {
+  for (const auto& [name, f] : Registry<Family>::Get().All()) {
     if (std::find(f.kinds.begin(), f.kinds.end(), kind) != f.kinds.end())
       return &f;
   }

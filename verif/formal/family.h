@@ -1,7 +1,7 @@
 // Internal interface of the formal flow: what a structure family contributes (its properties,
 // each with the RTL assertions it proves and a generated harness), and the harness builder they
-// share. A new family (e.g. the Jeon renaming tables) adds one properties_<family>.cc with a
-// Family entry and registers it in Families() (family.cc); see verif/formal/README.md.
+// share. A new family (e.g. the Jeon renaming tables) adds one properties_<family>.cc that
+// registers its Family entry (base/registry.h); see verif/formal/README.md.
 #pragma once
 
 #include <functional>
@@ -47,14 +47,8 @@ struct Family {
   std::function<std::vector<PropertyDef>(const StructureSpec&)> properties;
 };
 
-const std::vector<Family>& Families();
+// The registered family covering structure `kind`, or nullptr.
 const Family* FindFamily(const std::string& kind);
-
-// Families (one file each).
-Family FlopArrayFamily();
-Family RfcFamily();
-Family WarpSchedulerFamily();
-Family OrfFamily();
 
 // Builds a harness module around the DUT: every DUT input but the clock becomes a free input of
 // the harness (same name and width), every output a net of the same name; the clock is

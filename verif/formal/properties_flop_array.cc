@@ -163,6 +163,8 @@ Harness LastWriteHarness(const StructureSpec& spec, const GeneratedStructure& rt
 
 }  // namespace
 
+namespace {
+
 Family FlopArrayFamily() {
   Family f;
   f.kinds = {"flop-array"};
@@ -179,5 +181,9 @@ Family FlopArrayFamily() {
   };
   return f;
 }
+
+}  // namespace
+
+GPURF_REGISTER(Family, flop_array, "flop-array", FlopArrayFamily())
 
 }  // namespace gpurf::formal

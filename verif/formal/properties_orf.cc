@@ -41,6 +41,8 @@ Harness EmptyHarness(const StructureSpec& spec, const GeneratedStructure& rtl) {
 
 }  // namespace
 
+namespace {
+
 Family OrfFamily() {
   Family f;
   f.kinds = {"orf-l1", "orf-l0"};
@@ -56,5 +58,9 @@ Family OrfFamily() {
   };
   return f;
 }
+
+}  // namespace
+
+GPURF_REGISTER(Family, orf, "orf", OrfFamily())
 
 }  // namespace gpurf::formal

@@ -49,6 +49,8 @@ Harness ContractHarness(const StructureSpec& spec, const GeneratedStructure& rtl
 
 }  // namespace
 
+namespace {
+
 Family RfcFamily() {
   Family f;
   f.kinds = {"rfc"};
@@ -76,5 +78,9 @@ Family RfcFamily() {
   };
   return f;
 }
+
+}  // namespace
+
+GPURF_REGISTER(Family, rfc, "rfc", RfcFamily())
 
 }  // namespace gpurf::formal

@@ -33,6 +33,8 @@ PropertyDef Def(const std::string& name, const std::string& summary, int depth,
 
 }  // namespace
 
+namespace {
+
 Family WarpSchedulerFamily() {
   Family f;
   f.kinds = {"warp-scheduler"};
@@ -53,5 +55,9 @@ Family WarpSchedulerFamily() {
   };
   return f;
 }
+
+}  // namespace
+
+GPURF_REGISTER(Family, warp_scheduler, "warp-scheduler", WarpSchedulerFamily())
 
 }  // namespace gpurf::formal

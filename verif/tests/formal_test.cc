@@ -40,6 +40,8 @@ std::string Describe(const std::vector<ProofResult>& rs) {
 // ------------------------------------------------------------------- the RTL the flow reads
 
 // The extent of each `GPURF_ASSERT(...) invocation in `text`: [begin, end) (strings skipped).
+// The test's own scanner, deliberately independent of FindRtlAssertions in formal.cc, so that a
+// bug there cannot hide an assertion from this check.
 std::vector<std::pair<size_t, size_t>> MacroCalls(const std::string& text) {
   std::vector<std::pair<size_t, size_t>> out;
   const std::string macro = "`GPURF_ASSERT(";
