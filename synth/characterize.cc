@@ -19,7 +19,6 @@
 #include "synth/gate_sim.h"
 #include "synth/level_table.h"
 #include "synth/macro_cut.h"
-#include "synth/model_drivers.h"
 
 namespace gpurf {
 namespace {

@@ -12,7 +12,7 @@
 // random data to a random address. Leakage is reported separately, as power and per cycle of the
 // reference clock.
 // Kinds with handshakes define their own reads and writes and may count more components
-// (activity_driver.h, model_drivers.h): the RFC adds E_tag per operand lookup and, with two
+// (activity_driver.h, model_drivers.cc): the RFC adds E_tag per operand lookup and, with two
 // levels, E_read of L0 hits, fitted together with E_read and E_write over the sets plus its
 // `misses` set (FitAccessComponents). A structure with black-boxed SRAM macros (the MRF) is
 // simulated with the macros cut out (macro_cut.h): E_read/E_write are then the logic around the

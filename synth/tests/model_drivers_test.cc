@@ -10,8 +10,6 @@
 // (tag check + data read), tag-check energy and area growing with the entries per slot, SRAM
 // bank energy from the model beside the logic, and the per-level table of the Gebhart Fig. 24
 // configurations (small shapes) containing every level.
-#include "synth/model_drivers.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,6 +18,7 @@
 #include "base/diag.h"
 #include "gen/config/yaml_loader.h"
 #include "gen/structures/emit.h"
+#include "synth/activity_driver.h"
 #include "synth/characterize.h"
 #include "synth/level_table.h"
 #include "verif/harness/verilator_build.h"
