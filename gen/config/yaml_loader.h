@@ -1,10 +1,12 @@
-// YAML front end for design points: parse -> check every key, type, range and combination ->
-// DesignSpec. Every rejection is an InputError with file:line:column, field path, value and
-// what is allowed; unknown keys get a "did you mean" suggestion.
+// YAML front end for design points: parse -> check every key, type and range of each section
+// of the schema (design_schema.h) -> derive the design point (derive.h) -> add the extra
+// standalone structures -> DesignSpec. Every rejection is an InputError with file:line:column,
+// field path, value and what is allowed; unknown keys get a "did you mean" suggestion.
 #pragma once
 
 #include <string>
 
+#include "gen/config/design_schema.h"
 #include "gen/config/design_spec.h"
 
 namespace gpurf {
@@ -14,8 +16,5 @@ namespace gpurf {
 DesignSpec LoadDesign(const std::string& path);
 // Same, from text already in memory; `file_name` is used in messages.
 DesignSpec LoadDesignFromString(const std::string& text, const std::string& file_name);
-
-// The documented schema, for `gpurf gen --list` and the README reference.
-std::string DesignSchemaReference();
 
 }  // namespace gpurf

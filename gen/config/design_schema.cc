@@ -1,0 +1,89 @@
+#include "gen/config/design_schema.h"
+
+#include <fmt/format.h>
+
+#include "gen/config/hierarchy.h"
+
+namespace gpurf {
+
+namespace {
+
+// hierarchy.kind: one value per registered hierarchy (gen/config/hierarchies/).
+ParamDesc HierarchyKindParam() {
+  std::vector<std::string> names;
+  std::vector<std::string> help;
+  for (const HierarchyKind& h : HierarchyKinds()) {
+    names.push_back(h.name);
+    help.push_back(fmt::format("{}: {}", h.name, h.summary));
+  }
+  return EnumParam("kind", names, "sw-orf", fmt::format("{}", fmt::join(help, "; ")));
+}
+
+}  // namespace
+
+const std::vector<DesignSection>& DesignSections() {
+  static const std::vector<DesignSection> sections = {
+      {"design",
+       "identification of the design point",
+       {StringParam("name", "design", 64, "short name used in reports"),
+        StringParam("description", "-", 200, "one line of free text")}},
+      {"sm",
+       "streaming multiprocessor organisation (Gebhart Table I)",
+       {IntParam("lanes", 1, 64, 32, "SIMT width = threads per warp"),
+        IntParam("lane_cluster", 1, 32, 4,
+                 "lanes per cluster; a register-file row holds one register of each"),
+        IntParam("warps", 1, 64, 32, "resident warps"),
+        IntParam("active_warps", 1, 64, 8, "warps the two-level scheduler keeps active")}},
+      {"mrf",
+       "banked main register file",
+       {IntParam("banks", 1, 64, 32, "SRAM banks"),
+        IntParam("entries", 16, 4096, 256, "rows per bank"),
+        IntParam("width", 32, 1024, 128, "bits per row, must be lane_cluster x 32"),
+        IntParam("capacity_kb", 1, 4096, 128, "optional cross-check of banks x entries x width"),
+        IntParam("collectors", 1, 8, 4, "operand collectors per lane cluster"),
+        EnumParam("interleave", {"register", "warp-swizzled"}, "register",
+                  "register -> bank mapping: reg mod banks (paper), or (warp + reg) mod banks"),
+        EnumParam("wb_policy", {"write-priority", "read-priority"}, "write-priority",
+                  "who waits when a write-back and a read hit one bank row in one cycle"),
+        EnumParam("bank_impl", {"macro", "flops"}, "macro",
+                  "SRAM banks as hard macros (black boxes in synthesis) or flip-flop arrays")}},
+      {"hierarchy",
+       "register-file hierarchy in front of the MRF",
+       {HierarchyKindParam(),
+        IntParam("levels", 1, 3, 3,
+                 "levels including the MRF: 1, 2 (MRF + L1) or 3 (MRF + L1 + L0)"),
+        IntParam("l1_entries_per_thread", 1, 8, 3, "L1 ORF/RFC entries per thread"),
+        IntParam("l0_entries_per_thread", 1, 1, 1, "L0 entries per thread"),
+        BoolParam("l0_split", true,
+                  "split L0 into one single-entry bank per operand slot (A, B, C)"),
+        EnumParam("replacement", {"fifo", "lru"}, "lru", "hw-rfc replacement policy")}},
+      {"storage",
+       "flip-flop array options for every ORF/RFC level",
+       {EnumParam("read_mode", {"comb", "reg"}, "comb", "combinational or registered reads"),
+        BoolParam("bypass", false, "write-to-read bypass"),
+        BoolParam("clock_gate", true, "per-row clock gating")}},
+      {"scheduler",
+       "warp scheduler",
+       {EnumParam("kind", {"single-level", "two-level"}, "two-level", "scheduler organisation"),
+        EnumParam("inner_policy", {"greedy", "round-robin"}, "round-robin",
+                  "policy among active warps")}},
+  };
+  return sections;
+}
+
+std::string DesignSchemaReference() {
+  std::string s;
+  for (const auto& sec : DesignSections()) {
+    s += fmt::format("{}:  # {}\n", sec.key, sec.help);
+    for (const auto& f : sec.fields) {
+      s += fmt::format("  {:<22} {:<14} # {}; {}\n", f.name + ":", f.default_value, f.help,
+                       f.allowed());
+    }
+  }
+  s += "structures:  # extra standalone structures, a list of mappings\n";
+  s += "  - name: <identifier>   kind: <structure kind>   count: <copies, default 1>   <kind "
+       "parameters...>\n";
+  return s;
+}
+
+}  // namespace gpurf

@@ -1,0 +1,63 @@
+#include "gen/config/design_spec.h"
+
+namespace gpurf {
+
+std::vector<const DesignStructure*> DesignSpec::Implemented() const {
+  std::vector<const DesignStructure*> v;
+  for (const auto& s : structures) {
+    if (s.implemented())
+      v.push_back(&s);
+  }
+  return v;
+}
+
+std::vector<const DesignStructure*> DesignSpec::Skipped() const {
+  std::vector<const DesignStructure*> v;
+  for (const auto& s : structures) {
+    if (!s.implemented())
+      v.push_back(&s);
+  }
+  return v;
+}
+
+nlohmann::ordered_json DesignSpec::ToJson() const {
+  nlohmann::ordered_json j;
+  j["name"] = name;
+  j["description"] = description;
+  j["sm"] = {{"lanes", sm.lanes},
+             {"lane_cluster", sm.lane_cluster},
+             {"warps", sm.warps},
+             {"active_warps", sm.active_warps},
+             {"clusters", sm.clusters}};
+  j["mrf"] = {{"banks", mrf.banks},
+              {"banks_per_cluster", mrf.banks_per_cluster},
+              {"entries", mrf.entries},
+              {"width", mrf.width},
+              {"capacity_bytes", mrf.capacity_bytes},
+              {"registers_per_thread", mrf.registers_per_thread}};
+  j["hierarchy"] = {{"kind", hierarchy.kind},
+                    {"levels", hierarchy.levels},
+                    {"l1_entries_per_thread", hierarchy.l1_entries_per_thread},
+                    {"l0_entries_per_thread", hierarchy.l0_entries_per_thread},
+                    {"l0_split", hierarchy.l0_split},
+                    {"replacement", hierarchy.replacement}};
+  j["scheduler"] = scheduler;
+  j["inner_policy"] = inner_policy;
+  nlohmann::ordered_json st = nlohmann::ordered_json::array();
+  for (const auto& s : structures) {
+    nlohmann::ordered_json e = {
+        {"name", s.name}, {"kind", s.kind}, {"count", s.count}, {"role", s.role}};
+    if (s.spec) {
+      e["module"] = ModuleName(*s.spec);
+      e["config_hash"] = ConfigHash(*s.spec);
+      e["parameters"] = Params(*s.spec).ToJson();
+    } else {
+      e["skipped"] = s.skip_reason;
+    }
+    st.push_back(e);
+  }
+  j["structures"] = st;
+  return j;
+}
+
+}  // namespace gpurf
