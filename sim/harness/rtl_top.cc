@@ -8,6 +8,9 @@
 #include "gen/structures/emit.h"
 #include "gen/structures/rf_system/rf_system_spec.h"
 #include "models/rf_system_model.h"
+#include "sim/harness/transactors/mrf_transactions.h"
+#include "sim/harness/transactors/orf_transactions.h"
+#include "sim/harness/transactors/rfc_transactions.h"
 #include "verif/verify.h"
 
 namespace gpurf::harness {
@@ -507,7 +510,7 @@ void RtlTopSystem::DriveResults(uint32_t warp) {
                            Where(warp, ctx_inst_)));
         // The warp was descheduled before its result arrived: its ORF was invalidated at the
         // strand end and the slot may be another warp's; only the MRF part remains.
-        ++act_.dropped_orf_writes;
+        ++act_.dropped_writes;
         r.orf = false;
         if (!r.mrf)
           continue;
@@ -649,51 +652,42 @@ void RtlTopSystem::Finish() {
 // ---------------------------------------------------------------------------------------------
 // StructureListener: collected for the event being forwarded
 
-void RtlTopSystem::MrfRead(uint32_t, const std::vector<int>& regs) {
-  ev_mrf_reads_.insert(ev_mrf_reads_.end(), regs.begin(), regs.end());
-}
-
-void RtlTopSystem::MrfWrite(uint32_t, int reg) {
-  Result r;
-  r.reg = reg;
-  r.mrf = true;
-  results_.push_back(r);
-}
-
-void RtlTopSystem::RfcRead(const std::vector<RfcCache::Operand>& ops,
-                           const std::vector<RfcCache::ReadResult>& res) {
-  ev_rfc_ops_.insert(ev_rfc_ops_.end(), ops.begin(), ops.end());
-  ev_rfc_res_.insert(ev_rfc_res_.end(), res.begin(), res.end());
-}
-
-void RtlTopSystem::RfcWrite(int slot, int reg, bool bypass, bool not_l0,
-                            const RfcCache::WriteResult& res) {
-  Result r;
-  r.reg = reg;
-  r.slot = slot;
-  r.lng = bypass;
-  r.no_l0 = not_l0;
-  if (res.to_mrf)
-    r.mrf_also = res.to_mrf->reg;
-  results_.push_back(r);
-}
-
-void RtlTopSystem::RfcFlush(uint32_t warp, int slot, int entries) {
-  ev_flush_ = FlushEv{warp, slot, entries};
-}
-
-void RtlTopSystem::OrfRead(sp::RfLevel level, int src, int reg, int entry) {
-  ev_orf_reads_.push_back({SrcLevelOf(level), src, reg, entry});
-}
-
-void RtlTopSystem::OrfWrite(sp::RfLevel level, int reg, int entry, bool fill) {
-  Result r;
-  r.reg = reg;
-  r.orf = true;
-  r.orf_l0 = level == sp::RfLevel::kL0;
-  r.entry = entry;
-  r.fill = fill;
-  results_.push_back(r);
+void RtlTopSystem::Transaction(const StructureTransaction& t) {
+  if (const auto* m = t.As<MrfRead>()) {
+    ev_mrf_reads_.insert(ev_mrf_reads_.end(), m->regs.begin(), m->regs.end());
+  } else if (const auto* w = t.As<MrfWrite>()) {
+    Result r;
+    r.reg = w->reg;
+    r.mrf = true;
+    results_.push_back(r);
+  } else if (const auto* rr = t.As<RfcRead>()) {
+    ev_rfc_ops_.insert(ev_rfc_ops_.end(), rr->ops.begin(), rr->ops.end());
+    ev_rfc_res_.insert(ev_rfc_res_.end(), rr->res.begin(), rr->res.end());
+  } else if (const auto* rw = t.As<RfcWrite>()) {
+    Result r;
+    r.reg = rw->reg;
+    r.slot = rw->slot;
+    r.lng = rw->bypass;
+    r.no_l0 = rw->not_l0;
+    if (rw->res.to_mrf)
+      r.mrf_also = rw->res.to_mrf->reg;
+    results_.push_back(r);
+  } else if (const auto* f = t.As<RfcFlush>()) {
+    ev_flush_ = FlushEv{f->warp, f->slot, f->entries};
+  } else if (const auto* orr = t.As<OrfRead>()) {
+    ev_orf_reads_.push_back({SrcLevelOf(orr->level), orr->src, orr->reg, orr->entry});
+  } else if (const auto* ow = t.As<OrfWrite>()) {
+    Result r;
+    r.reg = ow->reg;
+    r.orf = true;
+    r.orf_l0 = ow->level == sp::RfLevel::kL0;
+    r.entry = ow->entry;
+    r.fill = ow->fill;
+    results_.push_back(r);
+  } else {
+    Fail(fmt::format("the register-file system made a transaction ({}) the top does not take",
+                     t.type().name));
+  }
 }
 
 }  // namespace gpurf::harness

@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "gen/structures/rf_system/rf_system_spec.h"
+#include "models/rfc_model.h"
 #include "sim/harness/rtl_loop.h"
 
 namespace gpurf::harness {
@@ -80,15 +81,7 @@ class RtlTopSystem : public sim::RegisterFileSystem, public StructureListener {
   bool has_values() const { return rows_->has_values(); }
 
   // StructureListener (collected, then driven into the top after the inner system's event)
-  void MrfRead(uint32_t warp, const std::vector<int>& regs) override;
-  void MrfWrite(uint32_t warp, int reg) override;
-  void RfcRead(const std::vector<RfcCache::Operand>& ops,
-               const std::vector<RfcCache::ReadResult>& res) override;
-  void RfcWrite(int slot, int reg, bool bypass, bool not_l0,
-                const RfcCache::WriteResult& res) override;
-  void RfcFlush(uint32_t warp, int slot, int entries) override;
-  void OrfRead(sim::passes::RfLevel level, int src, int reg, int entry) override;
-  void OrfWrite(sim::passes::RfLevel level, int reg, int entry, bool fill) override;
+  void Transaction(const StructureTransaction& t) override;
 
  private:
   using Expect = RowExpect;
