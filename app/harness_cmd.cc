@@ -229,7 +229,7 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
     a["values"] = r.values ? "kernel" : "pseudo-random";
     a["value_checks"] = r.activity.value_checks;
     a["rtl_cycles"] = r.activity.rtl_cycles;
-    a["dropped_orf_writes"] = r.activity.dropped_orf_writes;
+    a["dropped_orf_writes"] = r.activity.dropped_writes;
     for (int l = 0; l < energy::kNumLevels; ++l) {
       const auto& la = r.activity.level[static_cast<size_t>(l)];
       a["levels"][energy::LevelName(static_cast<Level>(l))] = {
@@ -296,11 +296,11 @@ std::string RtlSummary(const h::DesignResult& r) {
                : "the rows written (pseudo-random data: the run "
                  "recorded no values)",
       r.sim_seconds > 0 ? wi / r.sim_seconds : 0.0);
-  if (r.activity.dropped_orf_writes > 0)
+  if (r.activity.dropped_writes > 0)
     s += fmt::format(
         "  {} ORF result writes dropped: their warp was descheduled before they "
         "arrived\n",
-        r.activity.dropped_orf_writes);
+        r.activity.dropped_writes);
   s += "data-dependent switching (toggles on the data ports; uniform random data toggles half "
        "the bits):\n";
   s += fmt::format("  {:<4} {:>12} {:>14} {:>9} {:>16} {:>16}\n", "lvl", "row transfers",

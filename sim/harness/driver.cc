@@ -116,11 +116,11 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
   so.long_wait = &a.strands.waits;
   One r;
   if (rtl != nullptr && ro->top) {
-    RtlTopSystem loop(d, k, sm, *rf, rtl->front(), *ro);
-    r.sm = sim::RunSm(run, sm, policy, &loop, so);
-    loop.Finish();
-    r.activity = loop.activity();
-    r.values = loop.has_values();
+    const std::unique_ptr<RtlTopSystem> loop = MakeRtlTopSystem(d, k, sm, *rf, rtl->front(), *ro);
+    r.sm = sim::RunSm(run, sm, policy, loop.get(), so);
+    loop->Finish();
+    r.activity = loop->activity();
+    r.values = loop->has_values();
   } else if (rtl != nullptr) {
     RtlLoopSystem loop(d, k, sm, *rf, *rtl, *ro);
     r.sm = sim::RunSm(run, sm, policy, &loop, so);

@@ -10,6 +10,9 @@
 #include "gen/structures/mrf/mrf_spec.h"
 #include "models/rfc_model.h"
 #include "sim/harness/hierarchy.h"
+#include "sim/harness/transactors/mrf_transactions.h"
+#include "sim/harness/transactors/orf_transactions.h"
+#include "sim/harness/transactors/rfc_transactions.h"
 
 namespace gpurf::harness {
 
@@ -157,7 +160,7 @@ int RfSystem::Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
       static_cast<size_t>(sim::IsSharedUnit(in.op_class) ? Unit::kShared : Unit::kPrivate);
   const int delay = mrf_.Issue(cycle, static_cast<int>(warp), scratch_, st_.bank_conflicts[unit]);
   if (listener_ != nullptr && !scratch_.empty())
-    listener_->MrfRead(warp, scratch_);
+    listener_->Transaction(MrfRead(warp, scratch_));
   return delay + ExtraDelay(d);
 }
 
@@ -188,7 +191,7 @@ class MrfOnly : public RfSystem {
     const sim::Instruction& in = k_.code[d.inst];
     Write(Level::kMrf, sim::IsSharedUnit(in.op_class), static_cast<uint64_t>(RegsOf(in.dsts)));
     if (listener_ != nullptr)
-      ForEachReg(in.dsts, [&](int r) { listener_->MrfWrite(warp, r); });
+      ForEachReg(in.dsts, [&](int r) { listener_->Transaction(MrfWrite(warp, r)); });
   }
 };
 
@@ -234,7 +237,8 @@ class SwOrf : public RfSystem {
       if (listener_ != nullptr) {
         for (int j = 0; j < o.count; ++j) {
           if (oa.level != sp::RfLevel::kMrf)
-            listener_->OrfRead(oa.level, static_cast<int>(s), o.first + j, oa.entries[j]);
+            listener_->Transaction(
+                OrfRead(oa.level, static_cast<int>(s), o.first + j, oa.entries[j]));
         }
       }
     }
@@ -242,7 +246,7 @@ class SwOrf : public RfSystem {
     for (size_t s = 0; listener_ != nullptr && s < in.srcs.size(); ++s) {
       const sp::OperandAlloc& oa = a.srcs[s];
       for (int j = 0; oa.fill != sp::RfLevel::kMrf && j < in.srcs[s].count; ++j)
-        listener_->OrfWrite(oa.fill, in.srcs[s].first + j, oa.entries[j], true);
+        listener_->Transaction(OrfWrite(oa.fill, in.srcs[s].first + j, oa.entries[j], true));
     }
   }
   bool ReadsMrf(uint32_t, const sim::DynInst& d) const override {
@@ -265,9 +269,9 @@ class SwOrf : public RfSystem {
       for (int j = 0; listener_ != nullptr && j < in.dsts[r].count; ++j) {
         const int reg = in.dsts[r].first + j;
         if (ra.mrf)
-          listener_->MrfWrite(warp, reg);
+          listener_->Transaction(MrfWrite(warp, reg));
         if (ra.orf != sp::RfLevel::kMrf)
-          listener_->OrfWrite(ra.orf, reg, ra.entries[j], false);
+          listener_->Transaction(OrfWrite(ra.orf, reg, ra.entries[j], false));
       }
     }
   }
@@ -322,7 +326,7 @@ class HwRfc : public RfSystem {
       At(Level::kMrf).writebacks += 1;
     }
     if (listener_ != nullptr)
-      listener_->RfcFlush(warp, slot, entries);
+      listener_->Transaction(RfcFlush(warp, slot, entries));
     slot_free_[static_cast<size_t>(slot)] = true;
     slot_of_[warp] = -1;
   }
@@ -365,7 +369,7 @@ class HwRfc : public RfSystem {
       return;
     const std::vector<RfcCache::ReadResult> res = cache_.Read(ops_);
     if (listener_ != nullptr)
-      listener_->RfcRead(ops_, res);
+      listener_->Transaction(RfcRead(ops_, res));
     for (size_t i = 0; i < res.size(); ++i) {
       if (!res[i].hit) {
         Read(Level::kMrf, sh);
@@ -399,13 +403,13 @@ class HwRfc : public RfSystem {
           // register cannot be in the RFC (the flush emptied the slot).
           Write(Level::kMrf, sh);
           if (listener_ != nullptr)
-            listener_->MrfWrite(warp, reg);
+            listener_->Transaction(MrfWrite(warp, reg));
           continue;
         }
         const bool not_l0 = rc_.levels == 2 && not_l0_[d.inst][r];
         const RfcCache::WriteResult w = cache_.Write(slot, reg, zero_, in.long_latency, not_l0);
         if (listener_ != nullptr)
-          listener_->RfcWrite(slot, reg, in.long_latency, not_l0, w);
+          listener_->Transaction(RfcWrite(slot, reg, in.long_latency, not_l0, w));
         if (in.long_latency) {
           Write(Level::kMrf, sh);
         } else {

@@ -47,7 +47,7 @@
 #include "energy/energy_model.h"
 #include "gen/config/design_spec.h"
 #include "models/mrf_model.h"
-#include "models/rfc_model.h"
+#include "sim/harness/transaction.h"
 #include "sim/kernel/kernel.h"
 #include "sim/passes/analysis.h"
 #include "sim/sm/sm.h"
@@ -108,28 +108,14 @@ class MrfTiming {
 
 // The structure-level transactions of a register-file system, in the order the system performs
 // them, for a listener that drives the same transactions into another implementation of the
-// structures (the Verilated RTL: rtl_loop.h). Registers are named by number; the listener knows
-// the warp and instruction being issued or written back and takes the values from them.
+// structures (the Verilated RTL: rtl_loop.h, rtl_top.h). Each transaction is of a type its
+// structure kind defines (transaction.h; sim/harness/transactors/*_transactions.h). Registers
+// are named by number; the listener knows the warp and instruction being issued or written back
+// and takes the values from them.
 class StructureListener {
  public:
   virtual ~StructureListener() = default;
-  // The MRF registers of one instruction, queued for the operand collectors (in order).
-  virtual void MrfRead(uint32_t warp, const std::vector<int>& regs) = 0;
-  // A result register written straight to the MRF (not through a register file cache).
-  virtual void MrfWrite(uint32_t warp, int reg) = 0;
-  // HW RFC: the operand lookups of one instruction and the model's answers.
-  virtual void RfcRead(const std::vector<RfcCache::Operand>& ops,
-                       const std::vector<RfcCache::ReadResult>& res) = 0;
-  // HW RFC: a result write and the model's answer.
-  virtual void RfcWrite(int slot, int reg, bool bypass, bool not_l0,
-                        const RfcCache::WriteResult& res) = 0;
-  // HW RFC: the slot of `warp` is flushed; the model wrote back `entries` live entries.
-  virtual void RfcFlush(uint32_t warp, int slot, int entries) = 0;
-  // SW ORF: source operand `src` reads `reg` from (level, entry) of the warp's slot.
-  virtual void OrfRead(sim::passes::RfLevel level, int src, int reg, int entry) = 0;
-  // SW ORF: `reg` is written to (level, entry): a result, or (fill) the value of a source
-  // operand read from the MRF.
-  virtual void OrfWrite(sim::passes::RfLevel level, int reg, int entry, bool fill) = 0;
+  virtual void Transaction(const StructureTransaction& t) = 0;
 };
 
 // A register-file system with its counts. Finish() must be called after RunSm.

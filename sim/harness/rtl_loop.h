@@ -7,8 +7,10 @@
 // keeps the SM timing (the operand delays it predicts) and the access counts. RtlLoopSystem wraps
 // it: it forwards every pipeline event, listens to every structure transaction the system makes
 // (StructureListener: MRF operand reads and result writes, RFC lookups / writes / flushes, ORF
-// reads / writes / fills) and drives the same transactions, with data, into one
-// StructureBackend per structure:
+// reads / writes / fills) and hands each to the transactor of its structure, which drives it,
+// with data, into that structure's StructureBackend. The transactors are per structure kind,
+// registered by name (transactor.h; sim/harness/transactors/<kind>_transactor.cc); this file
+// names no kind. Today's transactors:
 //   - MRF: the registers an instruction reads from the MRF enter the issue port in chunks of
 //     three operand slots (the MRF's port contract); result rows and the RFC's write-backs enter
 //     the write-back port, all of them before the next chunk is offered (so a read granted later
@@ -42,22 +44,16 @@
 // energy of a level is its uniform-random access energy x activity / 0.5.
 #pragma once
 
-#include <array>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "energy/energy_model.h"
 #include "gen/config/design_spec.h"
 #include "gen/output/artifact.h"
-#include "gen/structures/mrf/mrf_spec.h"
-#include "gen/structures/rfc/rfc_spec.h"
 #include "models/cycle_model.h"
 #include "sim/harness/register_rows.h"
 #include "sim/harness/rf_systems.h"
@@ -112,9 +108,10 @@ struct DataActivity {
   std::array<Level, energy::kNumLevels> level{};
   uint64_t value_checks = 0;  // rows compared with the kernel's values (all equal, or a stop)
   uint64_t rtl_cycles = 0;    // clock edges of all structures
-  // SW ORF: result writes of warps descheduled before the result arrived (dropped: their ORF
-  // was invalidated at the strand end and the slot may be another warp's).
-  uint64_t dropped_orf_writes = 0;
+  // Result writes a structure dropped because their warp was descheduled before they arrived
+  // (SW ORF: the warp's ORF was invalidated at the strand end and the slot may be another
+  // warp's).
+  uint64_t dropped_writes = 0;
 
   DataActivity& operator+=(const DataActivity& o);
   // Access energy of `uniform` rescaled by each level's activity (levels without transfers
@@ -124,7 +121,7 @@ struct DataActivity {
 
 // A design's structures built for the loop (Verilator models from the cache or built now).
 struct RtlStructure {
-  std::string name;  // design instance: mrf, rfc, orf_l1, orf_l0
+  std::string name;  // design instance
   StructureSpec spec;
   GeneratedStructure rtl;
   BuiltModel built;
@@ -142,11 +139,15 @@ struct RtlLoopOptions {
   bool top = false;
 };
 
-// Builds the Verilator models of the design's mrf and, by hierarchy, rfc or orf_l1/orf_l0.
-// Throws InputError when the design cannot run with the RTL in the loop (named field),
-// ToolError when a build fails.
+// Builds the Verilator models of the design's structure that holds the registers (the MRF) and
+// of the hierarchy's structures in the loop (HarnessHierarchy::rtl_structures), each of a kind
+// with a registered transactor (transactor.h), in that order. Throws InputError when the design
+// cannot run with the RTL in the loop (named field), ToolError when a build fails.
 std::vector<RtlStructure> PrepareRtl(const DesignSpec& d, const sim::SmConfig& sm,
                                      const BuildOptions& build);
+
+class RtlLoopContext;
+class RtlTransactor;
 
 // The register-file system with the RTL in the loop (see the file comment). `inner` does the
 // timing and counting; `structures` come from PrepareRtl. Call Finish() after RunSm.
@@ -164,122 +165,22 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   void Deactivate(uint64_t cycle, uint32_t warp) override;
   void Tick(uint64_t cycle) override;
   void Launch(uint64_t cycle, uint32_t warp, const sim::WarpStream& stream) override;
-  bool Busy() const override {
-    return inner_.Busy() || rfc_wb_owed_ || !mrf_queue_.empty() || !mrf_inflight_.empty() ||
-           !mrf_wbq_.empty();
-  }
+  bool Busy() const override;
 
-  // Drains the MRF (every queued read dispatched and checked) and finishes the inner system.
+  // Drains every structure (every queued read dispatched and checked) and finishes the inner
+  // system.
   void Finish();
-  const DataActivity& activity() const { return act_; }
-  bool has_values() const { return rows_->has_values(); }
+  const DataActivity& activity() const;
+  bool has_values() const;
 
-  // StructureListener
-  void MrfRead(uint32_t warp, const std::vector<int>& regs) override;
-  void MrfWrite(uint32_t warp, int reg) override;
-  void RfcRead(const std::vector<RfcCache::Operand>& ops,
-               const std::vector<RfcCache::ReadResult>& res) override;
-  void RfcWrite(int slot, int reg, bool bypass, bool not_l0,
-                const RfcCache::WriteResult& res) override;
-  void RfcFlush(uint32_t warp, int slot, int entries) override;
-  void OrfRead(sim::passes::RfLevel level, int src, int reg, int entry) override;
-  void OrfWrite(sim::passes::RfLevel level, int reg, int entry, bool fill) override;
+  // StructureListener: the transaction goes to the transactor whose structure it is.
+  void Transaction(const StructureTransaction& t) override;
 
  private:
-  struct Dut;  // one structure: backend, port values, RTL cycle count
-  using Expect = RowExpect;
-  struct MrfChunk {
-    MrfIssue issue;
-    std::array<Expect, 3> expect;
-    uint32_t warp = 0, inst = 0;
-    uint64_t seq = 0;  // issue order
-  };
-  struct MrfWb {
-    uint32_t warp = 0;
-    int reg = 0;
-    Bits data;
-    uint32_t inst = ~0U;  // the instruction whose result it is (~0: a flush)
-  };
-  struct OrfOp {
-    sim::passes::RfLevel level;
-    int port, reg, entry;
-    bool fill;
-  };
-
-  // Context of the pipeline event being forwarded (for reports and values).
-  void Enter(uint64_t cycle, uint32_t warp, const sim::DynInst* d);
-  [[noreturn]] void Fail(const std::string& structure, uint64_t rtl_cycle,
-                         const std::string& what) const;
-  std::string Where(uint32_t warp, uint32_t inst) const;
-
-  // Register rows: rows_ (the rows an instruction's results write stay pending until the system
-  // writes each register, so an eviction of the old value in between still sees the old row).
-  void CheckValue(const std::string& structure, uint64_t rtl_cycle, const std::string& signal,
-                  const Expect& e, const Bits& actual, uint32_t warp, uint32_t inst);
-  void Toggle(energy::Level l, Bits& last, const Bits& now);
-
-  // A backend's Eval / Clock (counting the cycle); a divergence becomes the full report.
-  void DutEval(Dut& d);
-  void DutClock(Dut& d);
-
-  // Structure transactors.
-  void MrfCycle(bool offer_issue);
-  void MrfDrainWrites();
-  void RfcCycle(Dut& dut);  // rst_ni high, wb_ready_i high, Eval, the owed write-back
-  void RfcSettle();         // an idle cycle that transfers an owed write-back
-  void OrfRun();
-  void OrfInvalidate(int slot);
-  Dut* OrfDut(sim::passes::RfLevel l) const;
-
-  const DesignSpec& d_;
-  const sim::Kernel& k_;
   RfSystem& inner_;
-  RtlLoopOptions opt_;
-  int width_ = 0, lanes_ = 0;
-  std::unique_ptr<Dut> mrf_, rfc_, orf_l1_, orf_l0_;
-  MrfSpec mrf_spec_;
-  RfcSpec rfc_spec_;
-
-  // Context.
-  uint64_t cycle_ = 0;
-  uint32_t warp_ = 0;
-  const sim::DynInst* dyn_ = nullptr;
-  uint32_t ctx_warp_ = 0, ctx_inst_ = ~0U;  // the instruction a backend report is about
-
-  std::optional<RegisterRows> rows_;  // cluster 0, by warp context and register
-
-  // MRF transactor.
-  std::deque<MrfChunk> mrf_queue_;
-  std::unordered_map<uint64_t, MrfChunk> mrf_inflight_;
-  std::deque<MrfWb> mrf_wbq_;
-  uint64_t mrf_next_tag_ = 0, mrf_tag_mask_ = 0, mrf_seq_ = 0;
-  std::array<Bits, 3> mrf_last_read_;
-  Bits mrf_last_write_;
-
-  // RFC transactor.
-  std::vector<uint32_t> rfc_slot_warp_;
-  std::array<Bits, 3> rfc_last_lu_;
-  Bits rfc_last_wr_, rfc_last_wb_;
-  bool rfc_wb_owed_ = false, rfc_wb_bypass_ = false;  // the model's write-back of the last write
-  int rfc_wb_slot_ = 0, rfc_wb_reg_ = 0;
-  uint32_t rfc_wb_warp_ = 0, rfc_wb_inst_ = 0;
-  Expect rfc_wb_expect_;
-
-  // ORF transactor.
-  std::vector<int> orf_slot_of_;  // by warp, -1 when inactive
-  std::vector<bool> orf_slot_free_;
-  std::vector<OrfOp> orf_ops_;
-  // Entries written since their slot was last invalidated, [L1, L0][slot * kOrfEntries + entry]:
-  // a read of another entry is reported before the RTL's misuse assertion fires.
-  static constexpr int kOrfEntries = 8;
-  static size_t OrfIndex(int slot, int entry) {
-    return static_cast<size_t>(slot) * kOrfEntries + static_cast<size_t>(entry);
-  }
-  std::array<std::vector<uint8_t>, 2> orf_valid_;
-  std::array<Bits, 3> orf_last_rd_l1_, orf_last_rd_l0_;
-  Bits orf_last_wr_l1_, orf_last_wr_l0_;
-
-  DataActivity act_;
+  std::unique_ptr<RtlLoopContext> ctx_;
+  // One per structure, in the order of `structures` (the register home first).
+  std::vector<std::unique_ptr<RtlTransactor>> transactors_;
 };
 
 }  // namespace gpurf::harness
