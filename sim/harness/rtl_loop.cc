@@ -18,7 +18,7 @@
 namespace gpurf::harness {
 
 namespace sp = sim::passes;
-using energy::Level;
+using Level = ActivityLevel;
 
 const char* RfModeName(RfMode m) {
   switch (m) {
@@ -171,16 +171,22 @@ DataActivity& DataActivity::operator+=(const DataActivity& o) {
     level[l].toggles += o.level[l].toggles;
   }
   value_checks += o.value_checks;
-  dropped_orf_writes += o.dropped_orf_writes;
+  dropped_result_writes += o.dropped_result_writes;
   rtl_cycles += o.rtl_cycles;
   return *this;
 }
 
+const char* DataActivity::LevelName(size_t l) {
+  return sp::RfLevelName(static_cast<sp::RfLevel>(l));
+}
+
 energy::Breakdown DataActivity::DataDependent(const energy::Breakdown& uniform) const {
   energy::Breakdown b = uniform;
-  for (size_t l = 0; l < level.size(); ++l) {
-    if (level[l].bits > 0)
-      b.level[l].access_pj = uniform.level[l].access_pj * level[l].Activity() / 0.5;
+  for (auto& bl : b.levels) {
+    for (size_t l = 0; l < level.size(); ++l) {
+      if (bl.name == LevelName(l) && level[l].bits > 0)
+        bl.access_pj = bl.access_pj * level[l].Activity() / 0.5;
+    }
   }
   return b;
 }
@@ -797,7 +803,7 @@ void RtlLoopSystem::OrfRun() {
              fmt::format("{}: the warp uses the ORF without an active slot",
                          Where(warp_, dyn_->inst)));
     }
-    act_.dropped_orf_writes += orf_ops_.size();
+    act_.dropped_result_writes += orf_ops_.size();
     orf_ops_.clear();
     return;
   }

@@ -101,7 +101,12 @@ std::unique_ptr<StructureBackend> MakeLockstepBackend(std::unique_ptr<DutModel> 
                                                       const GeneratedStructure& g,
                                                       std::unique_ptr<CycleModel> model);
 
-// Toggles on the data ports, per hierarchy level (energy::Level).
+// The register-file levels whose data ports the RTL in the loop drives (DataActivity::level),
+// named as the energies' levels (sim/passes/rf_energies.h RfLevelName).
+enum class ActivityLevel : int { kMrf = 0, kL1 = 1, kL0 = 2 };
+constexpr int kNumActivityLevels = 3;
+
+// Toggles on the data ports, per hierarchy level (ActivityLevel).
 struct DataActivity {
   struct Level {
     uint64_t transfers = 0;  // rows that crossed a data port
@@ -109,16 +114,18 @@ struct DataActivity {
     uint64_t toggles = 0;    // bits that differ from the previous row on the same port
     double Activity() const { return bits ? static_cast<double>(toggles) / bits : 0.0; }
   };
-  std::array<Level, energy::kNumLevels> level{};
+  std::array<Level, kNumActivityLevels> level{};
   uint64_t value_checks = 0;  // rows compared with the kernel's values (all equal, or a stop)
   uint64_t rtl_cycles = 0;    // clock edges of all structures
   // SW ORF: result writes of warps descheduled before the result arrived (dropped: their ORF
   // was invalidated at the strand end and the slot may be another warp's).
-  uint64_t dropped_orf_writes = 0;
+  uint64_t dropped_result_writes = 0;
 
+  // The name of level `l` (index ActivityLevel), as the energies name it.
+  static const char* LevelName(size_t l);
   DataActivity& operator+=(const DataActivity& o);
-  // Access energy of `uniform` rescaled by each level's activity (levels without transfers
-  // keep their uniform-random energy).
+  // Access energy of `uniform` rescaled by each level's activity (levels without transfers,
+  // and levels `uniform` does not have, keep their uniform-random energy).
   energy::Breakdown DataDependent(const energy::Breakdown& uniform) const;
 };
 
@@ -216,7 +223,7 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   // writes each register, so an eviction of the old value in between still sees the old row).
   void CheckValue(const std::string& structure, uint64_t rtl_cycle, const std::string& signal,
                   const Expect& e, const Bits& actual, uint32_t warp, uint32_t inst);
-  void Toggle(energy::Level l, Bits& last, const Bits& now);
+  void Toggle(ActivityLevel l, Bits& last, const Bits& now);
 
   // A backend's Eval / Clock (counting the cycle); a divergence becomes the full report.
   void DutEval(Dut& d);

@@ -13,7 +13,7 @@
 namespace gpurf::harness {
 
 namespace sp = sim::passes;
-using energy::Level;
+using Level = ActivityLevel;
 using P = RfSystemCycleModel;
 
 namespace {
@@ -507,7 +507,7 @@ void RtlTopSystem::DriveResults(uint32_t warp) {
                            Where(warp, ctx_inst_)));
         // The warp was descheduled before its result arrived: its ORF was invalidated at the
         // strand end and the slot may be another warp's; only the MRF part remains.
-        ++act_.dropped_orf_writes;
+        ++act_.dropped_result_writes;
         r.orf = false;
         if (!r.mrf)
           continue;

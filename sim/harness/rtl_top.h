@@ -126,7 +126,7 @@ class RtlTopSystem : public sim::RegisterFileSystem, public StructureListener {
   // Register rows: rows_ (as RtlLoopSystem).
   void CheckValue(const std::string& signal, const Expect& e, const Bits& actual, uint32_t warp,
                   uint32_t inst);
-  void Toggle(energy::Level l, Bits& last, const Bits& now);
+  void Toggle(ActivityLevel l, Bits& last, const Bits& now);
 
   // The top, one RTL cycle: inputs as set (rst_ni high, disp_ready_i high), Eval, the dispatch
   // checked, the prompt counters compared, the edge. Returns the outputs of the cycle.
@@ -187,7 +187,7 @@ class RtlTopSystem : public sim::RegisterFileSystem, public StructureListener {
 
   Counts want_;
   // Last row on each data port: dispatch slots 0..2 and the result port, per level.
-  std::array<std::array<Bits, 4>, energy::kNumLevels> last_;
+  std::array<std::array<Bits, 4>, kNumActivityLevels> last_;
   DataActivity act_;
 };
 
