@@ -77,11 +77,9 @@ TEST(Report, ColumnsAreTheUnionOfTheConfigsNamesInOrderOfFirstAppearance) {
             std::string::npos)
       << md;
   // A config without a column shows 0 there.
-  EXPECT_NE(md.find("| base | 1.000 | 0.000 | 0.000 | 0.600 | 0.400 | 1.000 |"),
-            std::string::npos)
+  EXPECT_NE(md.find("| base | 1.000 | 0.000 | 0.000 | 0.600 | 0.400 | 1.000 |"), std::string::npos)
       << md;
-  EXPECT_NE(md.find("| other | 0.300 | 0.100 | 0.100 | 0.300 | 0.100 | 0.500 |"),
-            std::string::npos)
+  EXPECT_NE(md.find("| other | 0.300 | 0.100 | 0.100 | 0.300 | 0.100 | 0.500 |"), std::string::npos)
       << md;
   const std::string csv = RenderCsv(configs, 100.0);
   EXPECT_NE(csv.find("\nbase,60,40,0,0,0,0,100,1.0000\n"), std::string::npos) << csv;

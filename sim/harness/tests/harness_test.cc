@@ -53,8 +53,7 @@ const energy::LevelCounts& Lvl(const energy::AccessCounts& c, const energy::Ener
                                const std::string& name) {
   return c.levels.at(static_cast<size_t>(e.LevelIndex(name)));
 }
-uint64_t Events(const energy::AccessCounts& c, const energy::Energies& e,
-                const std::string& name) {
+uint64_t Events(const energy::AccessCounts& c, const energy::Energies& e, const std::string& name) {
   return c.events.at(static_cast<size_t>(e.ComponentIndex(name)));
 }
 
@@ -78,6 +77,38 @@ double HandEnergy(const energy::AccessCounts& c, const energy::Energies& e) {
   const energy::ComponentEnergy& tag =
       e.components[static_cast<size_t>(e.ComponentIndex("tag checks"))];
   return pj + static_cast<double>(Events(c, e, "tag checks")) * tag.pj;
+}
+
+TEST(Harness, EnergiesAreTheHierarchysNamedLevelsAtTheDesignsRowWidth) {
+  for (const char* hier : {kMrfOnly, kHw1, kSw3}) {
+    energy::Energies e;
+    sp::RegisterFileEnergies pe;
+    EnergiesFor(Design(hier), 8, "", e, pe);
+    SCOPED_TRACE(hier);
+    // Gebhart's frame, in which every hierarchy here reports.
+    ASSERT_EQ(e.levels.size(), 3u);
+    EXPECT_EQ(e.levels[0].name, "MRF");
+    EXPECT_EQ(e.levels[1].name, "L1");
+    EXPECT_EQ(e.levels[2].name, "L0");
+    ASSERT_EQ(e.components.size(), 1u);
+    EXPECT_EQ(e.components[0].name, "tag checks");
+    EXPECT_EQ(e.row_bits, 128);
+    EXPECT_DOUBLE_EQ(e.levels[0].read_pj, 8.0);
+    EXPECT_DOUBLE_EQ(e.levels[1].read_pj, pe.l1_read_pj);
+    EXPECT_DOUBLE_EQ(e.levels[1].mm[1], 0.4);
+    EXPECT_DOUBLE_EQ(e.writeback_mm, 1.0);
+  }
+  energy::Energies e;
+  sp::RegisterFileEnergies pe;
+  EnergiesFor(Design(kHw1), 8, "", e, pe);
+  // 6 entries/thread x 8 slots = 48 rows (Table IV: 2.2 / 6.7 pJ); 6 entries of 8 tag bits.
+  EXPECT_DOUBLE_EQ(e.levels[1].write_pj, 6.7);
+  EXPECT_DOUBLE_EQ(e.components[0].pj, 0.7 * 48 / 128);
+  // 8-lane clusters: 256-bit rows, every per-access figure doubles.
+  EnergiesFor(Design(kHw1, "active_warps: 8\n  lane_cluster: 8\nmrf:\n  width: 256"), 8, "", e, pe);
+  EXPECT_EQ(e.row_bits, 256);
+  EXPECT_DOUBLE_EQ(e.levels[0].write_pj, 22.0);
+  EXPECT_DOUBLE_EQ(e.components[0].pj, 2 * 0.7 * 48 / 128);
 }
 
 TEST(Harness, MrfOnlyTinyKernelByHand) {
@@ -111,7 +142,8 @@ TEST(Harness, HwRfcTinyKernelByHand) {
   EXPECT_EQ(m.writebacks, 0u);
   EXPECT_EQ(m.writes[0], 1u);
   EXPECT_EQ(l1.writes[0], 1u);
-  EXPECT_EQ(Events(r.counts, r.energies, "tag checks"), 5u);  // 4 lookups + 1 result write, one level
+  EXPECT_EQ(Events(r.counts, r.energies, "tag checks"),
+            5u);  // 4 lookups + 1 result write, one level
   EXPECT_NEAR(r.energy.total_pj(), HandEnergy(r.counts, r.energies), 1e-6);
   // The baseline is the MRF-only run of the same kernel.
   EXPECT_NEAR(r.base_energy.total_pj(), 796.8, 1e-9);
@@ -196,8 +228,8 @@ TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
       const auto& cnt = k.rf.counts;
       EXPECT_GT(k.sm.warp_instructions, 0u);
       // Every source register of every issued instruction is read at exactly one level.
-      const uint64_t reads =
-          Reads(Lvl(cnt, r.energies, "MRF")) + Reads(Lvl(cnt, r.energies, "L1")) + Reads(Lvl(cnt, r.energies, "L0"));
+      const uint64_t reads = Reads(Lvl(cnt, r.energies, "MRF")) +
+                             Reads(Lvl(cnt, r.energies, "L1")) + Reads(Lvl(cnt, r.energies, "L0"));
       EXPECT_EQ(reads, k.rf.operand_regs);
       // The L0 is never read or written by a shared unit.
       EXPECT_EQ(Lvl(cnt, r.energies, "L0").reads[1] + Lvl(cnt, r.energies, "L0").writes[1], 0u);
@@ -210,9 +242,9 @@ TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
       if (d.hierarchy.kind == "hw-rfc") {
         // Each result is written to exactly one level; whatever leaves an upper level is
         // written back to the MRF or moved from L0 to L1.
-        EXPECT_EQ(
-            Writes(Lvl(cnt, r.energies, "MRF")) + Writes(Lvl(cnt, r.energies, "L1")) + Writes(Lvl(cnt, r.energies, "L0")),
-            k.rf.result_regs);
+        EXPECT_EQ(Writes(Lvl(cnt, r.energies, "MRF")) + Writes(Lvl(cnt, r.energies, "L1")) +
+                      Writes(Lvl(cnt, r.energies, "L0")),
+                  k.rf.result_regs);
         EXPECT_EQ(Lvl(cnt, r.energies, "L1").drains + Lvl(cnt, r.energies, "L0").drains,
                   Lvl(cnt, r.energies, "MRF").writebacks + Lvl(cnt, r.energies, "L1").fills);
         EXPECT_GT(Events(cnt, r.energies, "tag checks"), 0u);
