@@ -1,6 +1,7 @@
 #include "energy/gebhart.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <array>
 #include <stdexcept>
@@ -88,8 +89,8 @@ LevelEnergy Level(const std::string& name, int l1_entries_per_thread, int active
         l1_entries_per_thread, active_warps, clamped ? ", clamped to the table's 16..64 rows" : "");
     return e;
   }
-  throw std::invalid_argument(
-      fmt::format("Gebhart's figures have no level '{}' (they have MRF, L1, L0)", name));
+  throw std::invalid_argument(fmt::format("Gebhart's figures have no level '{}' (they have {})",
+                                          name, fmt::join(LevelNames(), ", ")));
 }
 
 ComponentEnergy TagCheckEstimate(int entries) {
