@@ -18,7 +18,6 @@
 namespace gpurf {
 
 namespace h = harness;
-using energy::Level;
 
 namespace {
 
@@ -189,20 +188,29 @@ void CheckDesign(const DesignSpec& d, const h::DriverOptions& o) {
   }
 }
 
-nlohmann::ordered_json CountsJson(const energy::AccessCounts& c) {
+// Counts `c`, indexed like `e`: per level by name, then the events per component by name.
+nlohmann::ordered_json CountsJson(const energy::AccessCounts& c, const energy::Energies& e) {
   nlohmann::ordered_json j;
-  for (int l = 0; l < energy::kNumLevels; ++l) {
-    const auto& lc = c.level[static_cast<size_t>(l)];
-    j[energy::LevelName(static_cast<Level>(l))] = {{"reads_private", lc.reads[0]},
-                                                   {"reads_shared", lc.reads[1]},
-                                                   {"writes_private", lc.writes[0]},
-                                                   {"writes_shared", lc.writes[1]},
-                                                   {"writebacks", lc.writebacks},
-                                                   {"fills", lc.fills},
-                                                   {"drains", lc.drains}};
+  for (size_t l = 0; l < e.levels.size(); ++l) {
+    const auto& lc = c.levels[l];
+    j[e.levels[l].name] = {{"reads_private", lc.reads[0]},
+                           {"reads_shared", lc.reads[1]},
+                           {"writes_private", lc.writes[0]},
+                           {"writes_shared", lc.writes[1]},
+                           {"writebacks", lc.writebacks},
+                           {"fills", lc.fills},
+                           {"drains", lc.drains}};
   }
-  j["tag_checks"] = c.tag_checks;
+  j["events"] = nlohmann::ordered_json::object();
+  for (size_t k = 0; k < e.components.size(); ++k)
+    j["events"][e.components[k].name] = c.events[k];
   return j;
+}
+
+// The uniform-random access energy of the level `name` in `b` (0 when it has none).
+double AccessPj(const energy::Breakdown& b, const std::string& name) {
+  const energy::LevelBreakdown* l = b.FindLevel(name);
+  return l != nullptr ? l->access_pj : 0.0;
 }
 
 nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
@@ -216,7 +224,7 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   j["baseline_ipc"] = r.BaseIpc();
   j["cycles"] = r.cycles;
   j["warp_instructions"] = r.warp_instructions;
-  j["counts"] = CountsJson(r.counts);
+  j["counts"] = CountsJson(r.counts, r.energies);
   j["bank_conflicts"] = {{"private", r.bank_conflicts[0]}, {"shared", r.bank_conflicts[1]}};
   j["energy"] = r.energy.ToJson();
   j["baseline_energy_pj"] = r.base_energy.total_pj();
@@ -229,16 +237,16 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
     a["values"] = r.values ? "kernel" : "pseudo-random";
     a["value_checks"] = r.activity.value_checks;
     a["rtl_cycles"] = r.activity.rtl_cycles;
-    a["dropped_orf_writes"] = r.activity.dropped_writes;
-    for (int l = 0; l < energy::kNumLevels; ++l) {
-      const auto& la = r.activity.level[static_cast<size_t>(l)];
-      a["levels"][energy::LevelName(static_cast<Level>(l))] = {
-          {"transfers", la.transfers},
-          {"bits", la.bits},
-          {"toggles", la.toggles},
-          {"activity", la.Activity()},
-          {"uniform_access_pj", r.energy.level[static_cast<size_t>(l)].access_pj},
-          {"data_access_pj", r.data_energy.level[static_cast<size_t>(l)].access_pj}};
+    a["dropped_result_writes"] = r.activity.dropped_result_writes;
+    for (size_t l = 0; l < r.activity.level.size(); ++l) {
+      const auto& la = r.activity.level[l];
+      const std::string name = h::DataActivity::LevelName(l);
+      a["levels"][name] = {{"transfers", la.transfers},
+                           {"bits", la.bits},
+                           {"toggles", la.toggles},
+                           {"activity", la.Activity()},
+                           {"uniform_access_pj", AccessPj(r.energy, name)},
+                           {"data_access_pj", AccessPj(r.data_energy, name)}};
     }
     a["data_energy_pj"] = r.data_energy.total_pj();
     j["rtl"] = a;
@@ -252,7 +260,7 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
     kj["warp_instructions"] = k.sm.warp_instructions;
     kj["ipc"] = k.sm.Ipc();
     kj["baseline_ipc"] = k.base_sm.Ipc();
-    kj["counts"] = CountsJson(k.rf.counts);
+    kj["counts"] = CountsJson(k.rf.counts, r.energies);
     kj["bank_conflicts"] = {{"private", k.rf.bank_conflicts[0]},
                             {"shared", k.rf.bank_conflicts[1]}};
     kj["energy_pj"] = k.energy.total_pj();
@@ -262,19 +270,23 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   return j;
 }
 
-std::string CountsTable(const energy::AccessCounts& c,
+// Counts `c`, indexed like `e`: a row per level, then the events per component.
+std::string CountsTable(const energy::AccessCounts& c, const energy::Energies& e,
                         const std::array<uint64_t, energy::kNumUnits>& conflicts) {
   std::string s =
       fmt::format("  {:<4} {:>12} {:>12} {:>12} {:>12} {:>11} {:>10} {:>10}\n", "lvl", "rd private",
                   "rd shared", "wr private", "wr shared", "write-backs", "fills", "drains");
-  for (int l = 0; l < energy::kNumLevels; ++l) {
-    const auto& lc = c.level[static_cast<size_t>(l)];
-    s += fmt::format("  {:<4} {:>12} {:>12} {:>12} {:>12} {:>11} {:>10} {:>10}\n",
-                     energy::LevelName(static_cast<Level>(l)), lc.reads[0], lc.reads[1],
-                     lc.writes[0], lc.writes[1], lc.writebacks, lc.fills, lc.drains);
+  for (size_t l = 0; l < e.levels.size(); ++l) {
+    const auto& lc = c.levels[l];
+    s += fmt::format("  {:<4} {:>12} {:>12} {:>12} {:>12} {:>11} {:>10} {:>10}\n", e.levels[l].name,
+                     lc.reads[0], lc.reads[1], lc.writes[0], lc.writes[1], lc.writebacks, lc.fills,
+                     lc.drains);
   }
-  s += fmt::format("  tag checks {}, MRF bank conflicts {} private / {} shared (register-cycles)\n",
-                   c.tag_checks, conflicts[0], conflicts[1]);
+  s += " ";
+  for (size_t k = 0; k < e.components.size(); ++k)
+    s += fmt::format(" {} {},", e.components[k].name, c.events[k]);
+  s += fmt::format(" MRF bank conflicts {} private / {} shared (register-cycles)\n", conflicts[0],
+                   conflicts[1]);
   return s;
 }
 
@@ -296,21 +308,21 @@ std::string RtlSummary(const h::DesignResult& r) {
                : "the rows written (pseudo-random data: the run "
                  "recorded no values)",
       r.sim_seconds > 0 ? wi / r.sim_seconds : 0.0);
-  if (r.activity.dropped_writes > 0)
+  if (r.activity.dropped_result_writes > 0)
     s += fmt::format(
         "  {} ORF result writes dropped: their warp was descheduled before they "
         "arrived\n",
-        r.activity.dropped_writes);
+        r.activity.dropped_result_writes);
   s += "data-dependent switching (toggles on the data ports; uniform random data toggles half "
        "the bits):\n";
   s += fmt::format("  {:<4} {:>12} {:>14} {:>9} {:>16} {:>16}\n", "lvl", "row transfers",
                    "bits toggled", "activity", "uniform pJ", "data pJ");
-  for (int l = 0; l < energy::kNumLevels; ++l) {
-    const auto& la = r.activity.level[static_cast<size_t>(l)];
-    s += fmt::format("  {:<4} {:>12} {:>14} {:>9.3f} {:>16.1f} {:>16.1f}\n",
-                     energy::LevelName(static_cast<Level>(l)), la.transfers, la.toggles,
-                     la.Activity(), r.energy.level[static_cast<size_t>(l)].access_pj,
-                     r.data_energy.level[static_cast<size_t>(l)].access_pj);
+  for (size_t l = 0; l < r.activity.level.size(); ++l) {
+    const auto& la = r.activity.level[l];
+    const std::string name = h::DataActivity::LevelName(l);
+    s += fmt::format("  {:<4} {:>12} {:>14} {:>9.3f} {:>16.1f} {:>16.1f}\n", name, la.transfers,
+                     la.toggles, la.Activity(), AccessPj(r.energy, name),
+                     AccessPj(r.data_energy, name));
   }
   const double b = r.base_energy.total_pj();
   s += fmt::format(
@@ -379,7 +391,7 @@ int RunSimCommand(const HarnessArgs& a) {
                k.kernel.substr(0, 28), k.sm.cycles, k.sm.warp_instructions, k.sm.Ipc(),
                k.base_sm.Ipc(), b > 0 ? k.energy.total_pj() / b : 0.0);
     if (a.stats) {
-      fmt::print("{}", CountsTable(k.rf.counts, k.rf.bank_conflicts));
+      fmt::print("{}", CountsTable(k.rf.counts, r.energies, k.rf.bank_conflicts));
       fmt::print(
           "  stalls: idle {} scoreboard {} unit {} register-file {}; operand delay {} cycles; "
           "(de)activations {}/{}; RFC flushes {}, dead kills {}; MrfCore reads {} conflicts {} "
@@ -392,16 +404,15 @@ int RunSimCommand(const HarnessArgs& a) {
   }
   fmt::print("total: {} cycles, {} warp instructions, IPC {:.3f} (MRF-only baseline {:.3f})\n",
              r.cycles, r.warp_instructions, r.Ipc(), r.BaseIpc());
-  fmt::print("{}", CountsTable(r.counts, r.bank_conflicts));
+  fmt::print("{}", CountsTable(r.counts, r.energies, r.bank_conflicts));
   const double b = r.base_energy.total_pj();
   fmt::print("energy: {:.1f} nJ = {:.3f} of the MRF-only baseline ({:.1f} nJ)\n",
              r.energy.total_pj() / 1e3, b > 0 ? r.energy.total_pj() / b : 0.0, b / 1e3);
-  for (int li = 0; li < energy::kNumLevels; ++li) {
-    const auto& lb = r.energy.level[static_cast<size_t>(li)];
-    fmt::print("  {:<4} access {:>12.1f} pJ  wire {:>12.1f} pJ\n",
-               energy::LevelName(static_cast<Level>(li)), lb.access_pj, lb.wire_pj);
-  }
-  fmt::print("  tag checks {:.1f} pJ\n", r.energy.tag_pj);
+  for (const auto& lb : r.energy.levels)
+    fmt::print("  {:<4} access {:>12.1f} pJ  wire {:>12.1f} pJ\n", lb.name, lb.access_pj,
+               lb.wire_pj);
+  for (const auto& c : r.energy.components)
+    fmt::print("  {} {:.1f} pJ\n", c.name, c.pj);
   fmt::print("{}", RtlSummary(r));
   for (const auto& k : skipped)
     fmt::print("skipped: kernel {} of workload {}: {}\n", k.kernel, k.workload, k.reason);

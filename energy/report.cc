@@ -8,16 +8,34 @@
 
 namespace gpurf::energy {
 
-std::vector<Segment> Segments(const Breakdown& b) {
-  std::vector<Segment> s;
-  for (int l = 0; l < kNumLevels; ++l) {
-    const std::string name = LevelName(static_cast<Level>(l));
-    s.push_back({name + " access", b.level[l].access_pj});
-    s.push_back({name + " wire", b.level[l].wire_pj});
+Columns ColumnsOf(const std::vector<ConfigEnergy>& configs) {
+  Columns c;
+  for (const auto& config : configs) {
+    for (const auto& l : config.energy.levels) {
+      if (std::find(c.levels.begin(), c.levels.end(), l.name) == c.levels.end())
+        c.levels.push_back(l.name);
+    }
+    for (const auto& k : config.energy.components) {
+      if (std::none_of(c.components.begin(), c.components.end(),
+                       [&](const ComponentBreakdown& x) { return x.name == k.name; }))
+        c.components.push_back({k.name, k.label, 0.0});
+    }
   }
-  s.push_back({"tag checks", b.tag_pj});
-  double leak = b.leakage_pj();
-  s.push_back({"leakage", leak});
+  return c;
+}
+
+std::vector<Segment> Segments(const Breakdown& b, const Columns& c) {
+  std::vector<Segment> s;
+  for (const auto& name : c.levels) {
+    const LevelBreakdown* l = b.FindLevel(name);
+    s.push_back({name + " access", l != nullptr ? l->access_pj : 0.0});
+    s.push_back({name + " wire", l != nullptr ? l->wire_pj : 0.0});
+  }
+  for (const auto& k : c.components) {
+    const ComponentBreakdown* x = b.FindComponent(k.name);
+    s.push_back({k.name, x != nullptr ? x->pj : 0.0});
+  }
+  s.push_back({"leakage", b.leakage_pj()});
   return s;
 }
 
@@ -67,13 +85,14 @@ std::string CsvField(const std::string& s) {
 
 std::string RenderCsv(const std::vector<ConfigEnergy>& configs, double baseline_pj) {
   CheckBaseline(baseline_pj);
+  const Columns cols = ColumnsOf(configs);
   std::string out = "config";
-  for (const auto& seg : Segments(Breakdown{}))
-    out += "," + seg.name + " pJ";
+  for (const auto& seg : Segments(Breakdown{}, cols))
+    out += "," + CsvField(seg.name + " pJ");
   out += ",total pJ,normalized\n";
   for (const auto& c : configs) {
     out += CsvField(c.name);
-    for (const auto& seg : Segments(c.energy))
+    for (const auto& seg : Segments(c.energy, cols))
       out += fmt::format(",{:.6g}", seg.pj);
     out += fmt::format(",{:.6g},{:.4f}\n", c.energy.total_pj(), c.energy.total_pj() / baseline_pj);
   }
@@ -82,15 +101,30 @@ std::string RenderCsv(const std::vector<ConfigEnergy>& configs, double baseline_
 
 std::string RenderMarkdown(const std::vector<ConfigEnergy>& configs, double baseline_pj) {
   CheckBaseline(baseline_pj);
-  std::string out = "| configuration | MRF | L1 | L0 | tags | access | wire | total (norm.) |\n";
-  out += "|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  const Columns cols = ColumnsOf(configs);
+  std::string out = "| configuration |";
+  std::string rule = "|---|";
+  for (const auto& name : cols.levels)
+    out += " " + name + " |";
+  for (const auto& k : cols.components)
+    out += " " + k.label + " |";
+  out += " access | wire | total (norm.) |\n";
+  for (size_t i = 0; i < cols.levels.size() + cols.components.size() + 3; ++i)
+    rule += "---:|";
+  out += rule + "\n";
   for (const auto& c : configs) {
     const Breakdown& b = c.energy;
-    auto norm = [&](double pj) { return fmt::format("{:.3f}", pj / baseline_pj); };
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", c.name,
-                       norm(b.at(Level::kMrf).total()), norm(b.at(Level::kL1).total()),
-                       norm(b.at(Level::kL0).total()), norm(b.tag_pj), norm(b.access_pj()),
-                       norm(b.wire_pj()), norm(b.total_pj()));
+    auto norm = [&](double pj) { return fmt::format(" {:.3f} |", pj / baseline_pj); };
+    out += "| " + c.name + " |";
+    for (const auto& name : cols.levels) {
+      const LevelBreakdown* l = b.FindLevel(name);
+      out += norm(l != nullptr ? l->total() : 0.0);
+    }
+    for (const auto& k : cols.components) {
+      const ComponentBreakdown* x = b.FindComponent(k.name);
+      out += norm(x != nullptr ? x->pj : 0.0);
+    }
+    out += norm(b.access_pj()) + norm(b.wire_pj()) + norm(b.total_pj()) + "\n";
   }
   out += "\nAll figures are normalized to the baseline's total register-file energy.\n";
   return out;
@@ -122,6 +156,7 @@ std::string RenderSvg(const std::vector<ConfigEnergy>& configs, double baseline_
     y_max = std::max(y_max, c.energy.total_pj() / baseline_pj);
   y_max = std::ceil(y_max * 5.0) / 5.0;  // round up to a multiple of 0.2
   const int n = static_cast<int>(configs.size());
+  const Columns cols = ColumnsOf(configs);
   const int plot_w = std::max(1, n) * (bar_w + gap) + gap;
   const int width = left + plot_w + legend_w + 16;
   const int height = top + plot_h + 110;
@@ -153,7 +188,7 @@ std::string RenderSvg(const std::vector<ConfigEnergy>& configs, double baseline_
   for (int i = 0; i < n; ++i) {
     const int x = left + gap + i * (bar_w + gap);
     double acc = 0;
-    const auto segs = Segments(configs[static_cast<size_t>(i)].energy);
+    const auto segs = Segments(configs[static_cast<size_t>(i)].energy, cols);
     for (size_t k = 0; k < segs.size(); ++k) {
       const double v = segs[k].pj / baseline_pj;
       if (v <= 0)
@@ -174,7 +209,7 @@ std::string RenderSvg(const std::vector<ConfigEnergy>& configs, double baseline_
         XmlEscape(configs[static_cast<size_t>(i)].name));
   }
   // Legend.
-  const auto names = Segments(Breakdown{});
+  const auto names = Segments(Breakdown{}, cols);
   for (size_t k = 0; k < names.size(); ++k) {
     const int x = left + plot_w + 16;
     const int y = top + static_cast<int>(k) * 20;

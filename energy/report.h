@@ -1,6 +1,8 @@
 // Renderings of register-file energy breakdowns of several configurations, normalized to a
 // baseline (MRF only), as in Gebhart et al. Figures 24-25: CSV and JSON for tools, a Markdown
-// table for reports, and a stacked-bar SVG chart (access and wire energy per level, tag checks).
+// table for reports, and a stacked-bar SVG chart (access and wire energy per level, the event
+// components such as tag checks). The columns come from the breakdowns' names: the union over
+// the configurations in order of first appearance, 0 where a configuration lacks one.
 #pragma once
 
 #include <string>
@@ -15,12 +17,20 @@ struct ConfigEnergy {
   Breakdown energy;
 };
 
-// One stacked segment of the chart / one column of the table.
+// The levels and components of the configurations (union, in order of first appearance).
+struct Columns {
+  std::vector<std::string> levels;
+  std::vector<ComponentBreakdown> components;  // name and label (pj unused)
+};
+Columns ColumnsOf(const std::vector<ConfigEnergy>& configs);
+
+// One stacked segment of the chart / one column of the CSV.
 struct Segment {
   std::string name;  // "MRF access"
   double pj = 0;
 };
-std::vector<Segment> Segments(const Breakdown& b);
+// Per level of `c` its access and wire energy, per component its energy, then the leakage.
+std::vector<Segment> Segments(const Breakdown& b, const Columns& c);
 
 // `baseline_pj` is the total the bars are normalized to; must be > 0.
 std::string RenderCsv(const std::vector<ConfigEnergy>& configs, double baseline_pj);

@@ -126,7 +126,7 @@ TEST(HierarchyRegistry, EveryHierarchyOfTheDesignLoaderRunsInTheHarness) {
     const harness::HarnessHierarchy* hh = Registry<harness::HarnessHierarchy>::Get().Find(h.name);
     ASSERT_NE(hh, nullptr) << h.name << " has no harness side (sim/harness/hierarchy.h)";
     EXPECT_TRUE(hh->orf_levels && hh->make_system && hh->describe && hh->rtl_structures &&
-                hh->compiler_note)
+                hh->compiler_note && hh->energies)
         << h.name;
   }
   EXPECT_TRUE(names.contains(kBaselineHierarchy));

@@ -13,7 +13,6 @@
 namespace gpurf::harness {
 
 namespace sp = sim::passes;
-using energy::Level;
 
 double DesignResult::Ipc() const {
   return cycles ? static_cast<double>(warp_instructions) / static_cast<double>(cycles) : 0.0;
@@ -42,34 +41,13 @@ sim::SmConfig SmConfigFor(const DesignSpec& d, const DriverOptions& o, bool& two
 }
 
 void EnergiesFor(const DesignSpec& d, int slots, const std::string& json, energy::Energies& e,
-                 energy::WireModel& w, sp::RegisterFileEnergies& pe) {
-  const int l1 = d.hierarchy.l1_entries_per_thread;
-  pe = sp::GebhartEnergies(l1, slots);
+                 sp::RegisterFileEnergies& pe) {
+  pe = sp::GebhartEnergies(d.hierarchy.l1_entries_per_thread, slots);
   if (!json.empty())
     pe = sp::LoadRegisterFileEnergies(json, pe);
-  const energy::Energies g = energy::Energies::GebhartDefaults(l1, slots, l1);
-  e = g;
+  e = HarnessHierarchyOf(d).energies(d, slots, pe, json);
   // Per-access energies are per 128-bit row; a lane cluster of another width scales them.
-  const double scale = 32.0 * d.sm.lane_cluster / 128.0;
-  e.row_bits = 32 * d.sm.lane_cluster;
-  const std::string src = json.empty() ? "" : " (characterization " + json + ")";
-  e.at(Level::kMrf) = {pe.mrf_read_pj * scale, pe.mrf_write_pj * scale, 0.0,
-                       json.empty() ? g.at(Level::kMrf).source : pe.source + src};
-  e.at(Level::kL1) = {pe.l1_read_pj * scale, pe.l1_write_pj * scale, 0.0,
-                      json.empty() ? g.at(Level::kL1).source : pe.source + src};
-  e.at(Level::kL0) = {pe.l0_read_pj * scale, pe.l0_write_pj * scale, 0.0,
-                      json.empty() ? g.at(Level::kL0).source : pe.source + src};
-  if (pe.rfc_tag_pj >= 0) {
-    e.tag_check_pj = pe.rfc_tag_pj * scale;
-    e.tag_source = pe.source + src;
-  } else {
-    e.tag_check_pj = g.tag_check_pj * scale;
-  }
-  w.pj_per_mm_word = pe.wire_pj_per_mm_32bit;
-  w.mm = {{{pe.mrf_private_mm, pe.mrf_shared_mm},
-           {pe.l1_private_mm, pe.l1_shared_mm},
-           {pe.l0_private_mm, 0.0}}};
-  w.writeback_mm = pe.mrf_private_mm;
+  e.ScaleRows(32 * d.sm.lane_cluster);
 }
 
 std::string DescribeHierarchy(const DesignSpec& d, const DriverOptions& o, int slots) {
@@ -92,11 +70,11 @@ struct One {
   bool values = true;
 };
 
-// `rtl` non-null: the structures of the RTL in the loop (mode in `ro`).
+// Counts into `energies`. `rtl` non-null: the structures of the RTL in the loop (mode in `ro`).
 One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& run,
              const sim::SmConfig& sm, bool two_level, bool greedy, const sp::PassOptions& po,
-             const HarnessOptions& ho, const std::vector<RtlStructure>* rtl = nullptr,
-             const RtlLoopOptions* ro = nullptr) {
+             const HarnessOptions& ho, const energy::Energies& energies,
+             const std::vector<RtlStructure>* rtl = nullptr, const RtlLoopOptions* ro = nullptr) {
   // Every design runs the same two-level scheduler, which deschedules where the strand analysis
   // says a warp waits for its long-latency results (the SW ORF allocation relies on it).
   sp::KernelAnalysis a;
@@ -106,7 +84,7 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
     a.live = sp::ComputeLiveness(k);
     a.strands = sp::FormStrands(k, a.live, po.strands);
   }
-  std::unique_ptr<RfSystem> rf = MakeRfSystem(d, k, sm, a, ho);
+  std::unique_ptr<RfSystem> rf = MakeRfSystem(d, k, sm, a, ho, energies);
   sim::RoundRobinPolicy round_robin(static_cast<uint32_t>(sm.warps));
   sim::GreedyPolicy greedy_policy(static_cast<uint32_t>(sm.warps));
   sim::SchedulerPolicy& policy =
@@ -151,7 +129,8 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   res.hierarchy = DescribeHierarchy(d, o, slots);
   sp::PassOptions po;
   po.orf = OrfConfigFor(d);
-  EnergiesFor(d, slots, o.energies_json, res.energies, res.wires, po.energies);
+  EnergiesFor(d, slots, o.energies_json, res.energies, po.energies);
+  res.counts = energy::AccessCounts(res.energies);
   res.geometry.lanes = d.sm.lanes;
   res.geometry.cluster_lanes = d.sm.lane_cluster;
 
@@ -175,21 +154,24 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     kr.kernel = wk.kernel->name;
     const double t0 = ThreadSeconds();
     One r = o.rtl.mode == RfMode::kModels
-                ? Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness)
+                ? Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness,
+                           res.energies)
                 : Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness,
-                           &rtl, &o.rtl);
+                           res.energies, &rtl, &o.rtl);
     res.sim_seconds += ThreadSeconds() - t0;
     kr.sm = r.sm;
     kr.rf = r.rf;
     kr.activity = r.activity;
     res.activity += r.activity;
     res.values = res.values && r.values;
-    kr.energy = energy::Evaluate(r.rf.counts, res.energies, res.wires, res.geometry);
+    kr.energy = energy::Evaluate(r.rf.counts, res.energies, res.geometry);
     if (o.baseline) {
       if (!same) {
-        One b = Simulate(base, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness);
+        // The baseline counts into the design's energies (every hierarchy's has the MRF).
+        One b = Simulate(base, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness,
+                         res.energies);
         kr.base_sm = b.sm;
-        kr.base_energy = energy::Evaluate(b.rf.counts, res.energies, res.wires, res.geometry);
+        kr.base_energy = energy::Evaluate(b.rf.counts, res.energies, res.geometry);
       } else {
         kr.base_sm = kr.sm;
         kr.base_energy = kr.energy;
@@ -204,16 +186,13 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     res.dispatch_mismatches += r.rf.dispatch_mismatches;
     res.kernels.push_back(std::move(kr));
   }
-  res.energy = energy::Evaluate(res.counts, res.energies, res.wires, res.geometry);
+  res.energy = energy::Evaluate(res.counts, res.energies, res.geometry);
   res.data_energy = res.activity.DataDependent(res.energy);
   // The baseline total is the sum of the per-kernel baselines (Evaluate is linear in counts).
-  for (const auto& k : res.kernels) {
-    for (int l = 0; l < energy::kNumLevels; ++l) {
-      res.base_energy.level[l].access_pj += k.base_energy.level[l].access_pj;
-      res.base_energy.level[l].wire_pj += k.base_energy.level[l].wire_pj;
-    }
-    res.base_energy.tag_pj += k.base_energy.tag_pj;
-  }
+  res.base_energy =
+      energy::Evaluate(energy::AccessCounts(res.energies), res.energies, res.geometry);
+  for (const auto& k : res.kernels)
+    res.base_energy += k.base_energy;
   return res;
 }
 

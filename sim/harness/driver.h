@@ -5,9 +5,11 @@
 // The SM comes from the design (lanes, warps, active warps, two-level or single-level
 // scheduling with a round-robin inner policy); the register-file system from its hierarchy
 // (rf_systems.h). The baseline is the same design with an MRF-only hierarchy, simulated too, so
-// its IPC is known as well. Energies: a characterization JSON in the format of
-// sim/passes/rf_energies.h when given, otherwise Gebhart's Tables IV and V, with the L1 energy
-// looked up for (L1 entries per thread x RFC/ORF slots) rows.
+// its IPC is known as well. Energies: the levels and components the design's hierarchy declares
+// (HarnessHierarchy::energies), with the figures of a characterization JSON in the format of
+// sim/passes/rf_energies.h when given, otherwise Gebhart's Tables IV and V, the upper level's
+// energy looked up for (L1 entries per thread x slots) rows; the baseline is evaluated with the
+// same energies.
 #pragma once
 
 #include <string>
@@ -54,9 +56,8 @@ struct DesignResult {
   std::string design, hierarchy;  // name, one-line description of the hierarchy
   sim::SmConfig sm;
   bool two_level = false;
-  std::string inner_policy;  // greedy | round-robin (the inner selection, two-level or not)
-  energy::Energies energies;
-  energy::WireModel wires;
+  std::string inner_policy;   // greedy | round-robin (the inner selection, two-level or not)
+  energy::Energies energies;  // the hierarchy's levels and components (counts index them)
   energy::SmGeometry geometry;
   std::vector<KernelResult> kernels;
   // Sums over the kernels.
@@ -83,10 +84,11 @@ struct DesignResult {
 // whether warps are descheduled on long-latency waits.
 sim::SmConfig SmConfigFor(const DesignSpec& d, const DriverOptions& o, bool& two_level);
 
-// The energies for the design's hierarchy (see the file comment). Throws InputError for a bad
+// The energies for the design's hierarchy (see the file comment), at the design's row width,
+// and the per-access energies the compiler passes use. Throws InputError for a bad
 // characterization JSON.
 void EnergiesFor(const DesignSpec& d, int slots, const std::string& json, energy::Energies& e,
-                 energy::WireModel& w, sim::passes::RegisterFileEnergies& pass_energies);
+                 sim::passes::RegisterFileEnergies& pass_energies);
 
 // One line: "HW RFC, 1 level of 6 entries/thread, LRU, liveness hints, 8 slots".
 std::string DescribeHierarchy(const DesignSpec& d, const DriverOptions& o, int slots);

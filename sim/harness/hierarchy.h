@@ -9,9 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "energy/energy_model.h"
 #include "gen/config/design_spec.h"
 #include "sim/harness/rf_systems.h"
 #include "sim/passes/analysis.h"
+#include "sim/passes/rf_energies.h"
 
 namespace gpurf::harness {
 
@@ -30,6 +32,16 @@ struct HarnessHierarchy {
   std::function<std::vector<std::string>(const DesignSpec&)> rtl_structures;
   // What the compiler passes provide for this hierarchy, when it is not ORF allocation ("" else).
   std::function<std::string(const DesignSpec&)> compiler_note;
+  // The design's register-file energies for `slots` warps with upper-level storage: the levels
+  // its systems count into (per-access energies, wire distances) and its per-event components,
+  // in report order, per 128-bit row access, from the characterization energies `pe` (whose
+  // figures are Gebhart's, or those of the characterization JSON `json` when it is not "";
+  // the sources say which). Every system this hierarchy builds counts into these (RfSystem::
+  // CountFor), and so does the MRF-only baseline run beside it.
+  std::function<energy::Energies(const DesignSpec&, int slots,
+                                 const sim::passes::RegisterFileEnergies& pe,
+                                 const std::string& json)>
+      energies;
 };
 
 // The harness side of `design`'s hierarchy; std::invalid_argument naming the kind when the

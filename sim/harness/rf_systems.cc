@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "base/registry.h"
+#include "energy/gebhart.h"
 #include "gen/params/param.h"
 #include "gen/structures/mrf/mrf_spec.h"
 #include "models/rfc_model.h"
@@ -17,7 +18,6 @@
 namespace gpurf::harness {
 
 namespace sp = sim::passes;
-using energy::Level;
 using energy::Unit;
 
 namespace {
@@ -140,11 +140,10 @@ void MrfTiming::Finish(RfStats& st) const {
 RfSystem::RfSystem(const sim::Kernel& k, const sim::SmConfig& sm, int mrf_banks, int collectors)
     : k_(k), mrf_(mrf_banks, sm.warps, std::max(1, k.regs_per_thread), collectors) {}
 
-void RfSystem::Read(Level l, bool shared, uint64_t n) {
-  At(l).reads[static_cast<size_t>(shared ? Unit::kShared : Unit::kPrivate)] += n;
-}
-void RfSystem::Write(Level l, bool shared, uint64_t n) {
-  At(l).writes[static_cast<size_t>(shared ? Unit::kShared : Unit::kPrivate)] += n;
+void RfSystem::CountFor(const energy::Energies& e) {
+  mrf_level_ = e.LevelIndex("MRF");
+  ResolveCounts(e);
+  st_.counts = energy::AccessCounts(e);
 }
 
 bool RfSystem::CanIssue(uint64_t, uint32_t warp, const sim::DynInst& d) {
@@ -182,14 +181,14 @@ class MrfOnly : public RfSystem {
   void ReadOperands(uint32_t, const sim::DynInst& d, std::vector<int>& mrf) override {
     const sim::Instruction& in = k_.code[d.inst];
     ForEachReg(in.srcs, [&](int r) { mrf.push_back(r); });
-    Read(Level::kMrf, sim::IsSharedUnit(in.op_class), mrf.size());
+    Read(mrf_level_, sim::IsSharedUnit(in.op_class), mrf.size());
   }
   bool ReadsMrf(uint32_t, const sim::DynInst& d) const override {
     return !k_.code[d.inst].srcs.empty();
   }
   void WriteResults(uint32_t warp, const sim::DynInst& d) override {
     const sim::Instruction& in = k_.code[d.inst];
-    Write(Level::kMrf, sim::IsSharedUnit(in.op_class), static_cast<uint64_t>(RegsOf(in.dsts)));
+    Write(mrf_level_, sim::IsSharedUnit(in.op_class), static_cast<uint64_t>(RegsOf(in.dsts)));
     if (listener_ != nullptr)
       ForEachReg(in.dsts, [&](int r) { listener_->Transaction(MrfWrite(warp, r)); });
   }
@@ -197,18 +196,6 @@ class MrfOnly : public RfSystem {
 
 // ---------------------------------------------------------------------------------------------
 // SW ORF
-
-Level ToLevel(sp::RfLevel l) {
-  switch (l) {
-    case sp::RfLevel::kMrf:
-      return Level::kMrf;
-    case sp::RfLevel::kL1:
-      return Level::kL1;
-    case sp::RfLevel::kL0:
-      return Level::kL0;
-  }
-  return Level::kMrf;
-}
 
 class SwOrf : public RfSystem {
  public:
@@ -220,6 +207,15 @@ class SwOrf : public RfSystem {
   }
 
  protected:
+  void ResolveCounts(const energy::Energies& e) override {
+    level_of_[static_cast<size_t>(sp::RfLevel::kMrf)] = mrf_level_;
+    for (const sp::RfLevel l : {sp::RfLevel::kL1, sp::RfLevel::kL0}) {
+      if (static_cast<int>(l) < alloc_.config.levels)
+        level_of_[static_cast<size_t>(l)] = e.LevelIndex(sp::RfLevelName(l));
+    }
+  }
+  int ToLevel(sp::RfLevel l) const { return level_of_[static_cast<size_t>(l)]; }
+
   void ReadOperands(uint32_t, const sim::DynInst& d, std::vector<int>& mrf) override {
     const sim::Instruction& in = k_.code[d.inst];
     const bool sh = sim::IsSharedUnit(in.op_class);
@@ -263,7 +259,7 @@ class SwOrf : public RfSystem {
     for (size_t r = 0; r < in.dsts.size(); ++r) {
       const sp::ResultAlloc& ra = a.dsts[r];
       if (ra.mrf)
-        Write(Level::kMrf, sh, in.dsts[r].count);
+        Write(mrf_level_, sh, in.dsts[r].count);
       if (ra.orf != sp::RfLevel::kMrf)
         Write(ToLevel(ra.orf), sh, in.dsts[r].count);
       for (int j = 0; listener_ != nullptr && j < in.dsts[r].count; ++j) {
@@ -278,6 +274,7 @@ class SwOrf : public RfSystem {
 
  private:
   const sp::OrfAllocation& alloc_;
+  std::array<int, 3> level_of_{-1, -1, -1};  // level index by sp::RfLevel
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -322,8 +319,8 @@ class HwRfc : public RfSystem {
     int entries = 0;
     for (int lvl; (lvl = cache_.NextFlushLevel(slot)) >= 0; ++entries) {
       cache_.FlushNext(slot);
-      At(lvl == 0 ? Level::kL0 : Level::kL1).drains += 1;
-      At(Level::kMrf).writebacks += 1;
+      At(lvl == 0 ? l0_level_ : l1_level_).drains += 1;
+      At(mrf_level_).writebacks += 1;
     }
     if (listener_ != nullptr)
       listener_->Transaction(RfcFlush(warp, slot, entries));
@@ -336,13 +333,20 @@ class HwRfc : public RfSystem {
     uint64_t tags = 0;
     for (const auto& l : cache_.counters().level)
       tags += l.tag_checks;
-    st_.counts.tag_checks = tags;
+    st_.counts.events[static_cast<size_t>(tag_event_)] = tags;
     st_.dead_kills = cache_.counters().dead_kills;
   }
 
  protected:
   int ExtraDelay(const sim::DynInst& d) const override {
     return k_.code[d.inst].srcs.empty() ? 0 : 1;  // the tag-check stage
+  }
+
+  void ResolveCounts(const energy::Energies& e) override {
+    l1_level_ = e.LevelIndex("L1");
+    if (rc_.levels == 2)
+      l0_level_ = e.LevelIndex("L0");
+    tag_event_ = e.ComponentIndex("tag checks");
   }
 
   bool ReadsMrf(uint32_t warp, const sim::DynInst& d) const override {
@@ -372,7 +376,7 @@ class HwRfc : public RfSystem {
       listener_->Transaction(RfcRead(ops_, res));
     for (size_t i = 0; i < res.size(); ++i) {
       if (!res[i].hit) {
-        Read(Level::kMrf, sh);
+        Read(mrf_level_, sh);
         mrf.push_back(ops_[i].reg);
       } else if (res[i].level == 0) {
         if (sh) {
@@ -380,9 +384,9 @@ class HwRfc : public RfSystem {
               fmt::format("HW RFC: shared-unit instruction {} ({}) reads R{} from the L0", d.inst,
                           in.opcode, ops_[i].reg));
         }
-        Read(Level::kL0, sh);
+        Read(l0_level_, sh);
       } else {
-        Read(Level::kL1, sh);
+        Read(l1_level_, sh);
       }
     }
   }
@@ -401,7 +405,7 @@ class HwRfc : public RfSystem {
         if (slot < 0) {
           // Descheduled warp: its slot was flushed; the result goes straight to the MRF. Its
           // register cannot be in the RFC (the flush emptied the slot).
-          Write(Level::kMrf, sh);
+          Write(mrf_level_, sh);
           if (listener_ != nullptr)
             listener_->Transaction(MrfWrite(warp, reg));
           continue;
@@ -411,17 +415,17 @@ class HwRfc : public RfSystem {
         if (listener_ != nullptr)
           listener_->Transaction(RfcWrite(slot, reg, in.long_latency, not_l0, w));
         if (in.long_latency) {
-          Write(Level::kMrf, sh);
+          Write(mrf_level_, sh);
         } else {
-          Write(rc_.levels == 2 && !not_l0 ? Level::kL0 : Level::kL1, sh);
+          Write(rc_.levels == 2 && !not_l0 ? l0_level_ : l1_level_, sh);
         }
         if (w.l0_evicted) {
-          At(Level::kL0).drains += 1;
-          At(Level::kL1).fills += 1;
+          At(l0_level_).drains += 1;
+          At(l1_level_).fills += 1;
         }
         if (w.to_mrf && w.to_mrf->kind == RfcWbKind::kEviction) {
-          At(Level::kL1).drains += 1;
-          At(Level::kMrf).writebacks += 1;
+          At(l1_level_).drains += 1;
+          At(mrf_level_).writebacks += 1;
         }
       }
     }
@@ -485,6 +489,8 @@ class HwRfc : public RfSystem {
   std::vector<std::vector<bool>> not_l0_;
   std::vector<RfcCache::Operand> ops_;
   Bits zero_;
+  int l1_level_ = -1, l0_level_ = -1;  // level indices (the L0 with two levels only)
+  int tag_event_ = -1;                 // component index of the tag checks
 };
 
 }  // namespace
@@ -508,8 +514,10 @@ sp::OrfConfig OrfConfigFor(const DesignSpec& d) {
 
 std::unique_ptr<RfSystem> MakeRfSystem(const DesignSpec& d, const sim::Kernel& k,
                                        const sim::SmConfig& sm, const sp::KernelAnalysis& a,
-                                       const HarnessOptions& opt) {
-  return HarnessHierarchyOf(d).make_system(d, k, sm, a, opt);
+                                       const HarnessOptions& opt, const energy::Energies& e) {
+  std::unique_ptr<RfSystem> rf = HarnessHierarchyOf(d).make_system(d, k, sm, a, opt);
+  rf->CountFor(e);
+  return rf;
 }
 
 namespace {
@@ -522,6 +530,41 @@ int NoOrf(const DesignSpec&) {
 }
 std::string NoNote(const DesignSpec&) {
   return "";
+}
+
+// Gebhart's comparison (TOCS 2012 Figure 24) reports every design in one frame: the MRF, the
+// L1 and L0 levels (an ORF or RFC level, zero where a design has none) and the tag checks of a
+// hardware cache. The hierarchies here all report in it, so that their reports line up column
+// for column; the figures are those of `pe` (per 128-bit row), the tag check Gebhart-based
+// (gebhart::TagCheckEstimate for the design's L1 entries per thread) unless `pe` has one.
+energy::Energies GebhartFrame(const DesignSpec& d, int slots, const sp::RegisterFileEnergies& pe,
+                              const std::string& json) {
+  const int l1 = d.hierarchy.l1_entries_per_thread;
+  const std::string measured = pe.source + (json.empty() ? "" : " (characterization " + json + ")");
+  energy::Energies e;
+  auto level = [&](const std::string& name, double read_pj, double write_pj,
+                   std::array<double, energy::kNumUnits> mm) {
+    energy::LevelEnergy le = energy::gebhart::Level(name, l1, slots);
+    le.read_pj = read_pj;
+    le.write_pj = write_pj;
+    le.mm = mm;
+    if (!json.empty())
+      le.source = measured;
+    e.levels.push_back(std::move(le));
+  };
+  level("MRF", pe.mrf_read_pj, pe.mrf_write_pj, {pe.mrf_private_mm, pe.mrf_shared_mm});
+  level("L1", pe.l1_read_pj, pe.l1_write_pj, {pe.l1_private_mm, pe.l1_shared_mm});
+  level("L0", pe.l0_read_pj, pe.l0_write_pj, {pe.l0_private_mm, 0.0});
+  energy::ComponentEnergy tag = energy::gebhart::TagCheckEstimate(l1);
+  if (pe.rfc_tag_pj >= 0) {
+    tag.pj = pe.rfc_tag_pj;
+    tag.source = measured;
+  }
+  e.components.push_back(std::move(tag));
+  e.row_bits = 128;
+  e.pj_per_mm_word = pe.wire_pj_per_mm_32bit;
+  e.writeback_mm = pe.mrf_private_mm;  // the upper levels sit next to the private datapath
+  return e;
 }
 
 }  // namespace
@@ -546,6 +589,7 @@ GPURF_REGISTER(HarnessHierarchy, mrf_only, "mrf-only",
                              "MRF",
                              d.name);
                        },
+                   .energies = GebhartFrame,
                }))
 
 // Gebhart's software-managed operand register files: the compiler's allocation decides.
@@ -578,6 +622,7 @@ GPURF_REGISTER(
               return names;
             },
         .compiler_note = NoNote,
+        .energies = GebhartFrame,
     }))
 
 // Gebhart's hardware register file cache, with the compiler's liveness hints.
@@ -617,6 +662,7 @@ GPURF_REGISTER(
                   "ends and liveness hints ('*'), not ORF levels",
                   d.name);
             },
+        .energies = GebhartFrame,
     }))
 
 }  // namespace gpurf::harness

@@ -5,8 +5,10 @@
 //
 // Each system counts the accesses the energy model needs (energy::AccessCounts, in 32-bit
 // registers of a whole warp: a 64-bit operand is two) by level and by the unit that reads or
-// writes the value (private datapath or shared unit, sim::IsSharedUnit), and times the operands
-// read from the MRF:
+// writes the value (private datapath or shared unit, sim::IsSharedUnit), plus its events (tag
+// checks), into the levels and components of the energies its hierarchy declared
+// (HarnessHierarchy::energies; the indices are resolved by name once, RfSystem::CountFor), and
+// times the operands read from the MRF:
 //
 //   MRF timing. One MrfCore (models/mrf_model.h) stands for the lane clusters, which run
 //   in lockstep: banks = the design's banks per cluster, one collector per warp instruction.
@@ -131,6 +133,10 @@ class RfSystem : public sim::RegisterFileSystem {
   bool Busy() const override { return !mrf_.Idle(); }
   virtual void Finish() { mrf_.Finish(st_); }
   const RfStats& stats() const { return st_; }
+  // Counts from now on into the levels and components of `e` (its hierarchy's energies, or any
+  // that have the levels and components this system uses: std::invalid_argument naming the
+  // missing one otherwise). Must be called before RunSm; MakeRfSystem does.
+  void CountFor(const energy::Energies& e);
   // Tells `l` (may be null) about every structure transaction from now on.
   void set_listener(StructureListener* l) { listener_ = l; }
 
@@ -141,26 +147,36 @@ class RfSystem : public sim::RegisterFileSystem {
   virtual bool ReadsMrf(uint32_t warp, const sim::DynInst& d) const = 0;
   virtual void WriteResults(uint32_t warp, const sim::DynInst& d) = 0;
   virtual int ExtraDelay(const sim::DynInst&) const { return 0; }
+  // Resolves the level and component indices of `e` this system counts into beyond the MRF's.
+  virtual void ResolveCounts(const energy::Energies&) {}
 
-  void Read(energy::Level l, bool shared, uint64_t n = 1);
-  void Write(energy::Level l, bool shared, uint64_t n = 1);
-  energy::LevelCounts& At(energy::Level l) { return st_.counts.at(l); }
+  // Counts at level index `level` of the energies (resolved in CountFor / ResolveCounts).
+  void Read(int level, bool shared, uint64_t n = 1) {
+    st_.counts.levels[static_cast<size_t>(level)]
+        .reads[static_cast<size_t>(shared ? energy::Unit::kShared : energy::Unit::kPrivate)] += n;
+  }
+  void Write(int level, bool shared, uint64_t n = 1) {
+    st_.counts.levels[static_cast<size_t>(level)]
+        .writes[static_cast<size_t>(shared ? energy::Unit::kShared : energy::Unit::kPrivate)] += n;
+  }
+  energy::LevelCounts& At(int level) { return st_.counts.levels[static_cast<size_t>(level)]; }
 
   const sim::Kernel& k_;
   RfStats st_;
+  int mrf_level_ = -1;  // the MRF's level index
   MrfTiming mrf_;
   std::vector<int> scratch_;
   StructureListener* listener_ = nullptr;
 };
 
-// Builds the system of `design.hierarchy` for kernel `k` (BuildCfg done). `analysis` must be the
-// kernel's analysis with the design's ORF configuration for SW ORF designs and supplies the
-// liveness hints of HW RFC designs; it must outlive the system. Throws std::invalid_argument for
-// a hierarchy this harness cannot run.
+// Builds the system of `design.hierarchy` for kernel `k` (BuildCfg done), counting into
+// `energies` (RfSystem::CountFor). `analysis` must be the kernel's analysis with the design's ORF
+// configuration for SW ORF designs and supplies the liveness hints of HW RFC designs; it must
+// outlive the system. Throws std::invalid_argument for a hierarchy this harness cannot run.
 std::unique_ptr<RfSystem> MakeRfSystem(const DesignSpec& design, const sim::Kernel& k,
                                        const sim::SmConfig& sm,
                                        const sim::passes::KernelAnalysis& analysis,
-                                       const HarnessOptions& opt);
+                                       const HarnessOptions& opt, const energy::Energies& energies);
 
 // The ORF configuration of the SW ORF allocation for a design (levels 1 for non-SW designs).
 sim::passes::OrfConfig OrfConfigFor(const DesignSpec& design);

@@ -156,16 +156,22 @@ DataActivity& DataActivity::operator+=(const DataActivity& o) {
     level[l].toggles += o.level[l].toggles;
   }
   value_checks += o.value_checks;
-  dropped_writes += o.dropped_writes;
+  dropped_result_writes += o.dropped_result_writes;
   rtl_cycles += o.rtl_cycles;
   return *this;
 }
 
+const char* DataActivity::LevelName(size_t l) {
+  return sim::passes::RfLevelName(static_cast<sim::passes::RfLevel>(l));
+}
+
 energy::Breakdown DataActivity::DataDependent(const energy::Breakdown& uniform) const {
   energy::Breakdown b = uniform;
-  for (size_t l = 0; l < level.size(); ++l) {
-    if (level[l].bits > 0)
-      b.level[l].access_pj = uniform.level[l].access_pj * level[l].Activity() / 0.5;
+  for (auto& bl : b.levels) {
+    for (size_t l = 0; l < level.size(); ++l) {
+      if (bl.name == LevelName(l) && level[l].bits > 0)
+        bl.access_pj = bl.access_pj * level[l].Activity() / 0.5;
+    }
   }
   return b;
 }
@@ -286,7 +292,7 @@ void RtlLoopContext::CheckValue(const RtlDut& d, const std::string& signal, cons
   }
 }
 
-void RtlLoopContext::Toggle(energy::Level l, Bits& last, const Bits& now) {
+void RtlLoopContext::Toggle(ActivityLevel l, Bits& last, const Bits& now) {
   if (last.width() != now.width())
     last = Bits(now.width());  // the bus starts at zero
   auto& a = act_.level[static_cast<size_t>(l)];

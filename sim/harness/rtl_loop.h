@@ -97,7 +97,12 @@ std::unique_ptr<StructureBackend> MakeLockstepBackend(std::unique_ptr<DutModel> 
                                                       const GeneratedStructure& g,
                                                       std::unique_ptr<CycleModel> model);
 
-// Toggles on the data ports, per hierarchy level (energy::Level).
+// The register-file levels whose data ports the RTL in the loop drives (DataActivity::level),
+// named as the energies' levels (sim/passes/rf_energies.h RfLevelName).
+enum class ActivityLevel : int { kMrf = 0, kL1 = 1, kL0 = 2 };
+constexpr int kNumActivityLevels = 3;
+
+// Toggles on the data ports, per hierarchy level (ActivityLevel).
 struct DataActivity {
   struct Level {
     uint64_t transfers = 0;  // rows that crossed a data port
@@ -105,17 +110,19 @@ struct DataActivity {
     uint64_t toggles = 0;    // bits that differ from the previous row on the same port
     double Activity() const { return bits ? static_cast<double>(toggles) / bits : 0.0; }
   };
-  std::array<Level, energy::kNumLevels> level{};
+  std::array<Level, kNumActivityLevels> level{};
   uint64_t value_checks = 0;  // rows compared with the kernel's values (all equal, or a stop)
   uint64_t rtl_cycles = 0;    // clock edges of all structures
   // Result writes a structure dropped because their warp was descheduled before they arrived
   // (SW ORF: the warp's ORF was invalidated at the strand end and the slot may be another
   // warp's).
-  uint64_t dropped_writes = 0;
+  uint64_t dropped_result_writes = 0;
 
+  // The name of level `l` (index ActivityLevel), as the energies name it.
+  static const char* LevelName(size_t l);
   DataActivity& operator+=(const DataActivity& o);
-  // Access energy of `uniform` rescaled by each level's activity (levels without transfers
-  // keep their uniform-random energy).
+  // Access energy of `uniform` rescaled by each level's activity (levels without transfers,
+  // and levels `uniform` does not have, keep their uniform-random energy).
   energy::Breakdown DataDependent(const energy::Breakdown& uniform) const;
 };
 

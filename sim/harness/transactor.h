@@ -88,7 +88,7 @@ class RtlLoopContext {
   void CheckValue(const RtlDut& d, const std::string& signal, const RowExpect& e,
                   const Bits& actual, uint32_t warp, uint32_t inst);
   // Counts the toggles of `now` against `last` (the port's previous row) at level `l`.
-  void Toggle(energy::Level l, Bits& last, const Bits& now);
+  void Toggle(ActivityLevel l, Bits& last, const Bits& now);
   DataActivity& activity() { return act_; }
   const DataActivity& activity() const { return act_; }
 

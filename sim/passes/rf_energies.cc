@@ -11,7 +11,7 @@
 
 #include "base/diag.h"
 #include "base/fs.h"
-#include "energy/energy_model.h"
+#include "energy/gebhart.h"
 
 namespace gpurf::sim::passes {
 
@@ -59,24 +59,26 @@ double RegisterFileEnergies::Write(RfLevel level, bool shared_unit) const {
 
 RegisterFileEnergies GebhartEnergies(int l1_entries_per_thread, int active_warps) {
   // One source of the published figures: the energy library (Tables IV and V, wire model).
-  const energy::Energies pub =
-      energy::Energies::GebhartDefaults(l1_entries_per_thread, active_warps);
-  const energy::WireModel wire = energy::WireModel::GebhartTableV();
+  namespace gb = energy::gebhart;
+  const energy::LevelEnergy mrf = gb::Level("MRF", l1_entries_per_thread, active_warps);
+  const energy::LevelEnergy l1 = gb::Level("L1", l1_entries_per_thread, active_warps);
+  const energy::LevelEnergy l0 = gb::Level("L0", l1_entries_per_thread, active_warps);
+  constexpr auto kPrivate = static_cast<size_t>(energy::Unit::kPrivate);
+  constexpr auto kShared = static_cast<size_t>(energy::Unit::kShared);
   RegisterFileEnergies e;
-  e.mrf_read_pj = pub.at(energy::Level::kMrf).read_pj;
-  e.mrf_write_pj = pub.at(energy::Level::kMrf).write_pj;
-  e.l1_read_pj = pub.at(energy::Level::kL1).read_pj;
-  e.l1_write_pj = pub.at(energy::Level::kL1).write_pj;
-  e.l0_read_pj = pub.at(energy::Level::kL0).read_pj;
-  e.l0_write_pj = pub.at(energy::Level::kL0).write_pj;
-  e.wire_pj_per_mm_32bit = wire.pj_per_mm_word;
-  e.mrf_private_mm = wire.distance(energy::Level::kMrf, energy::Unit::kPrivate);
-  e.mrf_shared_mm = wire.distance(energy::Level::kMrf, energy::Unit::kShared);
-  e.l1_private_mm = wire.distance(energy::Level::kL1, energy::Unit::kPrivate);
-  e.l1_shared_mm = wire.distance(energy::Level::kL1, energy::Unit::kShared);
-  e.l0_private_mm = wire.distance(energy::Level::kL0, energy::Unit::kPrivate);
-  e.source =
-      fmt::format("Gebhart TOCS 2012 Table V; L1 from {}", pub.at(energy::Level::kL1).source);
+  e.mrf_read_pj = mrf.read_pj;
+  e.mrf_write_pj = mrf.write_pj;
+  e.l1_read_pj = l1.read_pj;
+  e.l1_write_pj = l1.write_pj;
+  e.l0_read_pj = l0.read_pj;
+  e.l0_write_pj = l0.write_pj;
+  e.wire_pj_per_mm_32bit = gb::kWirePjPerMmWord;
+  e.mrf_private_mm = mrf.mm[kPrivate];
+  e.mrf_shared_mm = mrf.mm[kShared];
+  e.l1_private_mm = l1.mm[kPrivate];
+  e.l1_shared_mm = l1.mm[kShared];
+  e.l0_private_mm = l0.mm[kPrivate];
+  e.source = fmt::format("Gebhart TOCS 2012 Table V; L1 from {}", l1.source);
   return e;
 }
 

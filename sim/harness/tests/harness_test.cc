@@ -19,7 +19,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace sp = sim::passes;
-using energy::Level;
 using sim::test::Add;
 using sim::test::Exit;
 using sim::test::Make;
@@ -49,14 +48,24 @@ sim::KernelRun OneWarp(const sim::Kernel& k) {
   return r;
 }
 
+// The counts of level `name` in counts `c` made for energies `e`.
+const energy::LevelCounts& Lvl(const energy::AccessCounts& c, const energy::Energies& e,
+                               const std::string& name) {
+  return c.levels.at(static_cast<size_t>(e.LevelIndex(name)));
+}
+uint64_t Events(const energy::AccessCounts& c, const energy::Energies& e, const std::string& name) {
+  return c.events.at(static_cast<size_t>(e.ComponentIndex(name)));
+}
+
 // Access + wire energy of counts, written out by hand from Gebhart's formula.
 double HandEnergy(const energy::AccessCounts& c, const energy::Energies& e) {
   const double rows = 8, words = 32, wire = 1.9;
+  const char* names[3] = {"MRF", "L1", "L0"};
   const double mm[3][2] = {{1.0, 1.0}, {0.2, 0.4}, {0.05, 0.0}};
   double pj = 0;
   for (int l = 0; l < 3; ++l) {
-    const auto& lc = c.level[static_cast<size_t>(l)];
-    const auto& le = e.level[static_cast<size_t>(l)];
+    const auto& lc = Lvl(c, e, names[l]);
+    const auto& le = e.levels[static_cast<size_t>(e.LevelIndex(names[l]))];
     for (int u = 0; u < 2; ++u) {
       pj += static_cast<double>(lc.reads[u]) * (le.read_pj * rows + words * mm[l][u] * wire);
       pj += static_cast<double>(lc.writes[u]) * (le.write_pj * rows + words * mm[l][u] * wire);
@@ -65,7 +74,41 @@ double HandEnergy(const energy::AccessCounts& c, const energy::Energies& e) {
     pj += static_cast<double>(lc.fills) * le.write_pj * rows;
     pj += static_cast<double>(lc.writebacks) * (le.write_pj * rows + words * 1.0 * wire);
   }
-  return pj + static_cast<double>(c.tag_checks) * e.tag_check_pj;
+  const energy::ComponentEnergy& tag =
+      e.components[static_cast<size_t>(e.ComponentIndex("tag checks"))];
+  return pj + static_cast<double>(Events(c, e, "tag checks")) * tag.pj;
+}
+
+TEST(Harness, EnergiesAreTheHierarchysNamedLevelsAtTheDesignsRowWidth) {
+  for (const char* hier : {kMrfOnly, kHw1, kSw3}) {
+    energy::Energies e;
+    sp::RegisterFileEnergies pe;
+    EnergiesFor(Design(hier), 8, "", e, pe);
+    SCOPED_TRACE(hier);
+    // Gebhart's frame, in which every hierarchy here reports.
+    ASSERT_EQ(e.levels.size(), 3u);
+    EXPECT_EQ(e.levels[0].name, "MRF");
+    EXPECT_EQ(e.levels[1].name, "L1");
+    EXPECT_EQ(e.levels[2].name, "L0");
+    ASSERT_EQ(e.components.size(), 1u);
+    EXPECT_EQ(e.components[0].name, "tag checks");
+    EXPECT_EQ(e.row_bits, 128);
+    EXPECT_DOUBLE_EQ(e.levels[0].read_pj, 8.0);
+    EXPECT_DOUBLE_EQ(e.levels[1].read_pj, pe.l1_read_pj);
+    EXPECT_DOUBLE_EQ(e.levels[1].mm[1], 0.4);
+    EXPECT_DOUBLE_EQ(e.writeback_mm, 1.0);
+  }
+  energy::Energies e;
+  sp::RegisterFileEnergies pe;
+  EnergiesFor(Design(kHw1), 8, "", e, pe);
+  // 6 entries/thread x 8 slots = 48 rows (Table IV: 2.2 / 6.7 pJ); 6 entries of 8 tag bits.
+  EXPECT_DOUBLE_EQ(e.levels[1].write_pj, 6.7);
+  EXPECT_DOUBLE_EQ(e.components[0].pj, 0.7 * 48 / 128);
+  // 8-lane clusters: 256-bit rows, every per-access figure doubles.
+  EnergiesFor(Design(kHw1, "active_warps: 8\n  lane_cluster: 8\nmrf:\n  width: 256"), 8, "", e, pe);
+  EXPECT_EQ(e.row_bits, 256);
+  EXPECT_DOUBLE_EQ(e.levels[0].write_pj, 22.0);
+  EXPECT_DOUBLE_EQ(e.components[0].pj, 2 * 0.7 * 48 / 128);
 }
 
 TEST(Harness, MrfOnlyTinyKernelByHand) {
@@ -74,7 +117,7 @@ TEST(Harness, MrfOnlyTinyKernelByHand) {
   const sim::KernelRun run = OneWarp(k);
   const DesignResult r = RunDesign(Design(kMrfOnly), {{"tiny", &k, &run}}, {});
   ASSERT_EQ(r.kernels.size(), 1u);
-  const auto& c = r.counts.at(Level::kMrf);
+  const auto& c = Lvl(r.counts, r.energies, "MRF");
   EXPECT_EQ(c.reads[0], 4u);
   EXPECT_EQ(c.writes[0], 2u);
   EXPECT_EQ(c.reads[1] + c.writes[1] + c.writebacks, 0u);
@@ -88,8 +131,8 @@ TEST(Harness, HwRfcTinyKernelByHand) {
   const sim::Kernel k = Make("tiny", {Add(2, 0, 1), Add(3, 2, 2), Exit()});
   const sim::KernelRun run = OneWarp(k);
   const DesignResult r = RunDesign(Design(kHw1), {{"tiny", &k, &run}}, {});
-  const auto& m = r.counts.at(Level::kMrf);
-  const auto& l1 = r.counts.at(Level::kL1);
+  const auto& m = Lvl(r.counts, r.energies, "MRF");
+  const auto& l1 = Lvl(r.counts, r.energies, "L1");
   EXPECT_EQ(m.reads[0], 2u);   // R0, R1 miss
   EXPECT_EQ(l1.reads[0], 2u);  // R2 twice (its last read kills the entry)
   // The warp leaves the active set when it issues its exit, before R3 is written back: its
@@ -99,7 +142,8 @@ TEST(Harness, HwRfcTinyKernelByHand) {
   EXPECT_EQ(m.writebacks, 0u);
   EXPECT_EQ(m.writes[0], 1u);
   EXPECT_EQ(l1.writes[0], 1u);
-  EXPECT_EQ(r.counts.tag_checks, 5u);  // 4 lookups + 1 result write, one level
+  EXPECT_EQ(Events(r.counts, r.energies, "tag checks"),
+            5u);  // 4 lookups + 1 result write, one level
   EXPECT_NEAR(r.energy.total_pj(), HandEnergy(r.counts, r.energies), 1e-6);
   // The baseline is the MRF-only run of the same kernel.
   EXPECT_NEAR(r.base_energy.total_pj(), 796.8, 1e-9);
@@ -115,9 +159,9 @@ TEST(Harness, HwRfcWithoutHintsWritesBackDeadValues) {
   const DesignResult r = RunDesign(Design(kHw1), {{"tiny", &k, &run}}, o);
   // R2 stays dirty after its last read and is flushed when the warp issues its exit; R3 lands
   // after that and goes to the MRF directly.
-  EXPECT_EQ(r.counts.at(Level::kMrf).writebacks, 1u);
-  EXPECT_EQ(r.counts.at(Level::kL1).drains, 1u);
-  EXPECT_EQ(r.counts.at(Level::kMrf).writes[0], 1u);
+  EXPECT_EQ(Lvl(r.counts, r.energies, "MRF").writebacks, 1u);
+  EXPECT_EQ(Lvl(r.counts, r.energies, "L1").drains, 1u);
+  EXPECT_EQ(Lvl(r.counts, r.energies, "MRF").writes[0], 1u);
 }
 
 TEST(Harness, BankConflictsDelayOperands) {
@@ -184,26 +228,26 @@ TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
       const auto& cnt = k.rf.counts;
       EXPECT_GT(k.sm.warp_instructions, 0u);
       // Every source register of every issued instruction is read at exactly one level.
-      const uint64_t reads =
-          Reads(cnt.at(Level::kMrf)) + Reads(cnt.at(Level::kL1)) + Reads(cnt.at(Level::kL0));
+      const uint64_t reads = Reads(Lvl(cnt, r.energies, "MRF")) +
+                             Reads(Lvl(cnt, r.energies, "L1")) + Reads(Lvl(cnt, r.energies, "L0"));
       EXPECT_EQ(reads, k.rf.operand_regs);
       // The L0 is never read or written by a shared unit.
-      EXPECT_EQ(cnt.at(Level::kL0).reads[1] + cnt.at(Level::kL0).writes[1], 0u);
+      EXPECT_EQ(Lvl(cnt, r.energies, "L0").reads[1] + Lvl(cnt, r.energies, "L0").writes[1], 0u);
       // What the MRF timing read is what the counts say was read from the MRF.
-      EXPECT_EQ(k.rf.core_reads, Reads(cnt.at(Level::kMrf)));
+      EXPECT_EQ(k.rf.core_reads, Reads(Lvl(cnt, r.energies, "MRF")));
       if (d.hierarchy.kind == "mrf-only") {
-        EXPECT_EQ(Writes(cnt.at(Level::kMrf)), k.rf.result_regs);
-        EXPECT_EQ(cnt.tag_checks, 0u);
+        EXPECT_EQ(Writes(Lvl(cnt, r.energies, "MRF")), k.rf.result_regs);
+        EXPECT_EQ(Events(cnt, r.energies, "tag checks"), 0u);
       }
       if (d.hierarchy.kind == "hw-rfc") {
         // Each result is written to exactly one level; whatever leaves an upper level is
         // written back to the MRF or moved from L0 to L1.
-        EXPECT_EQ(
-            Writes(cnt.at(Level::kMrf)) + Writes(cnt.at(Level::kL1)) + Writes(cnt.at(Level::kL0)),
-            k.rf.result_regs);
-        EXPECT_EQ(cnt.at(Level::kL1).drains + cnt.at(Level::kL0).drains,
-                  cnt.at(Level::kMrf).writebacks + cnt.at(Level::kL1).fills);
-        EXPECT_GT(cnt.tag_checks, 0u);
+        EXPECT_EQ(Writes(Lvl(cnt, r.energies, "MRF")) + Writes(Lvl(cnt, r.energies, "L1")) +
+                      Writes(Lvl(cnt, r.energies, "L0")),
+                  k.rf.result_regs);
+        EXPECT_EQ(Lvl(cnt, r.energies, "L1").drains + Lvl(cnt, r.energies, "L0").drains,
+                  Lvl(cnt, r.energies, "MRF").writebacks + Lvl(cnt, r.energies, "L1").fills);
+        EXPECT_GT(Events(cnt, r.energies, "tag checks"), 0u);
       }
     }
     // Same work, whatever the hierarchy.
@@ -227,10 +271,9 @@ TEST_F(Corpus, SwOrfCountsMatchTheCompilersStaticCounts) {
           sp::CountAccesses(*kernels_[i].kernel, a.alloc, po.energies, kernels_[i].run);
       const auto& c = r.kernels[i].rf.counts;
       for (int l = 0; l < 3; ++l) {
-        EXPECT_DOUBLE_EQ(s.reads[static_cast<size_t>(l)],
-                         static_cast<double>(Reads(c.level[static_cast<size_t>(l)])));
-        EXPECT_DOUBLE_EQ(s.writes[static_cast<size_t>(l)],
-                         static_cast<double>(Writes(c.level[static_cast<size_t>(l)])));
+        const auto& lc = Lvl(c, r.energies, sp::RfLevelName(static_cast<sp::RfLevel>(l)));
+        EXPECT_DOUBLE_EQ(s.reads[static_cast<size_t>(l)], static_cast<double>(Reads(lc)));
+        EXPECT_DOUBLE_EQ(s.writes[static_cast<size_t>(l)], static_cast<double>(Writes(lc)));
       }
     }
   }
@@ -242,7 +285,8 @@ TEST_F(Corpus, BiggerL1MeansFewerMrfReads) {
         "  kind: {}\n  levels: {}\n  l1_entries_per_thread: {}\n", kind, levels, entries));
     DriverOptions o;
     o.baseline = false;
-    return Reads(RunDesign(d, kernels_, o).counts.at(Level::kMrf));
+    const DesignResult r = RunDesign(d, kernels_, o);
+    return Reads(Lvl(r.counts, r.energies, "MRF"));
   };
   uint64_t prev = ~uint64_t{0};
   for (int e : {1, 2, 4, 6, 8}) {

@@ -20,7 +20,7 @@
 namespace gpurf::harness {
 namespace {
 
-using energy::Level;
+using Level = ActivityLevel;
 
 class MrfTransactor : public RtlTransactor, public RegisterHome {
  public:

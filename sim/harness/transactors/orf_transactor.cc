@@ -18,7 +18,7 @@ namespace gpurf::harness {
 namespace {
 
 namespace sp = sim::passes;
-using energy::Level;
+using Level = ActivityLevel;
 
 class OrfTransactor : public RtlTransactor {
  public:
@@ -112,7 +112,7 @@ class OrfTransactor : public RtlTransactor {
           ctx_.Fail(o, fmt::format("{}: the warp uses the ORF without an active slot",
                                    ctx_.Where(warp, inst)));
       }
-      ctx_.activity().dropped_writes += ops_.size();
+      ctx_.activity().dropped_result_writes += ops_.size();
       ops_.clear();
       return;
     }

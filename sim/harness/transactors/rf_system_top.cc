@@ -59,7 +59,7 @@
 namespace gpurf::harness {
 
 namespace sp = sim::passes;
-using energy::Level;
+using Level = ActivityLevel;
 using P = RfSystemCycleModel;
 
 namespace {
@@ -144,7 +144,7 @@ class RfSystemTop : public RtlTopSystem {
   // Register rows: rows_ (as RtlLoopSystem).
   void CheckValue(const std::string& signal, const Expect& e, const Bits& actual, uint32_t warp,
                   uint32_t inst);
-  void Toggle(energy::Level l, Bits& last, const Bits& now);
+  void Toggle(ActivityLevel l, Bits& last, const Bits& now);
 
   // The top, one RTL cycle: inputs as set (rst_ni high, disp_ready_i high), Eval, the dispatch
   // checked, the prompt counters compared, the edge. Returns the outputs of the cycle.
@@ -205,7 +205,7 @@ class RfSystemTop : public RtlTopSystem {
 
   Counts want_;
   // Last row on each data port: dispatch slots 0..2 and the result port, per level.
-  std::array<std::array<Bits, 4>, energy::kNumLevels> last_;
+  std::array<std::array<Bits, 4>, kNumActivityLevels> last_;
   DataActivity act_;
 };
 
@@ -645,7 +645,7 @@ void RfSystemTop::DriveResults(uint32_t warp) {
                            Where(warp, ctx_inst_)));
         // The warp was descheduled before its result arrived: its ORF was invalidated at the
         // strand end and the slot may be another warp's; only the MRF part remains.
-        ++act_.dropped_writes;
+        ++act_.dropped_result_writes;
         r.orf = false;
         if (!r.mrf)
           continue;

@@ -15,7 +15,7 @@
 namespace gpurf::harness {
 namespace {
 
-using energy::Level;
+using Level = ActivityLevel;
 
 class RfcTransactor : public RtlTransactor {
  public:
