@@ -11,7 +11,7 @@ namespace gpurf {
 // Port handles, in port order. Every port is present for every spec, so a handle is
 // the port's manifest index.
 struct MrfPort {
-  enum Handle : int {
+  enum Port : int {
     kClk,
     kRstN,
     kIssueValid,

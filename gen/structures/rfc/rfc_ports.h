@@ -11,7 +11,7 @@ namespace gpurf {
 // Port handles, in port order. lu_l0_o and wr_no_l0_i exist with two levels only, so a model
 // resolves a port's index with PortTable::Index.
 struct RfcPort {
-  enum Handle : int {
+  enum Port : int {
     kClk,
     kRstN,
     kLuValid,

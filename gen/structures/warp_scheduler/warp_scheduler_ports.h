@@ -12,7 +12,7 @@ namespace gpurf {
 // Port handles, in port order. Every port is present for every spec, so a handle is
 // the port's manifest index.
 struct WarpSchedulerPort {
-  enum Handle : int {
+  enum Port : int {
     kClk,
     kRstN,
     kReady,
