@@ -9,16 +9,16 @@
 #include <vector>
 
 #include "base/bits.h"
+#include "gen/structures/flop_array/flop_array_ports.h"
 #include "gen/structures/flop_array/flop_array_spec.h"
 #include "models/cycle_model.h"
 
 namespace gpurf {
 
-class FlopArrayModel : public CycleModel {
+// Ports are indexed by the handles of the port table (FlopArrayPort::kWe, ..., flop_array_ports.h),
+// which are the manifest indices.
+class FlopArrayModel : public CycleModel, public FlopArrayPort {
  public:
-  // Port indices follow the manifest order of EmitFlopArray.
-  enum Port { kClk = 0, kRstN, kWe, kWaddr, kWdata, kRaddr, kRdata, kNumPorts };
-
   explicit FlopArrayModel(const FlopArraySpec& spec);
 
   void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override;

@@ -13,7 +13,8 @@
 // Instruction age is an explicit sequence number; the arbitration sorts waiting operands by
 // (age, slot) and walks them bank by bank.
 //
-// MrfModel adapts MrfCore to the lockstep CycleModel interface (ports in manifest order).
+// MrfModel adapts MrfCore to the lockstep CycleModel interface (ports indexed by the handles of
+// the port table, MrfPort in mrf_ports.h, which are the manifest indices).
 #pragma once
 
 #include <array>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "base/bits.h"
+#include "gen/structures/mrf/mrf_ports.h"
 #include "gen/structures/mrf/mrf_spec.h"
 #include "models/cycle_model.h"
 
@@ -141,37 +143,8 @@ class MrfCore {
   Fault fault_ = Fault::kNone;
 };
 
-class MrfModel : public CycleModel {
+class MrfModel : public CycleModel, public MrfPort {
  public:
-  // Port indices follow the manifest order of EmitMrf.
-  enum Port {
-    kClk = 0,
-    kRstN,
-    kIssueValid,
-    kIssueReady,
-    kIssueTag,
-    kIssueWarp,
-    kIssueSrcValid,
-    kIssueSrcReg,
-    kWbValid,
-    kWbReady,
-    kWbWarp,
-    kWbReg,
-    kWbData,
-    kDispValid,
-    kDispReady,
-    kDispTag,
-    kDispWarp,
-    kDispSrcValid,
-    kDispData,
-    kCntReads,
-    kCntWrites,
-    kCntConflicts,
-    kCntIssueStalls,
-    kCntWbStalls,
-    kNumPorts
-  };
-
   explicit MrfModel(const MrfSpec& spec);
 
   void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override;

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "base/bits.h"
+#include "gen/structures/orf/orf_ports.h"
 #include "gen/structures/orf/orf_spec.h"
 #include "models/cycle_model.h"
 
@@ -92,26 +93,10 @@ class OperandRegisterFile {
   std::string first_misuse_;
 };
 
-// Port-level adapter (ports in the manifest order of EmitOrf). rdata_o of a port is defined when
-// the entry it shows is valid.
-class OrfCycleModel : public CycleModel {
+// Port-level adapter (ports indexed by the port table's handles, OrfPort in orf_ports.h). rdata_o
+// of a port is defined when the entry it shows is valid.
+class OrfCycleModel : public CycleModel, public OrfPort {
  public:
-  enum Port {
-    kClk = 0,
-    kRstN,
-    kWe,
-    kWslot,
-    kWentry,
-    kWdata,
-    kRe,
-    kRslot,
-    kRentry,
-    kRdata,
-    kInv,
-    kInvSlot,
-    kNumPorts
-  };
-
   explicit OrfCycleModel(const OrfSpec& spec);
 
   void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override;

@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "gen/structures/rf_system/rf_system_spec.h"
-#include "gen/structures/rfc/rfc_gen.h"
+#include "gen/structures/rfc/rfc_ports.h"
 #include "models/registry.h"
 
 namespace gpurf {
@@ -40,7 +40,7 @@ RfSystem::RfSystem(const RfSystemSpec& spec) : spec_(spec), mrf_(spec.mrf) {
   if (spec_.hw()) {
     rfc_ = std::make_unique<RfcCycleModel>(spec_.rfc);
     rp_ = RfcPorts::For(spec_.rfc);
-    for (const PortInfo& p : EmitRfc(spec_.rfc).ports)
+    for (const PortInfo& p : RfcPortTable(spec_.rfc).Manifest())
       rfc_widths_.push_back(p.width);
   }
   if (spec_.sw()) {

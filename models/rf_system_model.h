@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "base/bits.h"
+#include "gen/structures/rf_system/rf_system_ports.h"
 #include "gen/structures/rf_system/rf_system_spec.h"
 #include "models/cycle_model.h"
 #include "models/mrf_model.h"
@@ -171,7 +172,7 @@ class RfSystem {
   MrfCore mrf_;
   std::unique_ptr<RfcCycleModel> rfc_;
   std::unique_ptr<OperandRegisterFile> l1_, l0_;
-  std::vector<int> rfc_widths_;  // RFC port widths, manifest order
+  std::vector<int> rfc_widths_;  // RFC port widths, manifest order (its port table)
   RfcPorts rp_{};
 
   std::vector<BufEntry> buf_;
@@ -193,59 +194,9 @@ class RfSystem {
   std::string failure_;
 };
 
-// Lockstep adapter: ports in the manifest order of EmitRfSystem.
-class RfSystemCycleModel : public CycleModel {
+// Lockstep adapter: ports indexed by the port table's handles (RfSystemPort, rf_system_ports.h).
+class RfSystemCycleModel : public CycleModel, public RfSystemPort {
  public:
-  enum Port {
-    kClk = 0,
-    kRstN,
-    kIssueValid,
-    kIssueReady,
-    kIssueTag,
-    kIssueWarp,
-    kIssueSlot,
-    kIssueSrcValid,
-    kIssueSrcReg,
-    kIssueSrcLevel,
-    kIssueSrcEntry,
-    kIssueSrcDead,
-    kDispValid,
-    kDispReady,
-    kDispTag,
-    kDispWarp,
-    kDispSrcValid,
-    kDispData,
-    kResValid,
-    kResReady,
-    kResWarp,
-    kResSlot,
-    kResReg,
-    kResData,
-    kResMrf,
-    kResOrf,
-    kResOrfL0,
-    kResOrfEntry,
-    kResLong,
-    kResNoL0,
-    kFlValid,
-    kFlReady,
-    kFlWarp,
-    kFlSlot,
-    kCntMrfReads,
-    kCntMrfWrites,
-    kCntMrfConflicts,
-    kCntIssueStalls,
-    kCntMrfWbStalls,
-    kCntL1Reads,
-    kCntL0Reads,
-    kCntL1Writes,
-    kCntL0Writes,
-    kCntTagChecks,
-    kCntTagHits,
-    kCntWritebacks,
-    kNumPorts
-  };
-
   explicit RfSystemCycleModel(const RfSystemSpec& spec);
 
   void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override;

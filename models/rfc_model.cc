@@ -343,34 +343,35 @@ void RfcScoreboard::Observe(uint64_t cycle, const Cycle& c) {
 // ------------------------------------------------------------------------------ RfcCycleModel
 
 RfcPorts RfcPorts::For(const RfcSpec& s) {
+  const PortTable t = RfcPortTable(s);
+  using P = RfcPort;
   RfcPorts p{};
-  int i = 0;
-  p.clk = i++;
-  p.rst_n = i++;
-  p.lu_valid = i++;
-  p.lu_slot = i++;
-  p.lu_reg = i++;
-  p.lu_last = i++;
-  p.lu_hit = i++;
-  p.lu_l0 = s.two_levels() ? i++ : -1;
-  p.lu_data = i++;
-  p.wr_valid = i++;
-  p.wr_slot = i++;
-  p.wr_reg = i++;
-  p.wr_data = i++;
-  p.wr_long = i++;
-  p.wr_no_l0 = s.two_levels() ? i++ : -1;
-  p.wr_ready = i++;
-  p.fl_valid = i++;
-  p.fl_slot = i++;
-  p.fl_busy = i++;
-  p.fl_done = i++;
-  p.wb_valid = i++;
-  p.wb_slot = i++;
-  p.wb_reg = i++;
-  p.wb_data = i++;
-  p.wb_ready = i++;
-  p.count = i;
+  p.clk = t.Index(P::kClk);
+  p.rst_n = t.Index(P::kRstN);
+  p.lu_valid = t.Index(P::kLuValid);
+  p.lu_slot = t.Index(P::kLuSlot);
+  p.lu_reg = t.Index(P::kLuReg);
+  p.lu_last = t.Index(P::kLuLast);
+  p.lu_hit = t.Index(P::kLuHit);
+  p.lu_l0 = t.Index(P::kLuL0);
+  p.lu_data = t.Index(P::kLuData);
+  p.wr_valid = t.Index(P::kWrValid);
+  p.wr_slot = t.Index(P::kWrSlot);
+  p.wr_reg = t.Index(P::kWrReg);
+  p.wr_data = t.Index(P::kWrData);
+  p.wr_long = t.Index(P::kWrLong);
+  p.wr_no_l0 = t.Index(P::kWrNoL0);
+  p.wr_ready = t.Index(P::kWrReady);
+  p.fl_valid = t.Index(P::kFlValid);
+  p.fl_slot = t.Index(P::kFlSlot);
+  p.fl_busy = t.Index(P::kFlBusy);
+  p.fl_done = t.Index(P::kFlDone);
+  p.wb_valid = t.Index(P::kWbValid);
+  p.wb_slot = t.Index(P::kWbSlot);
+  p.wb_reg = t.Index(P::kWbReg);
+  p.wb_data = t.Index(P::kWbData);
+  p.wb_ready = t.Index(P::kWbReady);
+  p.count = t.size();
   return p;
 }
 

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/bits.h"
+#include "gen/structures/rfc/rfc_ports.h"
 #include "gen/structures/rfc/rfc_spec.h"
 #include "models/cycle_model.h"
 
@@ -195,8 +196,8 @@ class RfcScoreboard {
   std::string failure_;
 };
 
-// Manifest port indices of the RFC's port contract (rfc_spec.h order; lu_l0 and wr_no_l0 exist
-// with two levels only, -1 otherwise).
+// Manifest port indices of an RFC, resolved from its port table (RfcPortTable, rfc_ports.h) once
+// per spec; lu_l0 and wr_no_l0 exist with two levels only, -1 otherwise.
 struct RfcPorts {
   int clk, rst_n, lu_valid, lu_slot, lu_reg, lu_last, lu_hit, lu_l0, lu_data;
   int wr_valid, wr_slot, wr_reg, wr_data, wr_long, wr_no_l0, wr_ready;

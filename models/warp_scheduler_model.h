@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "gen/structures/warp_scheduler/warp_scheduler_ports.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
 #include "models/cycle_model.h"
 
@@ -108,32 +109,10 @@ class WarpScheduler {
   uint64_t issues_ = 0, activations_ = 0, deactivations_ = 0;
 };
 
-// Port-level adapter for the lockstep harness (ports in the manifest order of
-// EmitWarpScheduler). Every output bit is defined every cycle.
-class WarpSchedulerCycleModel : public CycleModel {
+// Port-level adapter for the lockstep harness (ports indexed by the port table's handles,
+// WarpSchedulerPort in warp_scheduler_ports.h). Every output bit is defined every cycle.
+class WarpSchedulerCycleModel : public CycleModel, public WarpSchedulerPort {
  public:
-  enum Port {
-    kClk = 0,
-    kRstN,
-    kReady,
-    kValid,
-    kSuspend,
-    kWake,
-    kIssueValid,
-    kIssueWarp,
-    kIssueSlot,
-    kDeactValid,
-    kDeactWarp,
-    kDeactSlot,
-    kActValid,
-    kActWarp,
-    kSlotValid,
-    kSlotWarp,
-    kActive,
-    kWaiting,
-    kNumPorts
-  };
-
   explicit WarpSchedulerCycleModel(const WarpSchedulerSpec& spec);
 
   void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override;

@@ -291,7 +291,7 @@ class HwRfc : public RfSystem {
         hints_(hints),
         slot_of_(static_cast<size_t>(sm.warps), -1),
         slot_free_(static_cast<size_t>(rc.slots), true),
-        zero_(1) {
+        zero_(rc.width) {
     if (rc_.levels == 2)
       ComputeNotL0();
   }
@@ -633,14 +633,15 @@ GPURF_REGISTER(
         .make_system = [](const DesignSpec& d, const sim::Kernel& k, const sim::SmConfig& sm,
                           const sp::KernelAnalysis& a,
                           const HarnessOptions& opt) -> std::unique_ptr<RfSystem> {
-          RfcConfig rc;
+          // The cache is the design's validated RFC (gen/config/hierarchies/hw_rfc.cc), with as
+          // many slots as this run's scheduler keeps warps active (--active-warps, or every warp
+          // with a single-level scheduler).
+          const auto rfc = std::find_if(d.structures.begin(), d.structures.end(),
+                                        [](const DesignStructure& s) { return s.name == "rfc"; });
+          if (rfc == d.structures.end() || !rfc->implemented())
+            throw std::logic_error(fmt::format("design '{}' has no RFC structure", d.name));
+          RfcConfig rc = RfcConfig::From(SpecAs<RfcSpec>(*rfc->spec));
           rc.slots = sm.active_warps;
-          rc.levels = d.hierarchy.levels == 3 ? 2 : 1;
-          rc.l1_entries = d.hierarchy.l1_entries_per_thread;
-          rc.l0_entries = rc.levels == 2 ? d.hierarchy.l0_entries_per_thread : 0;
-          rc.width = 1;
-          rc.reg_bits = 8;
-          rc.lru = d.hierarchy.replacement == "lru";
           return std::make_unique<HwRfc>(k, sm, Banks(d), opt.mrf_collectors, rc, a.live,
                                          opt.liveness_hints);
         },

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "gen/structures/emit_util.h"
+#include "gen/structures/flop_array/flop_array_ports.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
 #include "gen/vlog/printer.h"
@@ -241,17 +242,7 @@ GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
     m.params.push_back({"NumWriteSegments", "(Entries + WriteSegmentRows - 1) / WriteSegmentRows",
                         "segments (the last may be partial)", true});
   }
-  m.ports = {
-      {Dir::kInput, "clk_i", "", "clock"},
-      {Dir::kInput, "rst_ni", "", "asynchronous active-low reset"},
-      {Dir::kInput, "we_i", Msb("NumWritePorts"), "write enable per write port"},
-      {Dir::kInput, "waddr_i", "NumWritePorts*AddrWidth-1",
-       "write addresses, port w at [w*AddrWidth +: AddrWidth]"},
-      {Dir::kInput, "wdata_i", "NumWritePorts*Width-1", "write data, port w at [w*Width +: Width]"},
-      {Dir::kInput, "raddr_i", "NumReadPorts*AddrWidth-1",
-       "read addresses, port p at [p*AddrWidth +: AddrWidth]"},
-      {Dir::kOutput, "rdata_o", "NumReadPorts*Width-1", "read data, port p at [p*Width +: Width]"},
-  };
+  m.ports = FlopArrayPortTable(s).Verilog();
 
   m.Comment(
       "Arrays of registers and wires, not RAMs: mem2reg tells Yosys so (it would otherwise\n"
@@ -305,22 +296,7 @@ GeneratedStructure EmitFlopArray(const FlopArraySpec& s) {
     g.files.push_back(PrimitiveFile("gpurf_clock_gate.sv"));
   g.files.push_back({top.file_name, s.module_name, Print(top), false});
 
-  const int aw = s.addr_width;
-  g.ports = {
-      {"clk_i", PortDir::kInput, 1, 1, "clock",
-       "clock; writes and registered reads at its rising edge"},
-      {"rst_ni", PortDir::kInput, 1, 1, "reset_n", "asynchronous active-low reset"},
-      {"we_i", PortDir::kInput, s.write_ports, s.write_ports, "write_enable",
-       "write enable per write port"},
-      {"waddr_i", PortDir::kInput, s.write_ports * aw, s.write_ports, "write_address",
-       "write address per write port"},
-      {"wdata_i", PortDir::kInput, s.write_ports * s.width, s.write_ports, "write_data",
-       "write data per write port"},
-      {"raddr_i", PortDir::kInput, s.read_ports * aw, s.read_ports, "read_address",
-       "read address per read port"},
-      {"rdata_o", PortDir::kOutput, s.read_ports * s.width, s.read_ports, "read_data",
-       "read data per read port"},
-  };
+  g.ports = FlopArrayPortTable(s).Manifest();
   return g;
 }
 

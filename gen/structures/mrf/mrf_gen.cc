@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gen/structures/emit_util.h"
+#include "gen/structures/mrf/mrf_ports.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
 #include "gen/vlog/printer.h"
@@ -523,33 +524,7 @@ GeneratedStructure EmitMrf(const MrfSpec& s) {
       {"NumSlots", "3 * NumCollectors", "source operand slots", true},
       {"SlotCountWidth", "$clog2(NumSlots + 1)", "bits to count slots", true},
   };
-  m.ports = {
-      {Dir::kInput, "clk_i", "", "clock"},
-      {Dir::kInput, "rst_ni", "", "asynchronous active-low reset"},
-      {Dir::kInput, "issue_valid_i", "", "an instruction is offered"},
-      {Dir::kOutput, "issue_ready_o", "", "a collector is free"},
-      {Dir::kInput, "issue_tag_i", Msb("TagWidth"), "instruction tag"},
-      {Dir::kInput, "issue_warp_i", Msb("WarpWidth"), "warp of the instruction"},
-      {Dir::kInput, "issue_src_valid_i", "2", "slot s has a source register"},
-      {Dir::kInput, "issue_src_reg_i", "3*RegWidth-1",
-       "slot s register at [s*RegWidth +: RegWidth]"},
-      {Dir::kInput, "wb_valid_i", "", "a result is offered"},
-      {Dir::kOutput, "wb_ready_o", "", "the result is written at this edge"},
-      {Dir::kInput, "wb_warp_i", Msb("WarpWidth"), "warp of the result"},
-      {Dir::kInput, "wb_reg_i", Msb("RegWidth"), "register of the result"},
-      {Dir::kInput, "wb_data_i", Msb("Width"), "result data"},
-      {Dir::kOutput, "disp_valid_o", "", "an instruction has all its operands"},
-      {Dir::kInput, "disp_ready_i", "", "the instruction is taken at this edge"},
-      {Dir::kOutput, "disp_tag_o", Msb("TagWidth"), "its tag"},
-      {Dir::kOutput, "disp_warp_o", Msb("WarpWidth"), "its warp"},
-      {Dir::kOutput, "disp_src_valid_o", "2", "its source valid bits"},
-      {Dir::kOutput, "disp_data_o", "3*Width-1", "slot s operand at [s*Width +: Width]"},
-      {Dir::kOutput, "cnt_reads_o", Msb("CounterWidth"), "bank reads"},
-      {Dir::kOutput, "cnt_writes_o", Msb("CounterWidth"), "bank writes (write-backs)"},
-      {Dir::kOutput, "cnt_conflicts_o", Msb("CounterWidth"), "slot-cycles waiting for a bank"},
-      {Dir::kOutput, "cnt_issue_stalls_o", Msb("CounterWidth"), "cycles an issue waited"},
-      {Dir::kOutput, "cnt_wb_stalls_o", Msb("CounterWidth"), "cycles a write-back waited"},
-  };
+  m.ports = MrfPortTable(s).Verilog();
 
   AddDeclarations(m);
   m.Blank();
@@ -578,36 +553,7 @@ GeneratedStructure EmitMrf(const MrfSpec& s) {
   g.files.push_back(PrimitiveFile("gpurf_sram_1r1w.sv"));
   g.files.push_back({top.file_name, s.module_name, Print(top), false});
 
-  const int tw = s.tag_width, ww = s.warp_width, rw = s.reg_width, cw = s.counter_width;
-  g.ports = {
-      {"clk_i", PortDir::kInput, 1, 1, "clock", "clock"},
-      {"rst_ni", PortDir::kInput, 1, 1, "reset_n", "asynchronous active-low reset"},
-      {"issue_valid_i", PortDir::kInput, 1, 1, "issue_valid", "an instruction is offered"},
-      {"issue_ready_o", PortDir::kOutput, 1, 1, "issue_ready", "a collector is free"},
-      {"issue_tag_i", PortDir::kInput, tw, 1, "issue_tag", "instruction tag"},
-      {"issue_warp_i", PortDir::kInput, ww, 1, "issue_warp", "warp of the instruction"},
-      {"issue_src_valid_i", PortDir::kInput, 3, 3, "issue_src_valid", "source valid per slot"},
-      {"issue_src_reg_i", PortDir::kInput, 3 * rw, 3, "issue_src_reg", "source register per slot"},
-      {"wb_valid_i", PortDir::kInput, 1, 1, "wb_valid", "a result is offered"},
-      {"wb_ready_o", PortDir::kOutput, 1, 1, "wb_ready", "the result is written at this edge"},
-      {"wb_warp_i", PortDir::kInput, ww, 1, "wb_warp", "warp of the result"},
-      {"wb_reg_i", PortDir::kInput, rw, 1, "wb_reg", "register of the result"},
-      {"wb_data_i", PortDir::kInput, s.width, 1, "wb_data", "result data"},
-      {"disp_valid_o", PortDir::kOutput, 1, 1, "disp_valid", "an instruction has its operands"},
-      {"disp_ready_i", PortDir::kInput, 1, 1, "disp_ready", "the instruction is taken"},
-      {"disp_tag_o", PortDir::kOutput, tw, 1, "disp_tag", "tag of the instruction"},
-      {"disp_warp_o", PortDir::kOutput, ww, 1, "disp_warp", "warp of the instruction"},
-      {"disp_src_valid_o", PortDir::kOutput, 3, 3, "disp_src_valid", "source valid per slot"},
-      {"disp_data_o", PortDir::kOutput, 3 * s.width, 3, "disp_data", "operand per slot"},
-      {"cnt_reads_o", PortDir::kOutput, cw, 1, "counter", "bank reads granted"},
-      {"cnt_writes_o", PortDir::kOutput, cw, 1, "counter", "write-backs accepted"},
-      {"cnt_conflicts_o", PortDir::kOutput, cw, 1, "counter",
-       "slot-cycles a needed read waited for its bank"},
-      {"cnt_issue_stalls_o", PortDir::kOutput, cw, 1, "counter",
-       "cycles with issue_valid_i && !issue_ready_o"},
-      {"cnt_wb_stalls_o", PortDir::kOutput, cw, 1, "counter",
-       "cycles with wb_valid_i && !wb_ready_o"},
-  };
+  g.ports = MrfPortTable(s).Manifest();
   return g;
 }
 

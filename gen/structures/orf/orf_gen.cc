@@ -4,6 +4,7 @@
 
 #include "gen/structures/emit_util.h"
 #include "gen/structures/flop_array/flop_array_gen.h"
+#include "gen/structures/orf/orf_ports.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
 #include "gen/vlog/printer.h"
@@ -186,23 +187,7 @@ GeneratedStructure EmitOrf(const OrfSpec& s) {
                         "(NumActive * Entries > 1) ? $clog2(NumActive * Entries) : 1",
                         "row address of the storage array", true});
   }
-  m.ports = {
-      {Dir::kInput, "clk_i", "", "clock"},
-      {Dir::kInput, "rst_ni", "", "asynchronous active-low reset"},
-      {Dir::kInput, "we_i", "", "write a result"},
-      {Dir::kInput, "wslot_i", Msb("SlotWidth"), "active slot of the writing warp"},
-      {Dir::kInput, "wentry_i", Msb("EntryWidth"),
-       s.split ? "bank (operand slot) written" : "entry written"},
-      {Dir::kInput, "wdata_i", Msb("Width"), "result row"},
-      {Dir::kInput, "re_i", Msb("NumReadPorts"), "operand slot p reads this level"},
-      {Dir::kInput, "rslot_i", "NumReadPorts*SlotWidth-1",
-       "active slot per read port at [p*SlotWidth +: SlotWidth]"},
-      {Dir::kInput, "rentry_i", "NumReadPorts*EntryWidth-1",
-       "entry per read port at [p*EntryWidth +: EntryWidth]"},
-      {Dir::kOutput, "rdata_o", "NumReadPorts*Width-1", "operand rows at [p*Width +: Width]"},
-      {Dir::kInput, "inv_i", "", "descheduled warp: invalidate its slot"},
-      {Dir::kInput, "inv_slot_i", Msb("SlotWidth"), "the slot to invalidate"},
-  };
+  m.ports = OrfPortTable(s).Verilog();
 
   std::string unused = "{re_i, inv_i, inv_slot_i}";
   if (s.split) {
@@ -289,21 +274,7 @@ GeneratedStructure EmitOrf(const OrfSpec& s) {
     g.files.push_back(f);
   g.files.push_back({top.file_name, s.module_name, Print(top), false});
 
-  const int sw = s.slot_width, ew = s.entry_width, R = OrfSpec::kReadPorts;
-  g.ports = {
-      {"clk_i", PortDir::kInput, 1, 1, "clock", "clock; writes and registered reads at its edge"},
-      {"rst_ni", PortDir::kInput, 1, 1, "reset_n", "asynchronous active-low reset"},
-      {"we_i", PortDir::kInput, 1, 1, "write_enable", "write a result"},
-      {"wslot_i", PortDir::kInput, sw, 1, "write_slot", "active slot of the writing warp"},
-      {"wentry_i", PortDir::kInput, ew, 1, "write_entry", "entry (split L0: bank) written"},
-      {"wdata_i", PortDir::kInput, s.width, 1, "write_data", "result row"},
-      {"re_i", PortDir::kInput, R, R, "read_enable", "per operand slot: read from this level"},
-      {"rslot_i", PortDir::kInput, R * sw, R, "read_slot", "per operand slot: active slot"},
-      {"rentry_i", PortDir::kInput, R * ew, R, "read_entry", "per operand slot: entry"},
-      {"rdata_o", PortDir::kOutput, R * s.width, R, "read_data", "per operand slot: row read"},
-      {"inv_i", PortDir::kInput, 1, 1, "invalidate", "warp of a slot descheduled"},
-      {"inv_slot_i", PortDir::kInput, sw, 1, "invalidate_slot", "slot invalidated"},
-  };
+  g.ports = OrfPortTable(s).Manifest();
   return g;
 }
 

@@ -8,6 +8,7 @@
 #include "gen/structures/emit_util.h"
 #include "gen/structures/mrf/mrf_gen.h"
 #include "gen/structures/orf/orf_gen.h"
+#include "gen/structures/rf_system/rf_system_ports.h"
 #include "gen/structures/rfc/rfc_gen.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
@@ -19,27 +20,13 @@ namespace {
 
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
 
-// The counters of the upper levels, in port order after the MRF's five.
-struct Counter {
-  const char* name;  // cnt_<name>_o, cnt_<name>_q, inc_<name>
-  const char* what;
-};
-const Counter kUpperCounters[] = {
-    {"l1_reads", "operands read from L1"},
-    {"l0_reads", "operands read from L0"},
-    {"l1_writes", "results written into L1"},
-    {"l0_writes", "results written into L0"},
-    {"tag_checks", "RFC tag checks (operand lookups and results through the RFC)"},
-    {"tag_hits", "RFC operand hits"},
-    {"writebacks", "RFC write-backs to the MRF"},
-};
+// Signal stems of the upper levels' counters (cnt_<stem>_q, inc_<stem>), in the order of their
+// ports, RfSystemPort::kCntL1Reads on.
+const char* const kUpperCounters[] = {"l1_reads",   "l0_reads", "l1_writes", "l0_writes",
+                                      "tag_checks", "tag_hits", "writebacks"};
+// The MRF's counter outputs (mrf_cnt_<stem>), in the order of their ports,
+// RfSystemPort::kCntMrfReads on.
 const char* const kMrfCounters[] = {"reads", "writes", "conflicts", "issue_stalls", "wb_stalls"};
-const char* const kMrfCounterPorts[] = {"cnt_mrf_reads_o", "cnt_mrf_writes_o",
-                                        "cnt_mrf_conflicts_o", "cnt_issue_stalls_o",
-                                        "cnt_mrf_wb_stalls_o"};
-const char* const kMrfCounterText[] = {
-    "MRF bank reads", "MRF writes", "MRF operand-cycles waiting for a bank",
-    "cycles an issue waited for a collector", "cycles an MRF write waited"};
 
 std::vector<std::string> ModuleDoc(const RfSystemSpec& s) {
   std::vector<std::string> doc = {
@@ -81,6 +68,7 @@ struct Builder {
   const RfSystemSpec& s;
   Module m;
   std::vector<std::string> unused;  // inputs and sub-module outputs this hierarchy ignores
+  const PortTable port_table = RfSystemPortTable(s);
 
   void Net(const std::string& name, const std::string& msb, const std::string& comment = "") {
     m.Add(MakeItem(vlog::Net{name, msb, "", comment, ""}));
@@ -109,51 +97,7 @@ struct Builder {
                       {"NumActive", Int(s.active_warps), "active-warp slots of the RFC", true});
   }
 
-  void Ports() {
-    const std::string cw = Msb("CounterWidth");
-    m.ports = {
-        {Dir::kInput, "clk_i", "", "clock"},
-        {Dir::kInput, "rst_ni", "", "asynchronous active-low reset"},
-        {Dir::kInput, "issue_valid_i", "", "an instruction is offered"},
-        {Dir::kOutput, "issue_ready_o", "", "an operand collector is free"},
-        {Dir::kInput, "issue_tag_i", Msb("TagWidth"), "instruction tag"},
-        {Dir::kInput, "issue_warp_i", Msb("WarpWidth"), "warp of the instruction"},
-        {Dir::kInput, "issue_slot_i", Msb("SlotWidth"), "its active slot (hw-rfc, sw-orf)"},
-        {Dir::kInput, "issue_src_valid_i", "2", "slot s has a source operand"},
-        {Dir::kInput, "issue_src_reg_i", "3*RegWidth-1", "slot s register"},
-        {Dir::kInput, "issue_src_level_i", "3*LevelWidth-1",
-         "slot s level: 0 MRF, 1 L1, 2 L0 (sw-orf)"},
-        {Dir::kInput, "issue_src_entry_i", "3*EntryWidth-1", "slot s L1 entry (sw-orf)"},
-        {Dir::kInput, "issue_src_dead_i", "2", "slot s is the value's last read (hw-rfc hint)"},
-        {Dir::kOutput, "disp_valid_o", "", "an instruction has all its operands"},
-        {Dir::kInput, "disp_ready_i", "", "the instruction is taken at this edge"},
-        {Dir::kOutput, "disp_tag_o", Msb("TagWidth"), "its tag"},
-        {Dir::kOutput, "disp_warp_o", Msb("WarpWidth"), "its warp"},
-        {Dir::kOutput, "disp_src_valid_o", "2", "its source valid bits"},
-        {Dir::kOutput, "disp_data_o", "3*Width-1", "slot s operand at [s*Width +: Width]"},
-        {Dir::kInput, "res_valid_i", "", "a result is offered"},
-        {Dir::kOutput, "res_ready_o", "", "the result is accepted at this edge"},
-        {Dir::kInput, "res_warp_i", Msb("WarpWidth"), "warp of the result"},
-        {Dir::kInput, "res_slot_i", Msb("SlotWidth"), "its active slot (hw-rfc, sw-orf)"},
-        {Dir::kInput, "res_reg_i", Msb("RegWidth"), "register written"},
-        {Dir::kInput, "res_data_i", Msb("Width"), "result row"},
-        {Dir::kInput, "res_mrf_i", "",
-         "sw-orf: also write the MRF; hw-rfc: warp without slot, MRF only"},
-        {Dir::kInput, "res_orf_i", "", "sw-orf: write an ORF level"},
-        {Dir::kInput, "res_orf_l0_i", "", "sw-orf: that level is L0 (else L1)"},
-        {Dir::kInput, "res_orf_entry_i", Msb("EntryWidth"), "sw-orf: L1 entry or split L0 bank"},
-        {Dir::kInput, "res_long_i", "", "hw-rfc: long-latency result, bypass to the MRF"},
-        {Dir::kInput, "res_no_l0_i", "", "hw-rfc (2 RFC levels): allocate in L1"},
-        {Dir::kInput, "fl_valid_i", "", "deschedule request, held until fl_ready_o"},
-        {Dir::kOutput, "fl_ready_o", "", "the deschedule completes at this edge"},
-        {Dir::kInput, "fl_warp_i", Msb("WarpWidth"), "the descheduled warp"},
-        {Dir::kInput, "fl_slot_i", Msb("SlotWidth"), "its slot"},
-    };
-    for (size_t i = 0; i < std::size(kMrfCounterPorts); ++i)
-      m.ports.push_back({Dir::kOutput, kMrfCounterPorts[i], cw, kMrfCounterText[i]});
-    for (const Counter& c : kUpperCounters)
-      m.ports.push_back({Dir::kOutput, fmt::format("cnt_{}_o", c.name), cw, c.what});
-  }
+  void Ports() { m.ports = port_table.Verilog(); }
 
   void Declarations() {
     m.Comment("Handshakes.");
@@ -209,9 +153,9 @@ struct Builder {
     }
     m.Blank();
     m.Comment("Event counters of the upper levels and their increments in this cycle.");
-    for (const Counter& c : kUpperCounters) {
-      Net(fmt::format("cnt_{}_q", c.name), Msb("CounterWidth"));
-      Net(fmt::format("inc_{}", c.name), "2");
+    for (const char* c : kUpperCounters) {
+      Net(fmt::format("cnt_{}_q", c), Msb("CounterWidth"));
+      Net(fmt::format("inc_{}", c), "2");
     }
     m.Blank();
   }
@@ -586,11 +530,12 @@ struct Builder {
     m.Comment(
         "Event counters: the MRF's own, and this cycle's upper-level events added at the edge.");
     for (size_t i = 0; i < std::size(kMrfCounters); ++i)
-      Assign(kMrfCounterPorts[i], fmt::format("mrf_cnt_{}", kMrfCounters[i]));
+      Assign(port_table[RfSystemPort::kCntMrfReads + static_cast<int>(i)].name,
+             fmt::format("mrf_cnt_{}", kMrfCounters[i]));
     Always inc;
     inc.kind = AlwaysKind::kComb;
-    for (const Counter& c : kUpperCounters)
-      inc.body.push_back(Blocking(fmt::format("inc_{}", c.name), "'0"));
+    for (const char* c : kUpperCounters)
+      inc.body.push_back(Blocking(fmt::format("inc_{}", c), "'0"));
     Body per;
     auto add = [&](const char* name, const std::string& cond) {
       per.push_back(IfThen(
@@ -625,8 +570,8 @@ struct Builder {
       add1("writebacks", "rfc_wb_valid && mrf_wb_ready");
     }
     if (per.empty() && once.empty()) {
-      for (const Counter& c : kUpperCounters)
-        Assign(fmt::format("inc_{}", c.name), "3'b000");
+      for (const char* c : kUpperCounters)
+        Assign(fmt::format("inc_{}", c), "3'b000");
     } else {
       if (!per.empty())
         inc.body.push_back(ForLoop("p", "3", per));
@@ -636,15 +581,17 @@ struct Builder {
     }
     Always ff{AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "p_counters", {}};
     Body rst, upd;
-    for (const Counter& c : kUpperCounters) {
-      rst.push_back(NonBlocking(fmt::format("cnt_{}_q", c.name), "'0"));
-      upd.push_back(NonBlocking(fmt::format("cnt_{}_q", c.name),
-                                fmt::format("cnt_{0}_q + CounterWidth'(inc_{0})", c.name)));
+    for (const char* c : kUpperCounters) {
+      rst.push_back(NonBlocking(fmt::format("cnt_{}_q", c), "'0"));
+      upd.push_back(NonBlocking(fmt::format("cnt_{}_q", c),
+                                fmt::format("cnt_{0}_q + CounterWidth'(inc_{0})", c)));
     }
     ff.body = {IfThen("!rst_ni", rst, upd)};
     m.Add(MakeItem(std::move(ff)));
-    for (const Counter& c : kUpperCounters)
-      Assign(fmt::format("cnt_{}_o", c.name), fmt::format("cnt_{}_q", c.name));
+    for (size_t i = 0; i < std::size(kUpperCounters); ++i) {
+      Assign(port_table[RfSystemPort::kCntL1Reads + static_cast<int>(i)].name,
+             fmt::format("cnt_{}_q", kUpperCounters[i]));
+    }
     m.Blank();
   }
 
@@ -768,51 +715,7 @@ GeneratedStructure EmitRfSystem(const RfSystemSpec& s) {
   const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(b.m));
   g.files.push_back({top.file_name, s.module_name, Print(top), false});
 
-  const int tw = s.tag_width, ww = s.warp_width, rw = s.reg_width, sw = s.slot_width,
-            ew = s.entry_width, dw = s.width, cw = s.counter_width;
-  g.ports = {
-      {"clk_i", PortDir::kInput, 1, 1, "clock", "clock"},
-      {"rst_ni", PortDir::kInput, 1, 1, "reset_n", "asynchronous active-low reset"},
-      {"issue_valid_i", PortDir::kInput, 1, 1, "issue_valid", "an instruction is offered"},
-      {"issue_ready_o", PortDir::kOutput, 1, 1, "issue_ready", "a collector is free"},
-      {"issue_tag_i", PortDir::kInput, tw, 1, "issue_tag", "instruction tag"},
-      {"issue_warp_i", PortDir::kInput, ww, 1, "issue_warp", "warp"},
-      {"issue_slot_i", PortDir::kInput, sw, 1, "issue_slot", "active slot of the warp"},
-      {"issue_src_valid_i", PortDir::kInput, 3, 3, "issue_src_valid", "source valid per slot"},
-      {"issue_src_reg_i", PortDir::kInput, 3 * rw, 3, "issue_src_reg", "register per slot"},
-      {"issue_src_level_i", PortDir::kInput, 3 * RfSystemSpec::kLevelBits, 3, "issue_src_level",
-       "sw-orf level per slot: 0 MRF, 1 L1, 2 L0"},
-      {"issue_src_entry_i", PortDir::kInput, 3 * ew, 3, "issue_src_entry", "sw-orf L1 entry"},
-      {"issue_src_dead_i", PortDir::kInput, 3, 3, "issue_src_dead", "hw-rfc liveness hint"},
-      {"disp_valid_o", PortDir::kOutput, 1, 1, "disp_valid", "an instruction has its operands"},
-      {"disp_ready_i", PortDir::kInput, 1, 1, "disp_ready", "the instruction is taken"},
-      {"disp_tag_o", PortDir::kOutput, tw, 1, "disp_tag", "its tag"},
-      {"disp_warp_o", PortDir::kOutput, ww, 1, "disp_warp", "its warp"},
-      {"disp_src_valid_o", PortDir::kOutput, 3, 3, "disp_src_valid", "source valid per slot"},
-      {"disp_data_o", PortDir::kOutput, 3 * dw, 3, "disp_data", "operand per slot"},
-      {"res_valid_i", PortDir::kInput, 1, 1, "res_valid", "a result is offered"},
-      {"res_ready_o", PortDir::kOutput, 1, 1, "res_ready", "the result is accepted"},
-      {"res_warp_i", PortDir::kInput, ww, 1, "res_warp", "warp"},
-      {"res_slot_i", PortDir::kInput, sw, 1, "res_slot", "active slot"},
-      {"res_reg_i", PortDir::kInput, rw, 1, "res_reg", "register"},
-      {"res_data_i", PortDir::kInput, dw, 1, "res_data", "result row"},
-      {"res_mrf_i", PortDir::kInput, 1, 1, "res_mrf", "MRF target / warp without slot"},
-      {"res_orf_i", PortDir::kInput, 1, 1, "res_orf", "sw-orf: ORF target"},
-      {"res_orf_l0_i", PortDir::kInput, 1, 1, "res_orf_l0", "sw-orf: the target is L0"},
-      {"res_orf_entry_i", PortDir::kInput, ew, 1, "res_orf_entry", "sw-orf: entry or bank"},
-      {"res_long_i", PortDir::kInput, 1, 1, "res_long", "hw-rfc: long-latency bypass"},
-      {"res_no_l0_i", PortDir::kInput, 1, 1, "res_no_l0", "hw-rfc: not for L0"},
-      {"fl_valid_i", PortDir::kInput, 1, 1, "flush_valid", "deschedule request"},
-      {"fl_ready_o", PortDir::kOutput, 1, 1, "flush_ready", "deschedule done"},
-      {"fl_warp_i", PortDir::kInput, ww, 1, "flush_warp", "descheduled warp"},
-      {"fl_slot_i", PortDir::kInput, sw, 1, "flush_slot", "its slot"},
-  };
-  for (size_t i = 0; i < std::size(kMrfCounterPorts); ++i)
-    g.ports.push_back(
-        {kMrfCounterPorts[i], PortDir::kOutput, cw, 1, "counter", kMrfCounterText[i]});
-  for (const Counter& c : kUpperCounters)
-    g.ports.push_back(
-        {fmt::format("cnt_{}_o", c.name), PortDir::kOutput, cw, 1, "counter", c.what});
+  g.ports = b.port_table.Manifest();
   return g;
 }
 

@@ -4,6 +4,7 @@
 
 #include "gen/structures/emit_util.h"
 #include "gen/structures/flop_array/flop_array_gen.h"
+#include "gen/structures/rfc/rfc_ports.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
 #include "gen/vlog/printer.h"
@@ -605,36 +606,7 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
                         "bits of a " + L.X + " row address", true});
   }
 
-  m.ports = {
-      {Dir::kInput, "clk_i", "", "clock"},
-      {Dir::kInput, "rst_ni", "", "asynchronous active-low reset"},
-      {Dir::kInput, "lu_valid_i", "NumOperands-1", "operand p is looked up"},
-      {Dir::kInput, "lu_slot_i", "NumOperands*SlotBits-1", "its slot, [p*SlotBits +: SlotBits]"},
-      {Dir::kInput, "lu_reg_i", "NumOperands*RegBits-1", "its register, [p*RegBits +: RegBits]"},
-      {Dir::kInput, "lu_last_i", "NumOperands-1", "liveness hint: last read of the value"},
-      {Dir::kOutput, "lu_hit_o", "NumOperands-1", "operand p hit"},
-  };
-  if (s.two_levels())
-    m.ports.push_back({Dir::kOutput, "lu_l0_o", "NumOperands-1", "operand p hit in L0"});
-  m.ports.push_back(
-      {Dir::kOutput, "lu_data_o", "NumOperands*Width-1", "hit data, [p*Width +: Width]"});
-  m.ports.push_back({Dir::kInput, "wr_valid_i", "", "a result to write"});
-  m.ports.push_back({Dir::kInput, "wr_slot_i", "SlotBits-1", "its slot"});
-  m.ports.push_back({Dir::kInput, "wr_reg_i", "RegBits-1", "its register"});
-  m.ports.push_back({Dir::kInput, "wr_data_i", "Width-1", "its data"});
-  m.ports.push_back({Dir::kInput, "wr_long_i", "", "long-latency result: bypass to the MRF"});
-  if (s.two_levels())
-    m.ports.push_back({Dir::kInput, "wr_no_l0_i", "", "not for L0: allocate in L1"});
-  m.ports.push_back({Dir::kOutput, "wr_ready_o", "", "the write is accepted this cycle"});
-  m.ports.push_back({Dir::kInput, "fl_valid_i", "", "flush (deschedule) request"});
-  m.ports.push_back({Dir::kInput, "fl_slot_i", "SlotBits-1", "slot to flush"});
-  m.ports.push_back({Dir::kOutput, "fl_busy_o", "", "flush in progress; requests wait"});
-  m.ports.push_back({Dir::kOutput, "fl_done_o", "", "the flush completes this cycle"});
-  m.ports.push_back({Dir::kOutput, "wb_valid_o", "", "write-back to the MRF"});
-  m.ports.push_back({Dir::kOutput, "wb_slot_o", "SlotBits-1", "its slot"});
-  m.ports.push_back({Dir::kOutput, "wb_reg_o", "RegBits-1", "its register"});
-  m.ports.push_back({Dir::kOutput, "wb_data_o", "Width-1", "its data"});
-  m.ports.push_back({Dir::kInput, "wb_ready_i", "", "the MRF takes the write-back"});
+  m.ports = RfcPortTable(s).Verilog();
 
   // ------------------------------------------------------------------ global declarations
   m.Comment("Index functions of the flat state vectors (valid bits, tags, ages) of each level.");
@@ -821,37 +793,7 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
   }
   g.files.push_back({top.file_name, s.module_name, Print(top), false});
 
-  const int sb = s.slot_bits, rb = s.reg_bits, w = s.width, k = RfcSpec::kOperands;
-  g.ports = {
-      {"clk_i", PortDir::kInput, 1, 1, "clock", "clock"},
-      {"rst_ni", PortDir::kInput, 1, 1, "reset_n", "asynchronous active-low reset"},
-      {"lu_valid_i", PortDir::kInput, k, k, "lookup_valid", "operand lookup valid"},
-      {"lu_slot_i", PortDir::kInput, k * sb, k, "lookup_slot", "operand slot"},
-      {"lu_reg_i", PortDir::kInput, k * rb, k, "lookup_reg", "operand register"},
-      {"lu_last_i", PortDir::kInput, k, k, "lookup_last", "liveness hint: last read"},
-      {"lu_hit_o", PortDir::kOutput, k, k, "lookup_hit", "operand hit"},
-  };
-  if (s.two_levels())
-    g.ports.push_back({"lu_l0_o", PortDir::kOutput, k, k, "lookup_hit_l0", "operand hit in L0"});
-  g.ports.push_back({"lu_data_o", PortDir::kOutput, k * w, k, "lookup_data", "operand data"});
-  g.ports.push_back({"wr_valid_i", PortDir::kInput, 1, 1, "write_valid", "result write"});
-  g.ports.push_back({"wr_slot_i", PortDir::kInput, sb, 1, "write_slot", "result slot"});
-  g.ports.push_back({"wr_reg_i", PortDir::kInput, rb, 1, "write_reg", "result register"});
-  g.ports.push_back({"wr_data_i", PortDir::kInput, w, 1, "write_data", "result data"});
-  g.ports.push_back(
-      {"wr_long_i", PortDir::kInput, 1, 1, "write_long_latency", "bypass to the MRF"});
-  if (s.two_levels())
-    g.ports.push_back({"wr_no_l0_i", PortDir::kInput, 1, 1, "write_not_l0", "allocate in L1"});
-  g.ports.push_back({"wr_ready_o", PortDir::kOutput, 1, 1, "write_ready", "write accepted"});
-  g.ports.push_back({"fl_valid_i", PortDir::kInput, 1, 1, "flush_valid", "flush request"});
-  g.ports.push_back({"fl_slot_i", PortDir::kInput, sb, 1, "flush_slot", "slot to flush"});
-  g.ports.push_back({"fl_busy_o", PortDir::kOutput, 1, 1, "flush_busy", "flush in progress"});
-  g.ports.push_back({"fl_done_o", PortDir::kOutput, 1, 1, "flush_done", "flush completes"});
-  g.ports.push_back({"wb_valid_o", PortDir::kOutput, 1, 1, "writeback_valid", "write-back"});
-  g.ports.push_back({"wb_slot_o", PortDir::kOutput, sb, 1, "writeback_slot", "its slot"});
-  g.ports.push_back({"wb_reg_o", PortDir::kOutput, rb, 1, "writeback_reg", "its register"});
-  g.ports.push_back({"wb_data_o", PortDir::kOutput, w, 1, "writeback_data", "its data"});
-  g.ports.push_back({"wb_ready_i", PortDir::kInput, 1, 1, "writeback_ready", "MRF takes it"});
+  g.ports = RfcPortTable(s).Manifest();
   return g;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "gen/structures/emit_util.h"
+#include "gen/structures/warp_scheduler/warp_scheduler_ports.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/expr.h"
 #include "gen/vlog/printer.h"
@@ -261,28 +262,7 @@ GeneratedStructure EmitWarpScheduler(const WarpSchedulerSpec& s) {
       {"WarpIdWidth", "(NumWarps > 1) ? $clog2(NumWarps) : 1", "bits of a warp id", true},
       {"SlotWidth", "(NumActive > 1) ? $clog2(NumActive) : 1", "bits of a slot index", true},
   };
-  m.ports = {
-      {Dir::kInput, "clk_i", "", "clock"},
-      {Dir::kInput, "rst_ni", "", "asynchronous active-low reset"},
-      {Dir::kInput, "ready_i", Msb("NumWarps"), "warp's instruction free of short-latency hazards"},
-      {Dir::kInput, "valid_i", Msb("NumWarps"), "warp has a decoded instruction"},
-      {Dir::kInput, "suspend_i", Msb("NumWarps"), "strand end: deschedule after issuing it"},
-      {Dir::kInput, "wake_i", Msb("NumWarps"), "long-latency results of the warp returned"},
-      {Dir::kOutput, "issue_valid_o", "", "a warp issues this cycle"},
-      {Dir::kOutput, "issue_warp_o", Msb("WarpIdWidth"), "the issuing warp"},
-      {Dir::kOutput, "issue_slot_o", Msb("SlotWidth"), "its active slot"},
-      {Dir::kOutput, "deact_valid_o", "", "the issuing warp is descheduled at this edge"},
-      {Dir::kOutput, "deact_warp_o", Msb("WarpIdWidth"), "descheduled warp"},
-      {Dir::kOutput, "deact_slot_o", Msb("SlotWidth"), "slot it frees"},
-      {Dir::kOutput, "act_valid_o", Msb("NumActive"), "slot s is filled at this edge"},
-      {Dir::kOutput, "act_warp_o", "NumActive*WarpIdWidth-1",
-       "warp activated into slot s at [s*WarpIdWidth +: WarpIdWidth]"},
-      {Dir::kOutput, "slot_valid_o", Msb("NumActive"), "slot s holds an active warp"},
-      {Dir::kOutput, "slot_warp_o", "NumActive*WarpIdWidth-1",
-       "warp held by slot s at [s*WarpIdWidth +: WarpIdWidth]"},
-      {Dir::kOutput, "active_o", Msb("NumWarps"), "warp is active"},
-      {Dir::kOutput, "waiting_o", Msb("NumWarps"), "warp is suspended, waiting for its wake"},
-  };
+  m.ports = WarpSchedulerPortTable(s).Verilog();
 
   m.Comment(
       "State: the active set as slots, per-warp bits, issue and activation pointers. The pointers\n"
@@ -359,27 +339,7 @@ GeneratedStructure EmitWarpScheduler(const WarpSchedulerSpec& s) {
   g.files.push_back(AssertHeaderFile());
   g.files.push_back({top.file_name, s.module_name, Print(top), false});
 
-  const int W = s.warps, A = s.active, ww = s.warp_id_width, sw = s.slot_width;
-  g.ports = {
-      {"clk_i", PortDir::kInput, 1, 1, "clock", "clock"},
-      {"rst_ni", PortDir::kInput, 1, 1, "reset_n", "asynchronous active-low reset"},
-      {"ready_i", PortDir::kInput, W, W, "warp_ready", "per warp: no short-latency hazard"},
-      {"valid_i", PortDir::kInput, W, W, "warp_valid", "per warp: decoded instruction buffered"},
-      {"suspend_i", PortDir::kInput, W, W, "warp_suspend", "per warp: strand-end bit"},
-      {"wake_i", PortDir::kInput, W, W, "warp_wake", "per warp: long-latency results returned"},
-      {"issue_valid_o", PortDir::kOutput, 1, 1, "issue_valid", "a warp issues"},
-      {"issue_warp_o", PortDir::kOutput, ww, 1, "issue_warp", "issuing warp"},
-      {"issue_slot_o", PortDir::kOutput, sw, 1, "issue_slot", "issuing slot"},
-      {"deact_valid_o", PortDir::kOutput, 1, 1, "deactivate_valid", "issuing warp descheduled"},
-      {"deact_warp_o", PortDir::kOutput, ww, 1, "deactivate_warp", "descheduled warp"},
-      {"deact_slot_o", PortDir::kOutput, sw, 1, "deactivate_slot", "freed slot"},
-      {"act_valid_o", PortDir::kOutput, A, A, "activate_valid", "per slot: filled at this edge"},
-      {"act_warp_o", PortDir::kOutput, A * ww, A, "activate_warp", "per slot: activated warp"},
-      {"slot_valid_o", PortDir::kOutput, A, A, "slot_valid", "per slot: holds a warp"},
-      {"slot_warp_o", PortDir::kOutput, A * ww, A, "slot_warp", "per slot: warp held"},
-      {"active_o", PortDir::kOutput, W, W, "warp_active", "per warp: active"},
-      {"waiting_o", PortDir::kOutput, W, W, "warp_waiting", "per warp: suspended"},
-  };
+  g.ports = WarpSchedulerPortTable(s).Manifest();
   return g;
 }
 
