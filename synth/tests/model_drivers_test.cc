@@ -16,6 +16,7 @@
 #include <set>
 
 #include "base/diag.h"
+#include "base/fs.h"
 #include "gen/config/yaml_loader.h"
 #include "gen/structures/emit.h"
 #include "synth/activity_driver.h"
@@ -183,6 +184,73 @@ TEST(ModelDrivers, ComponentFitRecoversFourEnergies) {
   EXPECT_NEAR(g.residual, a.residual, 1e-12);
   // Proportional columns cannot be separated.
   EXPECT_THROW(FitAccessComponents({{1, 2, 0, 0}, {2, 4, 0, 0}}, {1, 2}), ToolError);
+}
+
+// A result of the characterize-v2 writer, before the components had names (e_tag_pj,
+// e_l0_read_pj, access_semantics; reads/writes/tag_checks/l0_reads per set): the RFC of
+// configs/examples/hw_rfc_3level.yaml from `gpurf characterize --accesses 200`. It reads into the
+// same numbers, the fit over its stored sets gives its stored energies again, and today's format
+// carries them by component name.
+TEST(ModelDrivers, ReadsCharacterizeV2ResultsByComponentName) {
+  const nlohmann::json v2 = nlohmann::json::parse(
+      ReadFile(fs::path(GPURF_SYNTH_TEST_DATA) / "characterize_v2_rfc_result.json"));
+  const std::vector<AccessComponent> declared =
+      MakeActivityDriver(Make("rfc", kRfc2))->Components();
+  ModuleCharacterization r;
+  ReadCharacterizationResult(v2, declared, r);
+  ASSERT_EQ(r.components.size(), 4U);
+  EXPECT_EQ(r.e_read_pj(), v2.at("e_read_pj").get<double>());
+  EXPECT_EQ(r.e_write_pj(), v2.at("e_write_pj").get<double>());
+  ASSERT_NE(r.Component("tag_check"), nullptr);
+  ASSERT_NE(r.Component("l0_read"), nullptr);
+  EXPECT_EQ(r.Component("tag_check")->e_pj, v2.at("e_tag_pj").get<double>());
+  EXPECT_EQ(r.Component("l0_read")->e_pj, v2.at("e_l0_read_pj").get<double>());
+  EXPECT_GT(r.Component("tag_check")->e_pj, 0);
+  EXPECT_GT(r.Component("l0_read")->e_pj, 0);
+  EXPECT_EQ(r.Component("tag_check")->meaning, declared[2].meaning);
+  EXPECT_EQ(r.idle_pj_per_cycle, v2.at("idle_pj_per_cycle").get<double>());
+  EXPECT_EQ(r.fit_residual, v2.at("fit_residual").get<double>());
+  EXPECT_EQ(r.leakage_w, v2.at("leakage_w").get<double>());
+  EXPECT_EQ(r.nets, v2.at("nets").get<int>());
+  const auto& sets = v2.at("stimulus_sets");
+  ASSERT_EQ(r.sets.size(), 6U);
+  ASSERT_EQ(sets.size(), 6U);
+  const std::vector<std::string> old_counts = {"reads", "writes", "tag_checks", "l0_reads"};
+  for (size_t i = 0; i < sets.size(); ++i) {
+    SCOPED_TRACE(r.sets[i].set);
+    EXPECT_EQ(r.sets[i].set, sets[i].at("set").get<std::string>());
+    EXPECT_EQ(r.sets[i].cycles, sets[i].at("cycles").get<uint64_t>());
+    for (size_t c = 0; c < old_counts.size(); ++c)
+      EXPECT_EQ(r.sets[i].accesses.at(c), sets[i].value(old_counts[c], uint64_t{0}));
+    EXPECT_EQ(r.sets[i].energy.dynamic_pj(), sets[i].at("energy").at("dynamic_pj").get<double>());
+  }
+  EXPECT_EQ(r.sets[5].set, "l0-reads");
+  EXPECT_GT(r.sets[5].accesses[3], 0U);  // l0_read
+  // The fit over the stored sets: the stored energies.
+  ModuleCharacterization refit = r;
+  FitStimulusSets(refit);
+  for (size_t c = 0; c < r.components.size(); ++c)
+    EXPECT_DOUBLE_EQ(refit.components[c].e_pj, r.components[c].e_pj) << r.components[c].name;
+  EXPECT_DOUBLE_EQ(refit.idle_pj_per_cycle, r.idle_pj_per_cycle);
+  // Today's format names the components and reads back the same numbers.
+  const nlohmann::ordered_json now = CharacterizationResultJson(r);
+  EXPECT_FALSE(now.contains("e_tag_pj"));
+  EXPECT_EQ(now.at("components").at("tag_check").at("e_pj").get<double>(),
+            v2.at("e_tag_pj").get<double>());
+  EXPECT_EQ(now.at("stimulus_sets").at(4).at("accesses").at("tag_check").get<uint64_t>(),
+            sets[4].at("tag_checks").get<uint64_t>());
+  ModuleCharacterization back;
+  ReadCharacterizationResult(nlohmann::json::parse(now.dump()), declared, back);
+  ASSERT_EQ(back.components.size(), r.components.size());
+  for (size_t c = 0; c < r.components.size(); ++c)
+    EXPECT_EQ(back.components[c].e_pj, r.components[c].e_pj) << r.components[c].name;
+  ASSERT_EQ(back.sets.size(), r.sets.size());
+  for (size_t i = 0; i < r.sets.size(); ++i) {
+    EXPECT_EQ(back.sets[i].accesses, r.sets[i].accesses);
+    EXPECT_EQ(back.sets[i].energy.dynamic_pj(), r.sets[i].energy.dynamic_pj());
+  }
+  // A driver's components begin with read and write.
+  EXPECT_THROW(DeclaredComponents({{"tag_check", "", ""}}), ToolError);
 }
 
 // ------------------------------------------------------------------ gate level (label char)
