@@ -24,12 +24,15 @@
 #include "base/diag.h"
 #include "base/fs.h"
 #include "base/process.h"
+#include "gen/config/hierarchy.h"
 #include "gen/config/yaml_loader.h"
 #include "gen/output/artifact.h"
 #include "gen/output/design_writer.h"
 #include "sim/ptx/ptx_parser.h"
 #include "sim/workload/launch.h"
 #include "synth/characterize.h"
+#include "synth/characterize_report.h"
+#include "synth/gebhart_table_iv.h"
 #include "synth/liberty.h"
 #include "synth/synth.h"
 #include "verif/lint/lint.h"
@@ -239,15 +242,19 @@ void WriteCharacterization(const fs::path& dir, const std::vector<ModuleCharacte
   WriteCharacterizationOutputs(stage.path(), rs, opt);
   stage.Commit();
   for (const auto& r : rs) {
+    // The family's own components (beyond read and write) by name, and black-boxed SRAM banks.
+    std::string more;
+    for (size_t c = kWriteComponent + 1; c < r.components.size(); ++c)
+      if (r.components[c].e_pj != 0)
+        more += fmt::format(", E_{} {:.3f} pJ", r.components[c].name, r.components[c].e_pj);
+    if (!r.synth.macros.empty())
+      more += fmt::format(" (+ SRAM bank {:.3f} / {:.3f} pJ per access)", r.macro_e_read_pj,
+                          r.macro_e_write_pj);
     fmt::print(
         "CHAR {}: area {:.0f} um^2, E_read {:.3f} pJ, E_write {:.3f} pJ, idle {:.3f} "
         "pJ/cycle, leakage {:.3f} uW{}{}{}\n",
-        r.top(), r.synth.total_area, r.e_read_pj, r.e_write_pj, r.idle_pj_per_cycle,
-        r.leakage_w * 1e6,
-        r.e_tag_pj != 0          ? fmt::format(", E_tag {:.3f} pJ", r.e_tag_pj)
-        : r.synth.macros.empty() ? ""
-                                 : fmt::format(" (+ SRAM bank {:.3f} / {:.3f} pJ per access)",
-                                               r.macro_e_read_pj, r.macro_e_write_pj),
+        r.top(), r.synth.total_area, r.e_read_pj(), r.e_write_pj(), r.idle_pj_per_cycle,
+        r.leakage_w * 1e6, more,
         r.sta.available ? fmt::format(", OpenSTA dynamic {:+.1f}%", 100 * r.sta.dynamic_diff) : "",
         r.from_cache ? " (cached)" : "");
   }
@@ -314,51 +321,41 @@ int CmdCharacterize(const std::string& target, const std::vector<std::string>& e
 // ------------------------------------------------------------------------------------ flow
 
 // Per-access energies of the design's levels from its characterization, in the format of
-// sim/passes/rf_energies.h: L1 from the `orf_l1` structure, L0 from `orf_l0`, the MRF from `mrf`
-// (SRAM-model bank + gate-level logic, per bank access), L1/L0 reads and writes and the tag check
-// from `rfc` (per 128-bit row access, scaled to the target node unless --no-scale). Levels
-// without a characterized structure keep Gebhart's published figures. Returns "" when nothing was
-// characterized.
+// sim/passes/rf_energies.h, as the design's hierarchy maps them (HierarchyKind::energy_sources,
+// gen/config/hierarchy.h): each section from named access components of a design structure's
+// module, scaled to the target node unless --no-scale, and written only when every field is
+// positive. Levels without a characterized structure keep Gebhart's published figures. Returns
+// "" when nothing was characterized.
 std::string EnergiesFromCharacterization(const std::vector<ModuleCharacterization>& rs,
+                                         const DesignSpec& design,
                                          const CharacterizeOptions& copt) {
+  const HierarchyKind* hierarchy = FindHierarchyKind(design.hierarchy.kind);
+  if (hierarchy == nullptr || !hierarchy->energy_sources)
+    return "";
+  const std::vector<EnergySource> sources = hierarchy->energy_sources(design);
   nlohmann::ordered_json out;
   std::string used;
-  const auto use = [&](const char* section, const std::string& top, nlohmann::ordered_json v) {
-    out[section] = std::move(v);
-    used += fmt::format("{}{} = {}", used.empty() ? "" : ", ", section, top);
-  };
   for (const auto& r : rs) {
-    const std::string& inst = r.synth.instance;
-    const char* level = inst == "orf_l1" ? "l1" : inst == "orf_l0" ? "l0" : nullptr;
-    const double rd = copt.scale ? r.scaled_e_read_pj : r.e_read_pj;
-    const double wr = copt.scale ? r.scaled_e_write_pj : r.e_write_pj;
-    if (r.synth.kind == "mrf" && !r.synth.macros.empty()) {
-      // Per bank access: the SRAM model's bank plus the gate-level collectors and arbitration.
-      const double mr = copt.scale ? r.scaled_macro_e_read_pj : r.macro_e_read_pj;
-      const double mw = copt.scale ? r.scaled_macro_e_write_pj : r.macro_e_write_pj;
-      if (rd + mr > 0 && wr + mw > 0)
-        use("mrf", r.top(), {{"read_pj", rd + mr}, {"write_pj", wr + mw}});
-      continue;
+    for (const EnergySource& src : sources) {
+      if (src.instance != r.synth.instance || (src.needs_macros && r.synth.macros.empty()))
+        continue;
+      nlohmann::ordered_json section;
+      bool positive = true;
+      for (const EnergyField& f : src.fields) {
+        const EnergyComponent* c = r.Component(f.component);
+        double v = c == nullptr ? 0 : copt.scale ? c->scaled_e_pj : c->e_pj;
+        if (f.macro == EnergyField::Macro::kRead)
+          v += copt.scale ? r.scaled_macro_e_read_pj : r.macro_e_read_pj;
+        else if (f.macro == EnergyField::Macro::kWrite)
+          v += copt.scale ? r.scaled_macro_e_write_pj : r.macro_e_write_pj;
+        positive = positive && v > 0;
+        section[f.field] = v;
+      }
+      if (!positive)
+        continue;
+      out[src.section] = std::move(section);
+      used += fmt::format("{}{} = {}", used.empty() ? "" : ", ", src.section, r.top());
     }
-    if (r.synth.kind == "rfc") {
-      // Data reads per hit and the tag check per lookup; with two levels the result write goes
-      // into L0 (its cascade of victims into L1 included), L1 keeps its read only.
-      const double tag = copt.scale ? r.scaled_e_tag_pj : r.e_tag_pj;
-      const double l0 = copt.scale ? r.scaled_e_l0_read_pj : r.e_l0_read_pj;
-      const bool two = !r.semantics.l0_read.empty();
-      if (rd > 0 && (two || wr > 0))
-        use("l1", r.top(),
-            two ? nlohmann::ordered_json{{"read_pj", rd}}
-                : nlohmann::ordered_json{{"read_pj", rd}, {"write_pj", wr}});
-      if (two && l0 > 0 && wr > 0)
-        use("l0", r.top(), {{"read_pj", l0}, {"write_pj", wr}});
-      if (tag > 0)
-        use("rfc", r.top(), {{"tag_pj", tag}});
-      continue;
-    }
-    if (level == nullptr || !(rd > 0) || !(wr > 0))
-      continue;
-    use(level, r.top(), {{"read_pj", rd}, {"write_pj", wr}});
   }
   if (used.empty())
     return "";
@@ -410,7 +407,7 @@ int CmdFlow(const Target& t, const std::string& out_dir, const VerifyOptions& vo
     HarnessArgs ha;
     ha.designs = {t.design->source};
     ha.workloads = {"all"};
-    const std::string energies = EnergiesFromCharacterization(chars, copt);
+    const std::string energies = EnergiesFromCharacterization(chars, *t.design, copt);
     if (!energies.empty()) {
       ha.energies = (stage.path() / "rf_energies.json").string();
       WriteFile(ha.energies, energies);

@@ -1,7 +1,8 @@
 // Stimulus for switching-activity characterization, pluggable per structure kind.
 //
 // The gate-level simulator (gate_sim.h) owns the clock; an ActivityDriver sets every other input
-// port each cycle for one of four stimulus sets and counts the accesses it makes:
+// port each cycle for one stimulus set and counts the accesses it makes. Every driver runs four
+// sets, in this order:
 //   idle    clock only: every other input holds its value, no access;
 //   reads   every read port reads a uniformly random address every cycle, no write;
 //   writes  every write port writes uniformly random data to a uniformly random address every
@@ -9,18 +10,18 @@
 //   mixed   each read port and each write port independently does its access with
 //           probability 1/2 in each cycle (otherwise it holds its inputs / is disabled).
 // The three non-idle sets make the least-squares system for E_read and E_write (characterize.h).
-// A driver may add sets (ExtraSets) and count further access components (AccessCounts): the RFC
-// adds a `misses` set (operand lookups of registers it does not hold: tag checks without data
-// reads) and, with two levels, an `l0-reads` set (lookups that hit in L0 or miss), and counts
-// tag checks and L0 hits, so that the fit separates E_tag and E_read(L0).
-// What a read and a write mean for a kind (an operand read through the MRF's collectors, an
-// issue of the warp scheduler, ...) is the driver's Semantics(), written into the reports.
+//
+// What a driver counts are its access components, declared by name with what one access means
+// for its kind (Components(), written into the reports): "read" and "write" first, as every kind
+// has them (an operand read through the MRF's collectors, an issue of the warp scheduler, ...),
+// then any of the family's own (a tagged cache's operand lookups, say). A driver that counts
+// further components adds stimulus sets of its own by name (ExtraSets) so that the fit can
+// separate every component; the fit solves for each component the driver declared.
 //
 // Drivers are found by structure kind. The read/write-port driver works from the manifest's port
 // roles alone (clock, reset_n, write_enable, write_address, write_data, read_address,
-// read_enable, read_data) and serves flop-array; the ORF driver addresses (slot, entry) rows of
-// orf-l1 and orf-l0; a structure whose ports are not plain read and write ports (a scheduler, a
-// tagged cache with handshakes) has its own driver (model_drivers.cc). Each family registers its
+// read_enable, read_data) and serves flop-array; a structure whose ports are not plain read and
+// write ports has its own driver (orf_driver.cc, model_drivers.cc). Each family registers its
 // driver as an ActivityFamily in the file that implements it (base/registry.h).
 #pragma once
 
@@ -36,27 +37,32 @@
 
 namespace gpurf {
 
-enum class StimulusSet { kIdle, kReads, kWrites, kMixed, kMisses, kL0Reads };
-const char* StimulusSetName(StimulusSet s);
+// A stimulus set, by name: one of the four every driver runs or one a driver adds.
+using StimulusSet = std::string;
+inline constexpr const char* kIdleSet = "idle";
+inline constexpr const char* kReadsSet = "reads";
+inline constexpr const char* kWritesSet = "writes";
+inline constexpr const char* kMixedSet = "mixed";
+// The four sets every driver runs, in their order.
+std::vector<StimulusSet> StandardStimulusSets();
 
-// Accesses made in a stimulus set. `reads` and `writes` are the two components of every kind;
-// `tag_checks` (operand lookups of a tagged cache, hit or miss) and `l0_reads` (hits in the upper
-// level of a two-level cache, whose data array is another one) stay zero for other kinds, and
-// the fit leaves a component out when no set made any.
-struct AccessCounts {
-  uint64_t reads = 0;
-  uint64_t writes = 0;
-  uint64_t tag_checks = 0;
-  uint64_t l0_reads = 0;
+// One access component a driver counts and the fit prices.
+struct AccessComponent {
+  std::string name;     // "read", "write", or the family's own
+  std::string meaning;  // what one access is for this kind (reports)
+  // The key of its energy in characterize-v2 results when that was not "e_<name>_pj" (those
+  // files named the components e_<name>_pj / <name>s, characterize.h reads them).
+  std::string v2_energy_key;
 };
 
-// What each counted component means for a kind (for reports); empty: the component is unused.
-struct AccessSemantics {
-  std::string read = "one read port presenting a new random address";
-  std::string write = "one write port writing random data to a random address";
-  std::string tag_check;
-  std::string l0_read;
-};
+// Every driver's first two components.
+inline constexpr size_t kReadComponent = 0;
+inline constexpr size_t kWriteComponent = 1;
+// The read and write of a plain read/write-port structure.
+std::vector<AccessComponent> ReadWriteComponents();
+
+// Accesses made in a stimulus set, one count per component of the driver (Components() order).
+using AccessCounts = std::vector<uint64_t>;
 
 // Input values of one cycle, one entry per manifest port (GeneratedStructure::ports order), as
 // little-endian 64-bit words. Output ports and the clock are ignored.
@@ -73,10 +79,13 @@ class ActivityDriver {
   virtual uint64_t WarmupCycles() const = 0;
   virtual void Warmup(uint64_t cycle, ActivityRng& rng, DriveValues& v) = 0;
   // Inputs of one measured cycle of `set`; adds the accesses made to `counts`.
-  virtual void Drive(StimulusSet set, ActivityRng& rng, DriveValues& v, AccessCounts& counts) = 0;
+  // `counts` has one entry per component.
+  virtual void Drive(const StimulusSet& set, ActivityRng& rng, DriveValues& v,
+                     AccessCounts& counts) = 0;
   // Stimulus sets beyond idle/reads/writes/mixed that this driver defines (run after them).
   virtual std::vector<StimulusSet> ExtraSets() const { return {}; }
-  virtual AccessSemantics Semantics() const { return {}; }
+  // The components it counts: "read" and "write" first (kReadComponent, kWriteComponent).
+  virtual std::vector<AccessComponent> Components() const { return ReadWriteComponents(); }
 };
 
 using ActivityDriverFactory =

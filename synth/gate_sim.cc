@@ -236,12 +236,13 @@ void GateSimulator::Start(ActivityDriver& driver, ActivityRng& rng) {
   prev_ = cur_;
 }
 
-ToggleRun GateSimulator::Run(ActivityDriver& driver, StimulusSet set, uint64_t cycles,
+ToggleRun GateSimulator::Run(ActivityDriver& driver, const StimulusSet& set, uint64_t cycles,
                              double period_ns, ActivityRng& rng,
                              const std::vector<OutputArcs>& arcs) {
   ToggleRun r;
   r.set = set;
   r.cycles = cycles;
+  r.accesses.assign(driver.Components().size(), 0);
   r.period_ns = period_ns;
   const size_t nets = nl_.nets.size();
   r.rises.assign(nets, 0);

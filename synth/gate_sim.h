@@ -44,10 +44,10 @@ struct OutputArcs {
 };
 
 struct ToggleRun {
-  StimulusSet set = StimulusSet::kIdle;
+  StimulusSet set = kIdleSet;
   uint64_t cycles = 0;
   double period_ns = 0;
-  AccessCounts accesses;
+  AccessCounts accesses;               // per component the driver declared
   std::vector<uint64_t> rises, falls;  // per net of the GateNetlist
   std::vector<double> high_ns;         // time each net was high
   // Internal energy of cell outputs, each toggle priced by the arcs of the related inputs that
@@ -92,7 +92,7 @@ class GateSimulator {
   void Start(ActivityDriver& driver, ActivityRng& rng);
   // Simulates `cycles` cycles of `set`, continuing from the current state. `arcs` (indexed by
   // net, may be empty) prices output toggles as they happen.
-  ToggleRun Run(ActivityDriver& driver, StimulusSet set, uint64_t cycles, double period_ns,
+  ToggleRun Run(ActivityDriver& driver, const StimulusSet& set, uint64_t cycles, double period_ns,
                 ActivityRng& rng, const std::vector<OutputArcs>& arcs);
 
   bool built_from_cache() const { return model_.from_cache; }

@@ -11,13 +11,13 @@ std::optional<double> Fmax(const ModuleCharacterization& r) {
   return r.synth.timing.fmax_mhz;
 }
 
-std::optional<double> Scaled(const ModuleCharacterization& r, double v) {
+}  // namespace
+
+std::optional<double> ScaledLevelFigure(const ModuleCharacterization& r, double v) {
   if (!r.scaling)
     return std::nullopt;
   return v;
 }
-
-}  // namespace
 
 LevelRow BaseLevelRow(const ModuleCharacterization& r, std::string level, std::string method) {
   LevelRow row;
@@ -25,84 +25,26 @@ LevelRow BaseLevelRow(const ModuleCharacterization& r, std::string level, std::s
   row.module = r.top();
   row.instance = r.synth.instance;
   row.method = std::move(method);
-  row.read_meaning = r.semantics.read;
-  row.write_meaning = r.semantics.write;
+  if (const EnergyComponent* c = r.Component("read"))
+    row.read_meaning = c->meaning;
+  if (const EnergyComponent* c = r.Component("write"))
+    row.write_meaning = c->meaning;
   row.area = r.synth.total_area;
-  row.scaled_area = Scaled(r, r.scaled_area);
+  row.scaled_area = ScaledLevelFigure(r, r.scaled_area);
   row.fmax_mhz = Fmax(r);
   return row;
 }
 
 LevelRow GateLevelRow(const ModuleCharacterization& r, std::string level) {
   LevelRow row = BaseLevelRow(r, std::move(level), "gate-level");
-  row.e_read_pj = r.e_read_pj;
-  row.e_write_pj = r.e_write_pj;
-  row.scaled_e_read_pj = Scaled(r, r.scaled_e_read_pj);
-  row.scaled_e_write_pj = Scaled(r, r.scaled_e_write_pj);
+  row.e_read_pj = r.e_read_pj();
+  row.e_write_pj = r.e_write_pj();
+  row.scaled_e_read_pj = ScaledLevelFigure(r, r.scaled_e_read_pj());
+  row.scaled_e_write_pj = ScaledLevelFigure(r, r.scaled_e_write_pj());
   return row;
 }
 
 namespace {
-
-void MrfRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
-  if (r.synth.macros.empty()) {
-    out.push_back(GateLevelRow(r, "MRF (flip-flop banks)"));
-    return;
-  }
-  const MacroUse& m = r.synth.macros.front();
-  // One bank, from the SRAM model (at the model's node; its area is not scaled to the library).
-  LevelRow bank = BaseLevelRow(r, "MRF bank", "SRAM model");
-  bank.read_meaning = "one bank read of one row";
-  bank.write_meaning = "one bank write of one row";
-  bank.e_read_pj = r.macro_e_read_pj;
-  bank.e_write_pj = r.macro_e_write_pj;
-  bank.scaled_e_read_pj = r.scaled_macro_e_read_pj;
-  bank.scaled_e_write_pj = r.scaled_macro_e_write_pj;
-  bank.area = std::nullopt;  // the macro's area is only known at the SRAM model's node
-  bank.scaled_area =
-      m.figures.area_um2 *
-      (r.scaling
-           ? StillmakerBaasScaling(static_cast<int>(m.figures.node.node_nm), r.scaling->to_nm).area
-           : 1.0);
-  bank.fmax_mhz = std::nullopt;
-  out.push_back(bank);
-  out.push_back(GateLevelRow(r, "MRF logic (collectors, arbitration)"));
-  LevelRow total = GateLevelRow(r, "MRF per access (bank + logic)");
-  total.method = "gate-level + SRAM model";
-  total.e_read_pj = r.e_read_pj + r.macro_e_read_pj;
-  total.e_write_pj = r.e_write_pj + r.macro_e_write_pj;
-  if (r.scaling) {
-    total.scaled_e_read_pj = r.scaled_e_read_pj + r.scaled_macro_e_read_pj;
-    total.scaled_e_write_pj = r.scaled_e_write_pj + r.scaled_macro_e_write_pj;
-    total.scaled_area = *bank.scaled_area * m.count + r.scaled_area;
-  }
-  total.area = std::nullopt;  // logic at the library node, banks at the model's: no one figure
-  out.push_back(total);
-}
-
-void RfcRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
-  const bool two = r.e_l0_read_pj != 0 || !r.semantics.l0_read.empty();
-  LevelRow l1 = GateLevelRow(r, "RFC L1");
-  if (two) {
-    l1.e_write_pj.reset();
-    l1.scaled_e_write_pj.reset();
-    l1.write_meaning = "(results are written into L0; L0 victims moving to L1 are in L0's E_write)";
-  }
-  out.push_back(l1);
-  if (two) {
-    LevelRow l0 = GateLevelRow(r, "RFC L0");
-    l0.read_meaning = r.semantics.l0_read;
-    l0.e_read_pj = r.e_l0_read_pj;
-    l0.scaled_e_read_pj = Scaled(r, r.scaled_e_l0_read_pj);
-    out.push_back(l0);
-  }
-  LevelRow tag = BaseLevelRow(r, "RFC tag check", "gate-level");
-  tag.read_meaning = r.semantics.tag_check;
-  tag.write_meaning = "";
-  tag.e_read_pj = r.e_tag_pj;
-  tag.scaled_e_read_pj = Scaled(r, r.scaled_e_tag_pj);
-  out.push_back(tag);
-}
 
 std::string Num(const std::optional<double>& v, int digits) {
   return v ? fmt::format("{:.{}f}", *v, digits) : "";
@@ -127,22 +69,6 @@ std::vector<LevelRow> CharacterizationLevels(const std::vector<ModuleCharacteriz
   }
   return out;
 }
-
-// The Gebhart families' rows.
-GPURF_REGISTER(LevelRowsFamily, mrf, "mrf", LevelRowsFamily{MrfRows})
-GPURF_REGISTER(LevelRowsFamily, rfc, "rfc", LevelRowsFamily{RfcRows})
-GPURF_REGISTER(LevelRowsFamily, orf_l1, "orf-l1",
-               (LevelRowsFamily{[](const ModuleCharacterization& r, std::vector<LevelRow>& out) {
-                 out.push_back(GateLevelRow(r, "L1 ORF"));
-               }}))
-GPURF_REGISTER(LevelRowsFamily, orf_l0, "orf-l0",
-               (LevelRowsFamily{[](const ModuleCharacterization& r, std::vector<LevelRow>& out) {
-                 out.push_back(GateLevelRow(r, "L0 ORF"));
-               }}))
-GPURF_REGISTER(LevelRowsFamily, warp_scheduler, "warp-scheduler",
-               (LevelRowsFamily{[](const ModuleCharacterization& r, std::vector<LevelRow>& out) {
-                 out.push_back(GateLevelRow(r, "warp scheduler"));
-               }}))
 
 nlohmann::ordered_json LevelsJson(const std::vector<LevelRow>& rows) {
   const auto num = [](const std::optional<double>& v) {

@@ -2,19 +2,10 @@
 // bank, MRF collectors, L1 ORF or RFC, L0, RFC tag check, warp scheduler), E_read and E_write at
 // the library node and scaled, area and fmax, with what a read and a write mean there.
 //
-// Rows per characterized module, by kind:
-//   mrf            "MRF bank" (SRAM model, per bank access; area of one bank; only with SRAM
-//                  macros), "MRF logic" (gate-level: collectors, arbitration, operand buffers;
-//                  with flip-flop banks the whole MRF) and, with macros, "MRF per access" (bank +
-//                  logic; area of the module with all its banks);
-//   orf-l1, orf-l0 "L1 ORF", "L0 ORF";
-//   rfc            "RFC L1" (E_read per L1 hit; E_write per result write with one level),
-//                  "RFC L0" (two levels: E_read per L0 hit, E_write per result write),
-//                  "RFC tag check" (E_read column: per operand lookup; area and fmax: the whole
-//                  RFC module, which the three rows share);
-//   warp-scheduler "warp scheduler" (E_read column: per issue; E_write column: per activation);
-//   flop-array     "array <instance>".
-// A figure that does not apply is empty (NaN in the JSON: null).
+// A characterized module's rows come from its family (LevelRowsFamily, registered next to the
+// family's activity driver: orf_driver.cc, model_drivers.cc), built from its named access
+// components; a kind without an entry gets one gate-level row "array <instance>". A figure that
+// does not apply is empty (NaN in the JSON: null).
 #pragma once
 
 #include <functional>
@@ -29,9 +20,9 @@
 namespace gpurf {
 
 struct LevelRow {
-  std::string level;     // "MRF bank", "RFC tag check", ...
+  std::string level;     // "MRF bank", "warp scheduler", ...
   std::string module;    // generated module the figures come from
-  std::string instance;  // role in the design ("mrf", "rfc", ...)
+  std::string instance;  // role in the design ("mrf", ...)
   std::string method;    // "gate-level", "SRAM model", "gate-level + SRAM model"
   std::string read_meaning, write_meaning;
   std::optional<double> e_read_pj, e_write_pj;                // at the library node
@@ -52,6 +43,8 @@ struct LevelRowsFamily {
 // energies, and one with the gate-level fit's read and write energies.
 LevelRow BaseLevelRow(const ModuleCharacterization& r, std::string level, std::string method);
 LevelRow GateLevelRow(const ModuleCharacterization& r, std::string level);
+// `v` when r is scaled, else empty (the scaled columns of a row).
+std::optional<double> ScaledLevelFigure(const ModuleCharacterization& r, double v);
 
 std::vector<LevelRow> CharacterizationLevels(const std::vector<ModuleCharacterization>& rs);
 

@@ -1,7 +1,8 @@
 // Activity drivers for the structures whose ports are handshakes rather than plain read and write
 // ports: the banked MRF with its operand collectors, the hardware register file cache and the
-// two-level warp scheduler. model_drivers.cc registers them (ActivityFamily, activity_driver.h);
-// nothing calls them by name.
+// two-level warp scheduler. model_drivers.cc registers them (ActivityFamily, activity_driver.h)
+// with their rows of the per-level table (LevelRowsFamily, level_table.h); nothing calls them by
+// name.
 //
 // The gate-level simulator gives a driver no outputs, so each of these drivers runs the
 // structure's golden model (models/) on the inputs it drives, one Evaluate/Clock per cycle.
@@ -10,7 +11,7 @@
 // an offered request is held until the model says it was accepted, and accesses are counted from
 // what the structure did, not from what was offered.
 //
-// What a read and a write are (AccessSemantics, written into the reports):
+// The access components each counts (AccessComponent, with their meanings in the reports):
 //   mrf             read  = one operand read: a bank read granted to a collector slot (issue ->
 //                           collector -> bank read -> operand buffer -> dispatch); random
 //                           (warp, register) operands, so bank conflicts happen at their
@@ -21,8 +22,8 @@
 //                   `sram_b<k>_rdata_o` input one cycle after the grant, from the model's
 //                   register contents.
 //   rfc             read  = one operand lookup that hits in L1 (its data read), beyond the tag
-//                           check; l0_read = one that hits in L0 (two levels);
-//                   tag_check = one operand lookup (hit or miss: every valid lookup compares
+//                           check; `l0_read` = one that hits in L0 (two levels);
+//                   `tag_check` = one operand lookup (hit or miss: every valid lookup compares
 //                           the slot's tags of every level);
 //                   write = one accepted result write, with the evictions (L0 -> L1 moves, L1
 //                           write-backs to the MRF through the write-back register) it causes at
@@ -52,6 +53,7 @@
 #include "models/rfc_model.h"
 #include "models/warp_scheduler_model.h"
 #include "synth/activity_driver.h"
+#include "synth/level_table.h"
 
 namespace gpurf {
 namespace {
@@ -170,16 +172,17 @@ class MrfDriver final : public ActivityDriver {
     wb.data = RandomData(rng, spec_.width);
     pending_wb_ = wb;
     pending_issue_.reset();
-    AccessCounts ignored;
+    AccessCounts ignored(2);
     Cycle(v, ignored);
   }
 
-  void Drive(StimulusSet set, ActivityRng& rng, DriveValues& v, AccessCounts& counts) override {
+  void Drive(const StimulusSet& set, ActivityRng& rng, DriveValues& v,
+             AccessCounts& counts) override {
     // Offers: a request not accepted last cycle stays offered (valid/ready handshake).
-    const bool issue =
-        set == StimulusSet::kReads || (set == StimulusSet::kMixed && Chance(rng, 0.5));
-    const bool wb = set == StimulusSet::kWrites || (set == StimulusSet::kMixed && Chance(rng, 0.5));
-    if (set != StimulusSet::kReads && set != StimulusSet::kWrites && set != StimulusSet::kMixed) {
+    const bool reads = set == kReadsSet, writes = set == kWritesSet, mixed = set == kMixedSet;
+    const bool issue = reads || (mixed && Chance(rng, 0.5));
+    const bool wb = writes || (mixed && Chance(rng, 0.5));
+    if (!reads && !writes && !mixed) {
       pending_issue_.reset();
       pending_wb_.reset();
     }
@@ -205,14 +208,14 @@ class MrfDriver final : public ActivityDriver {
     Cycle(v, counts);
   }
 
-  AccessSemantics Semantics() const override {
-    AccessSemantics s;
-    s.read =
-        "one operand read: a bank read granted to a collector slot (issue -> collector -> bank "
-        "read -> dispatch), 3 random source registers per instruction, so bank conflicts occur "
-        "at their natural rate";
-    s.write = "one accepted write-back of random data to a random register (one bank write)";
-    return s;
+  std::vector<AccessComponent> Components() const override {
+    return {{"read",
+             "one operand read: a bank read granted to a collector slot (issue -> collector -> "
+             "bank read -> dispatch), 3 random source registers per instruction, so bank "
+             "conflicts occur at their natural rate",
+             ""},
+            {"write",
+             "one accepted write-back of random data to a random register (one bank write)", ""}};
   }
 
  private:
@@ -256,13 +259,13 @@ class MrfDriver final : public ActivityDriver {
       next_rdata_[static_cast<size_t>(loc.bank)] =
           core_.Register(warp, reg).value_or(Bits(spec_.width));
     }
-    counts.reads += view.grants.size();
+    counts[kReadComponent] += view.grants.size();
     if (issue.valid && view.issue_ready) {
       collector_regs_[static_cast<size_t>(view.alloc)] = {issue.warp, issue.src_reg};
       pending_issue_.reset();
     }
     if (wb.valid && view.wb_ready) {
-      ++counts.writes;
+      ++counts[kWriteComponent];
       pending_wb_.reset();
     }
     core_.Step(issue, wb, true, false);
@@ -280,7 +283,55 @@ class MrfDriver final : public ActivityDriver {
   uint64_t next_tag_ = 0;
 };
 
+// The MRF's level-table rows: "MRF bank" (SRAM model, per bank access; area of one bank; only with
+// SRAM macros), "MRF logic" (gate-level: collectors, arbitration, operand buffers; with
+// flip-flop banks the whole MRF) and, with macros, "MRF per access" (bank + logic; area of the
+// module with all its banks).
+void MrfRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+  if (r.synth.macros.empty()) {
+    out.push_back(GateLevelRow(r, "MRF (flip-flop banks)"));
+    return;
+  }
+  const MacroUse& m = r.synth.macros.front();
+  // One bank, from the SRAM model (at the model's node; its area is not scaled to the library).
+  LevelRow bank = BaseLevelRow(r, "MRF bank", "SRAM model");
+  bank.read_meaning = "one bank read of one row";
+  bank.write_meaning = "one bank write of one row";
+  bank.e_read_pj = r.macro_e_read_pj;
+  bank.e_write_pj = r.macro_e_write_pj;
+  bank.scaled_e_read_pj = r.scaled_macro_e_read_pj;
+  bank.scaled_e_write_pj = r.scaled_macro_e_write_pj;
+  bank.area = std::nullopt;  // the macro's area is only known at the SRAM model's node
+  bank.scaled_area =
+      m.figures.area_um2 *
+      (r.scaling
+           ? StillmakerBaasScaling(static_cast<int>(m.figures.node.node_nm), r.scaling->to_nm).area
+           : 1.0);
+  bank.fmax_mhz = std::nullopt;
+  out.push_back(bank);
+  out.push_back(GateLevelRow(r, "MRF logic (collectors, arbitration)"));
+  LevelRow total = GateLevelRow(r, "MRF per access (bank + logic)");
+  total.method = "gate-level + SRAM model";
+  total.e_read_pj = r.e_read_pj() + r.macro_e_read_pj;
+  total.e_write_pj = r.e_write_pj() + r.macro_e_write_pj;
+  if (r.scaling) {
+    total.scaled_e_read_pj = r.scaled_e_read_pj() + r.scaled_macro_e_read_pj;
+    total.scaled_e_write_pj = r.scaled_e_write_pj() + r.scaled_macro_e_write_pj;
+    total.scaled_area = *bank.scaled_area * m.count + r.scaled_area;
+  }
+  total.area = std::nullopt;  // logic at the library node, banks at the model's: no one figure
+  out.push_back(total);
+}
+
 // ------------------------------------------------------------------------------------ RFC
+
+// The RFC's own stimulus sets and components (after read and write).
+constexpr const char* kMissesSet = "misses";
+constexpr const char* kL0ReadsSet = "l0-reads";
+constexpr const char* kTagCheck = "tag_check";
+constexpr const char* kL0Read = "l0_read";
+constexpr size_t kTagCheckIndex = 2;
+constexpr size_t kL0ReadIndex = 3;  // two levels only
 
 class RfcDriver final : public ActivityDriver {
  public:
@@ -302,38 +353,32 @@ class RfcDriver final : public ActivityDriver {
     Idle();
     const auto e = static_cast<uint64_t>(Entries());
     Write(static_cast<int>(cycle / e), static_cast<int>(cycle % e), rng);
-    AccessCounts ignored;
+    AccessCounts ignored(Components().size());
     Finish(v, ignored);
   }
 
-  void Drive(StimulusSet set, ActivityRng& rng, DriveValues& v, AccessCounts& counts) override {
+  void Drive(const StimulusSet& set, ActivityRng& rng, DriveValues& v,
+             AccessCounts& counts) override {
     Idle();
     const int slot = static_cast<int>(Pick(rng, spec_.active_warps));
     for (int k = 0; k < 3; ++k) {
       // Which level the lookup should hit: 0 = L0, 1 = L1, 2 = miss, -1 = no lookup.
       int want = -1;
       const double r = std::uniform_real_distribution<double>(0, 1)(rng);
-      switch (set) {
-        case StimulusSet::kReads:  // L1 hits and misses in equal parts
-          want = r < 0.5 ? 1 : 2;
-          break;
-        case StimulusSet::kL0Reads:  // L0 hits and misses in equal parts
-          want = r < 0.5 ? 0 : 2;
-          break;
-        case StimulusSet::kMisses:
-          want = 2;
-          break;
-        case StimulusSet::kMixed:  // half the ports; mostly hits (other ratios than `reads`)
-          if (Chance(rng, 0.5))
-            want = spec_.two_levels() ? (r < 0.5 ? 0 : r < 0.75 ? 1 : 2) : (r < 0.75 ? 1 : 2);
-          break;
-        default:
-          break;
+      if (set == kReadsSet) {  // L1 hits and misses in equal parts
+        want = r < 0.5 ? 1 : 2;
+      } else if (set == kL0ReadsSet) {  // L0 hits and misses in equal parts
+        want = r < 0.5 ? 0 : 2;
+      } else if (set == kMissesSet) {
+        want = 2;
+      } else if (set == kMixedSet) {  // half the ports; mostly hits (other ratios than `reads`)
+        if (Chance(rng, 0.5))
+          want = spec_.two_levels() ? (r < 0.5 ? 0 : r < 0.75 ? 1 : 2) : (r < 0.75 ? 1 : 2);
       }
       if (want >= 0)
         Lookup(k, slot, want, rng);
     }
-    if (set == StimulusSet::kWrites || (set == StimulusSet::kMixed && Chance(rng, 0.5)))
+    if (set == kWritesSet || (set == kMixedSet && Chance(rng, 0.5)))
       Write(static_cast<int>(Pick(rng, spec_.active_warps)),
             static_cast<int>(Pick(rng, spec_.registers())), rng);
     Finish(v, counts);
@@ -341,22 +386,27 @@ class RfcDriver final : public ActivityDriver {
 
   std::vector<StimulusSet> ExtraSets() const override {
     if (spec_.two_levels())
-      return {StimulusSet::kMisses, StimulusSet::kL0Reads};
-    return {StimulusSet::kMisses};
+      return {kMissesSet, kL0ReadsSet};
+    return {kMissesSet};
   }
 
-  AccessSemantics Semantics() const override {
-    AccessSemantics s;
-    s.read = spec_.two_levels()
-                 ? "one operand lookup that hits in L1: its data read, beyond the tag check"
-                 : "one operand lookup that hits: its data read, beyond the tag check";
-    s.write =
-        "one accepted result write of a random register into a full cache, with the "
-        "evictions (L0 -> L1 moves, L1 write-backs to the MRF) it causes at their natural rate";
-    s.tag_check = "one operand lookup, hit or miss (the slot's tags of every level compared)";
+  std::vector<AccessComponent> Components() const override {
+    std::vector<AccessComponent> c = {
+        {"read",
+         spec_.two_levels()
+             ? "one operand lookup that hits in L1: its data read, beyond the tag check"
+             : "one operand lookup that hits: its data read, beyond the tag check",
+         ""},
+        {"write",
+         "one accepted result write of a random register into a full cache, with the "
+         "evictions (L0 -> L1 moves, L1 write-backs to the MRF) it causes at their natural rate",
+         ""},
+        {kTagCheck, "one operand lookup, hit or miss (the slot's tags of every level compared)",
+         "e_tag_pj"}};
     if (spec_.two_levels())
-      s.l0_read = "one operand lookup that hits in L0: its data read, beyond the tag check";
-    return s;
+      c.push_back(
+          {kL0Read, "one operand lookup that hits in L0: its data read, beyond the tag check", ""});
+    return c;
   }
 
  private:
@@ -417,17 +467,17 @@ class RfcDriver final : public ActivityDriver {
     for (int k = 0; k < 3; ++k) {
       if (!in[static_cast<size_t>(p_.lu_valid)].bit(k))
         continue;
-      ++counts.tag_checks;
+      ++counts[kTagCheckIndex];
       if (!hit.bit(k))
         continue;
       if (p_.lu_l0 >= 0 && ports_.out()[static_cast<size_t>(p_.lu_l0)].bit(k))
-        ++counts.l0_reads;
+        ++counts[kL0ReadIndex];
       else
-        ++counts.reads;
+        ++counts[kReadComponent];
     }
     if (in[static_cast<size_t>(p_.wr_valid)].bit(0) &&
         ports_.out()[static_cast<size_t>(p_.wr_ready)].bit(0))
-      ++counts.writes;
+      ++counts[kWriteComponent];
     ClockModel();
     ports_.CopyTo(v);
   }
@@ -443,6 +493,37 @@ class RfcDriver final : public ActivityDriver {
   RfcCycleModel model_;
   PortState ports_;
 };
+
+// The RFC's level-table rows: "RFC L1" (E_read per L1 hit; E_write per result write with one
+// level), "RFC L0" (two levels: E_read per L0 hit, E_write per result write), "RFC tag check"
+// (E_read column: per operand lookup; area and fmax: the whole RFC module, which the three rows
+// share).
+void RfcRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+  const EnergyComponent* l0 = r.Component(kL0Read);  // declared with two levels
+  LevelRow l1 = GateLevelRow(r, "RFC L1");
+  if (l0 != nullptr) {
+    l1.e_write_pj.reset();
+    l1.scaled_e_write_pj.reset();
+    l1.write_meaning = "(results are written into L0; L0 victims moving to L1 are in L0's E_write)";
+  }
+  out.push_back(l1);
+  if (l0 != nullptr) {
+    LevelRow row = GateLevelRow(r, "RFC L0");
+    row.read_meaning = l0->meaning;
+    row.e_read_pj = l0->e_pj;
+    row.scaled_e_read_pj = ScaledLevelFigure(r, l0->scaled_e_pj);
+    out.push_back(row);
+  }
+  const EnergyComponent* tag_check = r.Component(kTagCheck);
+  if (tag_check == nullptr)
+    throw ToolError(r.top() + ": RFC characterization without its tag-check component");
+  LevelRow tag = BaseLevelRow(r, "RFC tag check", "gate-level");
+  tag.read_meaning = tag_check->meaning;
+  tag.write_meaning = "";
+  tag.e_read_pj = tag_check->e_pj;
+  tag.scaled_e_read_pj = ScaledLevelFigure(r, tag_check->scaled_e_pj);
+  out.push_back(tag);
+}
 
 // -------------------------------------------------------------------------- warp scheduler
 
@@ -465,40 +546,34 @@ class WarpSchedulerDriver final : public ActivityDriver {
     WarpScheduler::Inputs in;
     in.valid = All();
     in.ready = All();
-    AccessCounts ignored;
+    AccessCounts ignored(2);
     Cycle(in, v, ignored);
   }
 
-  void Drive(StimulusSet set, ActivityRng& rng, DriveValues& v, AccessCounts& counts) override {
+  void Drive(const StimulusSet& set, ActivityRng& rng, DriveValues& v,
+             AccessCounts& counts) override {
     WarpScheduler::Inputs in;
     in.valid = All();
-    switch (set) {
-      case StimulusSet::kReads:  // issue every cycle, no strand ends
-        in.ready = All();
-        break;
-      case StimulusSet::kWrites:  // every issue ends a strand; results return 2 cycles later
-        in.ready = All();
-        in.suspend = All();
-        in.wake = Due(2, 1.0, rng);
-        break;
-      case StimulusSet::kMixed:  // half the warps ready, half the instructions end a strand
-        in.ready = rng() & All();
-        in.suspend = rng() & All();
-        in.wake = Due(2, 0.5, rng);
-        break;
-      default:  // idle: instructions buffered, none ready; waiting warps stay waiting
-        break;
-    }
+    if (set == kReadsSet) {  // issue every cycle, no strand ends
+      in.ready = All();
+    } else if (set == kWritesSet) {  // every issue ends a strand; results return 2 cycles later
+      in.ready = All();
+      in.suspend = All();
+      in.wake = Due(2, 1.0, rng);
+    } else if (set == kMixedSet) {  // half the warps ready, half the instructions end a strand
+      in.ready = rng() & All();
+      in.suspend = rng() & All();
+      in.wake = Due(2, 0.5, rng);
+    }  // idle: instructions buffered, none ready; waiting warps stay waiting
     Cycle(in, v, counts);
   }
 
-  AccessSemantics Semantics() const override {
-    AccessSemantics s;
-    s.read = "one issue: a cycle in which the inner level selects an active warp";
-    s.write =
-        "one activation event: a pending warp moved into a freed slot, with the deactivation "
-        "(strand end) and the wake that go with it in steady state";
-    return s;
+  std::vector<AccessComponent> Components() const override {
+    return {{"read", "one issue: a cycle in which the inner level selects an active warp", ""},
+            {"write",
+             "one activation event: a pending warp moved into a freed slot, with the "
+             "deactivation (strand end) and the wake that go with it in steady state",
+             ""}};
   }
 
  private:
@@ -519,8 +594,8 @@ class WarpSchedulerDriver final : public ActivityDriver {
   void Cycle(const WarpScheduler::Inputs& in, DriveValues& v, AccessCounts& counts) {
     const WarpScheduler::Decision d = sched_.Step(in);
     if (d.issue)
-      ++counts.reads;
-    counts.writes += d.activations.size();
+      ++counts[kReadComponent];
+    counts[kWriteComponent] += d.activations.size();
     // Track waiting warps for the wakes.
     for (auto it = suspended_at_.begin(); it != suspended_at_.end();)
       it = ((in.wake >> it->first) & 1U) ? suspended_at_.erase(it) : std::next(it);
@@ -560,5 +635,13 @@ GPURF_REGISTER(ActivityFamily, warp_scheduler, "warp-scheduler",
                                  return std::make_unique<WarpSchedulerDriver>(g);
                                },
                                "warp-scheduler-driver-v1"}))
+
+GPURF_REGISTER(LevelRowsFamily, mrf_rows, "mrf", LevelRowsFamily{MrfRows})
+GPURF_REGISTER(LevelRowsFamily, rfc_rows, "rfc", LevelRowsFamily{RfcRows})
+// E_read column: per issue; E_write column: per activation.
+GPURF_REGISTER(LevelRowsFamily, warp_scheduler_rows, "warp-scheduler",
+               (LevelRowsFamily{[](const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+                 out.push_back(GateLevelRow(r, "warp scheduler"));
+               }}))
 
 }  // namespace gpurf

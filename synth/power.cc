@@ -532,7 +532,7 @@ StaPowerCheck CrossCheckWithOpenSta(const GateNetlist& nl, const LibertyLibrary&
       "link_design gpurf_sta_power_cut\n"
       "create_clock -name vclk -period {}\n"
       "set_input_transition {} [all_inputs]\n",
-      StimulusSetName(run.set), period, slew_lib);
+      run.set, period, slew_lib);
   // Ports are looked up once, by name, in a dict: OpenSTA 2.0.17's get_ports scans every port
   // for each name (quadratic in a netlist of 50k ports), and the set_load / set_power_activity
   // procedures call it; their per-port commands are called directly instead.

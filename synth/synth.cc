@@ -4,18 +4,17 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
 #include <mutex>
 #include <regex>
 #include <sstream>
-#include <thread>
 
 #include "base/cache.h"
 #include "base/diag.h"
 #include "base/hash.h"
+#include "base/parallel.h"
 #include "gen/rtl_primitives.h"
 #include "verif/harness/verilator_build.h"
 
@@ -458,27 +457,7 @@ ModuleSynthResult SynthesizeModule(const GeneratedStructure& g, const LibertyLib
 std::vector<ModuleSynthResult> SynthesizeAll(const std::vector<const GeneratedStructure*>& gs,
                                              const LibertyLibrary& lib, const SynthOptions& opt) {
   std::vector<ModuleSynthResult> out(gs.size());
-  std::vector<std::exception_ptr> errors(gs.size());
-  std::atomic<size_t> next{0};
-  const auto worker = [&]() {
-    for (size_t i = next++; i < gs.size(); i = next++) {
-      try {
-        out[i] = SynthesizeModule(*gs[i], lib, opt);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    }
-  };
-  const size_t n = std::min<size_t>(gs.size(), static_cast<size_t>(std::max(1, opt.jobs)));
-  std::vector<std::thread> threads;
-  for (size_t t = 1; t < n; ++t)
-    threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads)
-    t.join();
-  for (const auto& e : errors)
-    if (e)
-      std::rethrow_exception(e);
+  ParallelFor(gs.size(), opt.jobs, [&](size_t i) { out[i] = SynthesizeModule(*gs[i], lib, opt); });
   return out;
 }
 

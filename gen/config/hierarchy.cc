@@ -51,4 +51,13 @@ std::vector<DerivedValue> StorageValues(const ParamSet& storage) {
   return v;
 }
 
+EnergySource MrfEnergySource() {
+  // The design loader names the MRF "mrf" (yaml_loader.cc).
+  return {"mrf",
+          "mrf",
+          {{"read_pj", "read", EnergyField::Macro::kRead},
+           {"write_pj", "write", EnergyField::Macro::kWrite}},
+          /*needs_macros=*/true};
+}
+
 }  // namespace gpurf

@@ -33,6 +33,26 @@ struct HierarchyInputs {
   SourceLoc loc;  // the hierarchy section
 };
 
+// Where a figure of the `--energies` JSON of the SM harness (sim/passes/rf_energies.h: sections
+// "mrf", "l1", "l0" with read_pj/write_pj, "rfc" with tag_pj) comes from in a characterization of
+// the design (synth/characterize.h): the per-access energy of a named access component of a
+// design structure's module (the component names its activity driver declares), scaled to the
+// target node unless --no-scale.
+struct EnergyField {
+  std::string field;      // "read_pj"
+  std::string component;  // "read"
+  // Adds the module's SRAM-model energy per bank access (its black-boxed macros), of reads or of
+  // writes.
+  enum class Macro { kNone, kRead, kWrite } macro = Macro::kNone;
+};
+struct EnergySource {
+  std::string instance;  // the design structure (DesignStructure::name): "mrf"
+  std::string section;   // "mrf"
+  std::vector<EnergyField> fields;
+  // Only when the module has black-boxed SRAM macros (a flip-flop MRF keeps the default figures).
+  bool needs_macros = false;
+};
+
 struct HierarchyKind {
   std::string name;     // hierarchy.kind in the design YAML: "hw-rfc"
   std::string summary;  // one line for the schema reference
@@ -44,7 +64,15 @@ struct HierarchyKind {
   std::function<std::vector<DesignStructure>(const HierarchyInputs&)> structures;
   // Why the register-file system top cannot compose this design point, or "" when it can.
   std::function<std::string(const HierarchyInputs&)> system_skip_reason;
+  // The --energies figures a characterization of the design gives, in the order they are
+  // written. A section is written when every one of its fields is positive; one the design does
+  // not characterize keeps Gebhart's published figures.
+  std::function<std::vector<EnergySource>(const DesignSpec&)> energy_sources;
 };
+
+// The MRF's source (every hierarchy has the MRF): per bank access, the gate-level read and write
+// (collectors, arbitration) plus the SRAM model's bank access; only with SRAM macros.
+EnergySource MrfEnergySource();
 
 // Registered hierarchies, in list order.
 const std::vector<HierarchyKind>& HierarchyKinds();

@@ -97,10 +97,11 @@ int Main(int argc, char** argv) {
         "{:.2f} | {:.2f} | {:.2f} / {:.2f} | {:.0f} / {:.0f} | {} / {} | {:.4f} / {:.4f} | {} / {} "
         "|\n",
         s.entries, s.width, s.read_ports, s.write_ports, a.synth.total_area, b.synth.total_area,
-        floor, a.synth.total_area / b.synth.total_area, a.synth.total_area / floor, a.e_read_pj,
-        b.e_read_pj, a.e_write_pj, b.e_write_pj, a.e_write_pj / b.e_write_pj, a.idle_pj_per_cycle,
-        b.idle_pj_per_cycle, a.synth.timing.fmax_mhz, b.synth.timing.fmax_mhz, a.synth.cell_count(),
-        b.synth.cell_count(), a.fit_residual, b.fit_residual, StaDiff(a), StaDiff(b));
+        floor, a.synth.total_area / b.synth.total_area, a.synth.total_area / floor, a.e_read_pj(),
+        b.e_read_pj(), a.e_write_pj(), b.e_write_pj(), a.e_write_pj() / b.e_write_pj(),
+        a.idle_pj_per_cycle, b.idle_pj_per_cycle, a.synth.timing.fmax_mhz, b.synth.timing.fmax_mhz,
+        a.synth.cell_count(), b.synth.cell_count(), a.fit_residual, b.fit_residual, StaDiff(a),
+        StaDiff(b));
   }
   fmt::print(
       "\nOSU018 at the library node (180 nm, unscaled); {} cycles per stimulus set; {:.0f} s "

@@ -15,6 +15,8 @@
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "gen/structures/orf/orf_gen.h"
 #include "gen/structures/orf/orf_spec.h"
+#include "synth/characterize_fit.h"
+#include "synth/characterize_report.h"
 #include "synth/gate_sim.h"
 #include "synth/liberty_expr.h"
 #include "synth/power.h"
@@ -230,19 +232,20 @@ TEST_F(CharFlopArrays, AreaIsTheSumOfLibraryCellAreasOfTheNetlist) {
 TEST_F(CharFlopArrays, EnergiesArePositiveAndWritesCostMoreThanReads) {
   for (const auto& r : results_) {
     SCOPED_TRACE(r.top());
-    EXPECT_GT(r.e_read_pj, 0);
-    EXPECT_GT(r.e_write_pj, 0);
+    EXPECT_GT(r.e_read_pj(), 0);
+    EXPECT_GT(r.e_write_pj(), 0);
     EXPECT_GT(r.idle_pj_per_cycle, 0);  // the clock gates' latches toggle every cycle
     EXPECT_GT(r.leakage_w, 0);
     // A write clocks a whole row of flip-flops and drives the write data to every row.
-    EXPECT_GT(r.e_write_pj, r.e_read_pj);
+    EXPECT_GT(r.e_write_pj(), r.e_read_pj());
     EXPECT_LT(r.fit_residual, 0.1);
     ASSERT_EQ(r.sets.size(), 4u);
-    EXPECT_EQ(r.sets[1].accesses.reads, 2000u * rtl_[&r - results_.data()].ports[5].count);
-    EXPECT_EQ(r.sets[1].accesses.writes, 0u);
-    EXPECT_EQ(r.sets[2].accesses.writes, 2000u);
+    EXPECT_EQ(r.sets[1].accesses[kReadComponent],
+              2000u * rtl_[&r - results_.data()].ports[5].count);
+    EXPECT_EQ(r.sets[1].accesses[kWriteComponent], 0u);
+    EXPECT_EQ(r.sets[2].accesses[kWriteComponent], 2000u);
     // The mixed set does about half of each.
-    EXPECT_NEAR(static_cast<double>(r.sets[3].accesses.writes), 1000, 150);
+    EXPECT_NEAR(static_cast<double>(r.sets[3].accesses[kWriteComponent]), 1000, 150);
     // Every set burns more than idle.
     for (size_t s = 1; s < 4; ++s)
       EXPECT_GT(r.sets[s].energy.dynamic_pj(), r.sets[0].energy.dynamic_pj());
@@ -254,12 +257,12 @@ TEST_F(CharFlopArrays, MonotonicInEntriesAndWidth) {
   const auto& deeper = results_[1];
   const auto& wider = results_[2];
   EXPECT_GT(deeper.synth.total_area, base.synth.total_area);
-  EXPECT_GT(deeper.e_read_pj, base.e_read_pj);
-  EXPECT_GT(deeper.e_write_pj, base.e_write_pj);
+  EXPECT_GT(deeper.e_read_pj(), base.e_read_pj());
+  EXPECT_GT(deeper.e_write_pj(), base.e_write_pj());
   EXPECT_GT(deeper.idle_pj_per_cycle, base.idle_pj_per_cycle);
   EXPECT_GT(wider.synth.total_area, base.synth.total_area);
-  EXPECT_GT(wider.e_read_pj, base.e_read_pj);
-  EXPECT_GT(wider.e_write_pj, base.e_write_pj);
+  EXPECT_GT(wider.e_read_pj(), base.e_read_pj());
+  EXPECT_GT(wider.e_write_pj(), base.e_write_pj());
 }
 
 TEST_F(CharFlopArrays, OpenStaCrossCheck) {
@@ -295,18 +298,17 @@ TEST_F(CharFlopArrays, SampledInputsToggleLikeDirectInputs) {
     ActivityRng rng(7);
     sim.Start(*driver, rng);
     runs.emplace_back();
-    for (const auto set :
-         {StimulusSet::kIdle, StimulusSet::kReads, StimulusSet::kWrites, StimulusSet::kMixed})
+    for (const StimulusSet& set : StandardStimulusSets())
       runs.back().push_back(sim.Run(*driver, set, 300, 10, rng, model.arcs));
   }
   uint64_t toggles = 0;
   for (size_t i = 0; i < runs[0].size(); ++i) {
-    SCOPED_TRACE(StimulusSetName(runs[0][i].set));
+    SCOPED_TRACE(runs[0][i].set);
     EXPECT_EQ(runs[0][i].rises, runs[1][i].rises);
     EXPECT_EQ(runs[0][i].falls, runs[1][i].falls);
     EXPECT_EQ(runs[0][i].high_ns, runs[1][i].high_ns);
     EXPECT_EQ(runs[0][i].output_internal_pj, runs[1][i].output_internal_pj);
-    EXPECT_EQ(runs[0][i].accesses.reads, runs[1][i].accesses.reads);
+    EXPECT_EQ(runs[0][i].accesses, runs[1][i].accesses);
     for (size_t n = 0; n < nl.nets.size(); ++n)
       toggles += runs[0][i].toggles(static_cast<int>(n));
   }
@@ -318,7 +320,7 @@ TEST_F(CharFlopArrays, ScaledToFortyNanometres) {
     ASSERT_TRUE(r.scaling.has_value());
     EXPECT_EQ(r.scaling->from_nm, 180);
     EXPECT_EQ(r.scaling->to_nm, 40);
-    EXPECT_NEAR(r.scaled_e_write_pj, r.e_write_pj * r.scaling->energy, 1e-12);
+    EXPECT_NEAR(r.scaled_e_write_pj(), r.e_write_pj() * r.scaling->energy, 1e-12);
     EXPECT_NEAR(r.scaled_area, r.synth.total_area * r.scaling->area, 1e-9);
   }
 }
@@ -326,14 +328,14 @@ TEST_F(CharFlopArrays, ScaledToFortyNanometres) {
 TEST_F(CharFlopArrays, ReportsAndSecondRunFromCache) {
   const auto j = CharacterizationJson(results_, opt_);
   ASSERT_EQ(j["modules"].size(), results_.size());
-  EXPECT_EQ(j["modules"][0]["e_read_pj"], results_[0].e_read_pj);
+  EXPECT_EQ(j["modules"][0]["e_read_pj"], results_[0].e_read_pj());
   const std::string csv = CharacterizationCsv(results_);
   EXPECT_EQ(csv.rfind("module,structure,shape,area_um2,fmax_mhz,e_read_pj,e_write_pj,", 0), 0u);
   EXPECT_NE(CharacterizationMarkdown(results_).find("4x8 2R1W"), std::string::npos);
   const ModuleCharacterization again = CharacterizeModule(rtl_[0], results_[0].synth, *lib_, opt_);
   EXPECT_TRUE(again.from_cache);
-  EXPECT_DOUBLE_EQ(again.e_read_pj, results_[0].e_read_pj);
-  EXPECT_DOUBLE_EQ(again.e_write_pj, results_[0].e_write_pj);
+  EXPECT_DOUBLE_EQ(again.e_read_pj(), results_[0].e_read_pj());
+  EXPECT_DOUBLE_EQ(again.e_write_pj(), results_[0].e_write_pj());
   EXPECT_EQ(again.sets.size(), 4u);
 }
 
@@ -409,8 +411,8 @@ TEST(CharOrf, DriverCharacterizesBothLevels) {
   const auto rs = CharacterizeAll({&g1, &g0}, lib, opt);
   ASSERT_EQ(rs.size(), 2U);
   for (const auto& r : rs) {
-    EXPECT_GT(r.e_read_pj, 0) << r.top();
-    EXPECT_GT(r.e_write_pj, r.e_read_pj) << r.top();
+    EXPECT_GT(r.e_read_pj(), 0) << r.top();
+    EXPECT_GT(r.e_write_pj(), r.e_read_pj()) << r.top();
     EXPECT_GT(r.idle_pj_per_cycle, 0) << r.top();
   }
   fs::remove_all(cache);

@@ -72,6 +72,19 @@ std::string HwRfcSystemSkipReason(const HierarchyInputs& in) {
   return "";
 }
 
+// The RFC's data reads per hit and its tag check per lookup (synth/model_drivers.cc names the
+// components). With two cache levels the result write goes into L0 (its cascade of victims into
+// L1 included) and L1 keeps its read only.
+std::vector<EnergySource> HwRfcEnergySources(const DesignSpec& d) {
+  const EnergySource tag{"rfc", "rfc", {{"tag_pj", "tag_check"}}};
+  if (d.hierarchy.levels - 1 == 2)
+    return {MrfEnergySource(),
+            {"rfc", "l1", {{"read_pj", "read"}}},
+            {"rfc", "l0", {{"read_pj", "l0_read"}, {"write_pj", "write"}}},
+            tag};
+  return {MrfEnergySource(), {"rfc", "l1", {{"read_pj", "read"}, {"write_pj", "write"}}}, tag};
+}
+
 }  // namespace
 
 GPURF_REGISTER(HierarchyKind, hw_rfc, "hw-rfc",
@@ -83,6 +96,7 @@ GPURF_REGISTER(HierarchyKind, hw_rfc, "hw-rfc",
                    .max_levels = 3,
                    .structures = HwRfcStructures,
                    .system_skip_reason = HwRfcSystemSkipReason,
+                   .energy_sources = HwRfcEnergySources,
                }))
 
 }  // namespace gpurf

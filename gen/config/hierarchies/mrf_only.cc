@@ -4,16 +4,18 @@
 
 namespace gpurf {
 
-GPURF_REGISTER(HierarchyKind, mrf_only, "mrf-only",
-               (HierarchyKind{
-                   .name = "mrf-only",
-                   .summary = "the MRF alone (baseline)",
-                   .list_order = 10,
-                   .min_levels = 1,
-                   .max_levels = 1,
-                   .structures =
-                       [](const HierarchyInputs&) { return std::vector<DesignStructure>{}; },
-                   .system_skip_reason = [](const HierarchyInputs&) { return std::string(); },
-               }))
+GPURF_REGISTER(
+    HierarchyKind, mrf_only, "mrf-only",
+    (HierarchyKind{
+        .name = "mrf-only",
+        .summary = "the MRF alone (baseline)",
+        .list_order = 10,
+        .min_levels = 1,
+        .max_levels = 1,
+        .structures = [](const HierarchyInputs&) { return std::vector<DesignStructure>{}; },
+        .system_skip_reason = [](const HierarchyInputs&) { return std::string(); },
+        .energy_sources =
+            [](const DesignSpec&) { return std::vector<EnergySource>{MrfEnergySource()}; },
+    }))
 
 }  // namespace gpurf

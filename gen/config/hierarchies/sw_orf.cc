@@ -42,6 +42,13 @@ std::vector<DesignStructure> SwOrfStructures(const HierarchyInputs& in) {
   return out;
 }
 
+// L1 from orf_l1 and L0 from orf_l0: their gate-level read and write (per 128-bit row access).
+std::vector<EnergySource> SwOrfEnergySources(const DesignSpec&) {
+  return {MrfEnergySource(),
+          {"orf_l1", "l1", {{"read_pj", "read"}, {"write_pj", "write"}}},
+          {"orf_l0", "l0", {{"read_pj", "read"}, {"write_pj", "write"}}}};
+}
+
 }  // namespace
 
 GPURF_REGISTER(HierarchyKind, sw_orf, "sw-orf",
@@ -53,6 +60,7 @@ GPURF_REGISTER(HierarchyKind, sw_orf, "sw-orf",
                    .max_levels = 3,
                    .structures = SwOrfStructures,
                    .system_skip_reason = [](const HierarchyInputs&) { return std::string(); },
+                   .energy_sources = SwOrfEnergySources,
                }))
 
 }  // namespace gpurf
