@@ -152,15 +152,12 @@ sp::PassOptions OptionsFor(const std::string& config, const std::string& energie
   if (!config.empty()) {
     const DesignSpec d = LoadDesign(config);
     active_warps = d.sm.active_warps;
-    o.orf.l1_entries = d.hierarchy.l1_entries_per_thread;
-    o.orf.l0_split = d.hierarchy.l0_split;
-    const harness::HarnessHierarchy& h = harness::HarnessHierarchyOf(d);
-    o.orf.levels = h.orf_levels(d);
+    o = harness::PassOptionsFor(d);
     o.release.resident_warps = d.sm.warps;
     if (note != nullptr)
-      *note = h.compiler_note(d);
+      *note = harness::HarnessHierarchyOf(d).compiler_note(d);
   }
-  o.energies = sp::GebhartEnergies(o.orf.l1_entries, active_warps);
+  o.energies = sp::DefaultEnergies(o, active_warps);
   if (!energies.empty())
     o.energies = sp::LoadRegisterFileEnergies(energies, o.energies);
   return o;
@@ -250,23 +247,8 @@ int RunWorkloadAnalyze(const AnalyzeArgs& a) {
                  item.run->warps.size(), item.run->WarpInstructions(),
                  item.run->ThreadInstructions());
     }
-    // ORF size sweep: energy against the MRF-only baseline.
-    std::string line = "  sweep (energy % of baseline):";
-    for (int levels = 2; levels <= 3; ++levels) {
-      line += levels == 2 ? " 2-level L1=" : " | 3-level split L0, L1=";
-      for (int l1 = 1; l1 <= 6; ++l1) {
-        sp::PassOptions o2 = opt;
-        o2.orf.levels = levels;
-        o2.orf.l1_entries = l1;
-        o2.orf.l0_split = true;
-        if (a.energies.empty())
-          o2.energies = sp::GebhartEnergies(l1, 8);
-        const auto an2 = sp::AnalyzeKernel(k, o2);
-        const auto c2 = sp::CountAccesses(k, an2.alloc, o2.energies, item.run);
-        line += fmt::format("{}{}:{:.1f}", l1 > 1 ? " " : "", l1, 100.0 * c2.Ratio());
-      }
-    }
-    fmt::print("{}\n", line);
+    fmt::print("{}\n",
+               sp::AllocationSweep(k, opt, item.run, /*default_energies=*/a.energies.empty()));
   }
   if (!a.csv.empty()) {
     const std::string csv = sp::ValueUsageCsv(usage);

@@ -125,7 +125,7 @@ TEST(HierarchyRegistry, EveryHierarchyOfTheDesignLoaderRunsInTheHarness) {
     EXPECT_TRUE(h.structures && h.system_skip_reason) << h.name;
     const harness::HarnessHierarchy* hh = Registry<harness::HarnessHierarchy>::Get().Find(h.name);
     ASSERT_NE(hh, nullptr) << h.name << " has no harness side (sim/harness/hierarchy.h)";
-    EXPECT_TRUE(hh->orf_levels && hh->make_system && hh->describe && hh->rtl_structures &&
+    EXPECT_TRUE(hh->allocated_levels && hh->make_system && hh->describe && hh->rtl_structures &&
                 hh->compiler_note && hh->energies)
         << h.name;
   }

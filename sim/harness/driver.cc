@@ -73,12 +73,12 @@ struct One {
 // Counts into `energies`. `rtl` non-null: the structures of the RTL in the loop (mode in `ro`).
 One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& run,
              const sim::SmConfig& sm, bool two_level, bool greedy, const sp::PassOptions& po,
-             const HarnessOptions& ho, const energy::Energies& energies,
+             bool allocates, const HarnessOptions& ho, const energy::Energies& energies,
              const std::vector<RtlStructure>* rtl = nullptr, const RtlLoopOptions* ro = nullptr) {
   // Every design runs the same two-level scheduler, which deschedules where the strand analysis
   // says a warp waits for its long-latency results (the SW ORF allocation relies on it).
   sp::KernelAnalysis a;
-  if (po.orf.levels > 1) {  // the hierarchy's compiler allocates ORF levels
+  if (allocates) {  // the hierarchy's compiler allocates register-file levels
     a = sp::AnalyzeKernel(k, po);
   } else {
     a.live = sp::ComputeLiveness(k);
@@ -127,8 +127,8 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   const bool greedy = res.inner_policy == "greedy";
   const int slots = res.sm.active_warps;
   res.hierarchy = DescribeHierarchy(d, o, slots);
-  sp::PassOptions po;
-  po.orf = OrfConfigFor(d);
+  sp::PassOptions po = PassOptionsFor(d);
+  const bool allocates = CompilerAllocates(d);
   EnergiesFor(d, slots, o.energies_json, res.energies, po.energies);
   res.counts = energy::AccessCounts(res.energies);
   res.geometry.lanes = d.sm.lanes;
@@ -154,10 +154,10 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     kr.kernel = wk.kernel->name;
     const double t0 = ThreadSeconds();
     One r = o.rtl.mode == RfMode::kModels
-                ? Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness,
-                           res.energies)
-                : Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness,
-                           res.energies, &rtl, &o.rtl);
+                ? Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, allocates,
+                           o.harness, res.energies)
+                : Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, allocates,
+                           o.harness, res.energies, &rtl, &o.rtl);
     res.sim_seconds += ThreadSeconds() - t0;
     kr.sm = r.sm;
     kr.rf = r.rf;
@@ -168,8 +168,8 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     if (o.baseline) {
       if (!same) {
         // The baseline counts into the design's energies (every hierarchy's has the MRF).
-        One b = Simulate(base, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, o.harness,
-                         res.energies);
+        One b = Simulate(base, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, allocates,
+                         o.harness, res.energies);
         kr.base_sm = b.sm;
         kr.base_energy = energy::Evaluate(b.rf.counts, res.energies, res.geometry);
       } else {

@@ -18,9 +18,9 @@
 namespace gpurf::harness {
 
 struct HarnessHierarchy {
-  // The ORF levels the compiler allocates for this design (1: the compiler allocates none; the
-  // kernel analysis then needs only liveness and strands).
-  std::function<int(const DesignSpec&)> orf_levels;
+  // The register-file levels, the MRF included, the compiler allocates for this design (1: it
+  // allocates none; the kernel analysis then needs only liveness and strands).
+  std::function<int(const DesignSpec&)> allocated_levels;
   // The register-file system on the C++ models for one kernel (see rf_systems.h MakeRfSystem).
   std::function<std::unique_ptr<RfSystem>(const DesignSpec&, const sim::Kernel&,
                                           const sim::SmConfig&, const sim::passes::KernelAnalysis&,
@@ -47,5 +47,11 @@ struct HarnessHierarchy {
 // The harness side of `design`'s hierarchy; std::invalid_argument naming the kind when the
 // harness has none registered.
 const HarnessHierarchy& HarnessHierarchyOf(const DesignSpec& design);
+
+// The compiler passes' allocation options for `design`: the levels its hierarchy's compiler
+// allocates and their sizes from the hierarchy section (sim/passes/analysis.h PassOptions).
+sim::passes::PassOptions PassOptionsFor(const DesignSpec& design);
+// Whether the compiler allocates register-file levels for `design`.
+bool CompilerAllocates(const DesignSpec& design);
 
 }  // namespace gpurf::harness

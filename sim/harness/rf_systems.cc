@@ -504,12 +504,16 @@ const HarnessHierarchy& HarnessHierarchyOf(const DesignSpec& d) {
   return *h;
 }
 
-sp::OrfConfig OrfConfigFor(const DesignSpec& d) {
-  sp::OrfConfig c;
-  c.l1_entries = d.hierarchy.l1_entries_per_thread;
-  c.l0_split = d.hierarchy.l0_split;
-  c.levels = HarnessHierarchyOf(d).orf_levels(d);
-  return c;
+sp::PassOptions PassOptionsFor(const DesignSpec& d) {
+  sp::PassOptions po;
+  po.orf.l1_entries = d.hierarchy.l1_entries_per_thread;
+  po.orf.l0_split = d.hierarchy.l0_split;
+  po.orf.levels = HarnessHierarchyOf(d).allocated_levels(d);
+  return po;
+}
+
+bool CompilerAllocates(const DesignSpec& d) {
+  return HarnessHierarchyOf(d).allocated_levels(d) > 1;
 }
 
 std::unique_ptr<RfSystem> MakeRfSystem(const DesignSpec& d, const sim::Kernel& k,
@@ -572,7 +576,7 @@ energy::Energies GebhartFrame(const DesignSpec& d, int slots, const sp::Register
 // The baseline: every operand from the MRF, every result to it.
 GPURF_REGISTER(HarnessHierarchy, mrf_only, "mrf-only",
                (HarnessHierarchy{
-                   .orf_levels = NoOrf,
+                   .allocated_levels = NoOrf,
                    .make_system = [](const DesignSpec& d, const sim::Kernel& k,
                                      const sim::SmConfig& sm, const sp::KernelAnalysis&,
                                      const HarnessOptions& opt) -> std::unique_ptr<RfSystem> {
@@ -596,7 +600,7 @@ GPURF_REGISTER(HarnessHierarchy, mrf_only, "mrf-only",
 GPURF_REGISTER(
     HarnessHierarchy, sw_orf, "sw-orf",
     (HarnessHierarchy{
-        .orf_levels = [](const DesignSpec& d) { return d.hierarchy.levels; },
+        .allocated_levels = [](const DesignSpec& d) { return d.hierarchy.levels; },
         .make_system = [](const DesignSpec& d, const sim::Kernel& k, const sim::SmConfig& sm,
                           const sp::KernelAnalysis& a,
                           const HarnessOptions& opt) -> std::unique_ptr<RfSystem> {
@@ -629,7 +633,7 @@ GPURF_REGISTER(
 GPURF_REGISTER(
     HarnessHierarchy, hw_rfc, "hw-rfc",
     (HarnessHierarchy{
-        .orf_levels = NoOrf,
+        .allocated_levels = NoOrf,
         .make_system = [](const DesignSpec& d, const sim::Kernel& k, const sim::SmConfig& sm,
                           const sp::KernelAnalysis& a,
                           const HarnessOptions& opt) -> std::unique_ptr<RfSystem> {

@@ -178,7 +178,4 @@ std::unique_ptr<RfSystem> MakeRfSystem(const DesignSpec& design, const sim::Kern
                                        const sim::passes::KernelAnalysis& analysis,
                                        const HarnessOptions& opt, const energy::Energies& energies);
 
-// The ORF configuration of the SW ORF allocation for a design (levels 1 for non-SW designs).
-sim::passes::OrfConfig OrfConfigFor(const DesignSpec& design);
-
 }  // namespace gpurf::harness

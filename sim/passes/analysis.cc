@@ -204,4 +204,28 @@ std::string AnalysisSummary(const Kernel& k, const KernelAnalysis& a, const Acce
   return t;
 }
 
+RegisterFileEnergies DefaultEnergies(const PassOptions& options, int active_warps) {
+  return GebhartEnergies(options.orf.l1_entries, active_warps);
+}
+
+std::string AllocationSweep(const Kernel& k, const PassOptions& options, const KernelRun* run,
+                            bool default_energies) {
+  std::string line = "  sweep (energy % of baseline):";
+  for (int levels = 2; levels <= 3; ++levels) {
+    line += levels == 2 ? " 2-level L1=" : " | 3-level split L0, L1=";
+    for (int l1 = 1; l1 <= 6; ++l1) {
+      PassOptions o = options;
+      o.orf.levels = levels;
+      o.orf.l1_entries = l1;
+      o.orf.l0_split = true;
+      if (default_energies)
+        o.energies = GebhartEnergies(l1, 8);
+      const KernelAnalysis an = AnalyzeKernel(k, o);
+      const AccessCounts c = CountAccesses(k, an.alloc, o.energies, run);
+      line += fmt::format("{}{}:{:.1f}", l1 > 1 ? " " : "", l1, 100.0 * c.Ratio());
+    }
+  }
+  return line;
+}
+
 }  // namespace gpurf::sim::passes

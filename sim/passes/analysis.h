@@ -56,6 +56,17 @@ AccessCounts CountAccesses(const Kernel& kernel, const OrfAllocation& alloc,
 std::string AnnotatedListing(const Kernel& kernel, const KernelAnalysis& a);
 
 // Short text summary: strands, allocation statistics, access counts and energy ratio.
+// Gebhart's per-access energies for the allocation of `options` with `active_warps` warps
+// holding upper-level storage (rf_energies.h GebhartEnergies).
+RegisterFileEnergies DefaultEnergies(const PassOptions& options, int active_warps);
+
+// The ORF size sweep of `gpurf analyze`: the energy of the kernel, as a percentage of the
+// MRF-only baseline, for 2 levels and for 3 levels with a split L0, with 1..6 L1 entries per
+// thread. `default_energies`: each point uses Gebhart's energies for its L1 size (8 warps);
+// otherwise every point uses options.energies. One line, without the newline.
+std::string AllocationSweep(const Kernel& kernel, const PassOptions& options, const KernelRun* run,
+                            bool default_energies);
+
 std::string AnalysisSummary(const Kernel& kernel, const KernelAnalysis& a,
                             const AccessCounts& counts, const PassOptions& options);
 

@@ -9,6 +9,7 @@
 
 #include "gen/config/yaml_loader.h"
 #include "sim/harness/driver.h"
+#include "sim/harness/hierarchy.h"
 #include "sim/passes/analysis.h"
 #include "sim/tests/cli_fixture.h"
 #include "sim/tests/kernels_util.h"
@@ -261,8 +262,7 @@ TEST_F(Corpus, SwOrfCountsMatchTheCompilersStaticCounts) {
   for (const char* hier : {kSw2, kSw3, kSw3u}) {
     const DesignSpec d = Design(hier);
     const DesignResult r = RunDesign(d, kernels_, {});
-    sp::PassOptions po;
-    po.orf = OrfConfigFor(d);
+    sp::PassOptions po = PassOptionsFor(d);
     po.energies = sp::GebhartEnergies(3, 8);
     for (size_t i = 0; i < kernels_.size(); ++i) {
       SCOPED_TRACE(fmt::format("{} / {}", r.hierarchy, kernels_[i].workload));
