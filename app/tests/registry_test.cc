@@ -16,6 +16,8 @@
 #include "gen/structures/mrf/mrf_spec.h"
 #include "models/registry.h"
 #include "sim/harness/hierarchy.h"
+#include "sim/harness/rtl_top.h"
+#include "sim/harness/transactor.h"
 #include "synth/activity_driver.h"
 #include "verif/formal/family.h"
 #include "verif/stimulus/registry.h"
@@ -34,6 +36,10 @@ bool HasLayer(const std::string& layer, const std::string& kind) {
     return Registry<StimulusFamily>::Get().Find(kind) != nullptr;
   if (layer == "activity")
     return Registry<ActivityFamily>::Get().Find(kind) != nullptr;
+  if (layer == "transactor") {
+    return Registry<harness::RtlTransactorKind>::Get().Find(kind) != nullptr ||
+           Registry<harness::RtlTopKind>::Get().Find(kind) != nullptr;
+  }
   ADD_FAILURE() << "layer '" << layer << "' of FamilyLayers() is not known to this test";
   return false;
 }
@@ -79,6 +85,10 @@ TEST(FamilyRegistry, NoLayerRegistersAKindTheGeneratorsDoNotKnow) {
     EXPECT_TRUE(kinds.contains(n)) << "stimulus of unknown kind " << n;
   for (const std::string& n : Registry<ActivityFamily>::Get().Names())
     EXPECT_TRUE(kinds.contains(n)) << "activity driver of unknown kind " << n;
+  for (const std::string& n : Registry<harness::RtlTransactorKind>::Get().Names())
+    EXPECT_TRUE(kinds.contains(n)) << "RTL transactor of unknown kind " << n;
+  for (const std::string& n : Registry<harness::RtlTopKind>::Get().Names())
+    EXPECT_TRUE(kinds.contains(n)) << "RTL system top of unknown kind " << n;
   for (const auto& [name, family] : Registry<formal::Family>::Get().All()) {
     EXPECT_FALSE(family.kinds.empty()) << "formal family " << name;
     for (const std::string& k : family.kinds)

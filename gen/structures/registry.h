@@ -3,9 +3,9 @@
 // A family registers itself, by name, once per layer, in the files that implement that layer
 // (base/registry.h): here its parameters, spec constructor and Verilog emitter (StructureKind,
 // registered next to the emitter: gen/structures/<family>/<family>_gen.cc); the golden model in
-// models/registry.h, the stimulus of `gpurf verify` in verif/families.h, the activity driver in
-// synth/activity_families.h, and so on (docs/adding-a-structure.md lists every layer). Shared code
-// looks families up by the spec's kind and never names one.
+// models/registry.h, the stimulus of `gpurf verify` in verif/stimulus/registry.h, the activity
+// driver in synth/activity_driver.h, and so on (docs/adding-a-structure.md lists every layer).
+// Shared code looks families up by the spec's kind and never names one.
 #pragma once
 
 #include <functional>
@@ -82,8 +82,11 @@ inline const std::vector<std::string>& FamilyLayers() {
   static const std::vector<std::string> layers = {
       "gen",       // spec, parameters and emitter (this file)
       "model",     // golden model (models/registry.h)
-      "stimulus",  // stimulus of gpurf verify (verif/families.h)
-      "activity",  // activity driver of gate-level characterization (synth/activity_families.h)
+      "stimulus",  // stimulus of gpurf verify (verif/stimulus/registry.h)
+      "activity",  // activity driver of gate-level characterization (synth/activity_driver.h)
+      // RTL transactor of the SM harness (--rtl / --lockstep: sim/harness/transactor.h), or the
+      // system top's (--rtl-top: sim/harness/rtl_top.h RtlTopKind)
+      "transactor",
   };
   return layers;
 }
@@ -114,9 +117,17 @@ struct PlannedKind {
 const std::vector<PlannedKind>& PlannedStructureKinds();
 
 // Accessors valid for every spec (kept as free functions for the callers that read better so).
-inline const std::string& KindName(const StructureSpec& s) { return s.kind(); }
-inline const std::string& ModuleName(const StructureSpec& s) { return s.module_name(); }
-inline const std::string& ConfigHash(const StructureSpec& s) { return s.config_hash(); }
-inline const ParamSet& Params(const StructureSpec& s) { return s.params(); }
+inline const std::string& KindName(const StructureSpec& s) {
+  return s.kind();
+}
+inline const std::string& ModuleName(const StructureSpec& s) {
+  return s.module_name();
+}
+inline const std::string& ConfigHash(const StructureSpec& s) {
+  return s.config_hash();
+}
+inline const ParamSet& Params(const StructureSpec& s) {
+  return s.params();
+}
 
 }  // namespace gpurf

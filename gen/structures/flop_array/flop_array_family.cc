@@ -17,7 +17,12 @@ GPURF_REGISTER(
           return FlopArraySpec::FromParams(p);
         },
         .emit = [](const StructureSpec& s) { return EmitFlopArray(SpecAs<FlopArraySpec>(s)); },
-        .not_applicable = {},
+        .not_applicable =
+            {
+                {"transactor",
+                 "the SM harness drives the structures that hold flip-flop arrays (ORF levels, "
+                 "RFC), never an array on its own"},
+            },
     }))
 
 }  // namespace gpurf

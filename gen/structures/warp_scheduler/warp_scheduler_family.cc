@@ -19,7 +19,12 @@ GPURF_REGISTER(
         },
         .emit =
             [](const StructureSpec& s) { return EmitWarpScheduler(SpecAs<WarpSchedulerSpec>(s)); },
-        .not_applicable = {},
+        .not_applicable =
+            {
+                {"transactor",
+                 "the SM timing model schedules the warps itself (sim/sm); the scheduler's RTL "
+                 "is checked against its golden model by gpurf verify, not in the SM loop"},
+            },
     }))
 
 }  // namespace gpurf
