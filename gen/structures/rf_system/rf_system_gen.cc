@@ -126,6 +126,11 @@ struct Builder {
         "Operand buffer: one entry per collector, indexed by the tag given to the MRF. It holds\n"
         "the user's tag, the source valid bits" +
         std::string(s.upper() ? " and the operands an upper level supplied at issue." : "."));
+    m.Add(
+        MakeItem(Function{"SlotOf",
+                          {"entry", "operand"},
+                          "3 * entry + operand",
+                          "Slot of source operand `operand` (0..2: A, B, C) of a buffer entry."}));
     Net("up_valid", "2", "slot s is supplied by an upper level");
     if (s.upper())
       Net("up_data", "3*Width-1", "the upper level's operand of slot s");
@@ -458,10 +463,11 @@ struct Builder {
     m.Add(MakeItem(std::move(busy)));
     m.Blank();
     // Contents: not reset (meaningful only while the entry is busy).
-    Body fill = {NonBlocking(PartSelect("buf_tag_q", "k*TagWidth", "TagWidth"), "issue_tag_i"),
-                 NonBlocking(PartSelect("buf_src_valid_q", "k*3", "3"), "issue_src_valid_i")};
+    Body fill = {
+        NonBlocking(PartSelect("buf_tag_q", "k*TagWidth", "TagWidth"), "issue_tag_i"),
+        NonBlocking(PartSelect("buf_src_valid_q", "SlotOf(k, 0)", "3"), "issue_src_valid_i")};
     if (s.upper())
-      fill.push_back(NonBlocking(PartSelect("buf_up_q", "k*3", "3"), "up_valid"));
+      fill.push_back(NonBlocking(PartSelect("buf_up_q", "SlotOf(k, 0)", "3"), "up_valid"));
     Body contents = {
         ForLoop("k", "NumCollectors",
                 {IfThen(And({"issue_fire", Eq("buf_alloc", Cast("BufIdxWidth", "k"))}), fill)})};
@@ -470,12 +476,12 @@ struct Builder {
       const std::string when = s.registered_reads()
                                    ? And({"cap_valid_q", Eq("cap_idx_q", Cast("BufIdxWidth", "k"))})
                                    : And({"issue_fire", Eq("buf_alloc", Cast("BufIdxWidth", "k"))});
-      const std::string up = s.registered_reads() ? "buf_up_q[k*3 + p]" : "up_valid[p]";
+      const std::string up = s.registered_reads() ? "buf_up_q[SlotOf(k, p)]" : "up_valid[p]";
       contents.push_back(ForLoop(
           "k", "NumCollectors",
           {ForLoop("p", "3",
                    {IfThen(And({when, up}),
-                           {NonBlocking(PartSelect("buf_data_q", "(k*3 + p)*Width", "Width"),
+                           {NonBlocking(PartSelect("buf_data_q", "SlotOf(k, p)*Width", "Width"),
                                         PartSelect("up_data", "p*Width", "Width"))})})}));
     }
     if (s.registered_reads()) {
@@ -498,10 +504,11 @@ struct Builder {
     Always sel;
     sel.kind = AlwaysKind::kComb;
     Body pick = {Blocking("sel_tag", PartSelect("buf_tag_q", "k*TagWidth", "TagWidth")),
-                 Blocking("sel_src_valid", PartSelect("buf_src_valid_q", "k*3", "3"))};
+                 Blocking("sel_src_valid", PartSelect("buf_src_valid_q", "SlotOf(k, 0)", "3"))};
     if (s.upper()) {
-      pick.push_back(Blocking("sel_up", PartSelect("buf_up_q", "k*3", "3")));
-      pick.push_back(Blocking("sel_data", PartSelect("buf_data_q", "k*3*Width", "3*Width")));
+      pick.push_back(Blocking("sel_up", PartSelect("buf_up_q", "SlotOf(k, 0)", "3")));
+      pick.push_back(
+          Blocking("sel_data", PartSelect("buf_data_q", "SlotOf(k, 0)*Width", "3*Width")));
     }
     sel.body = {Blocking("sel_tag", "'0"), Blocking("sel_src_valid", "'0")};
     if (s.upper()) {
