@@ -42,7 +42,8 @@ sim::SmConfig SmConfigFor(const DesignSpec& d, const DriverOptions& o, bool& two
 
 void EnergiesFor(const DesignSpec& d, int slots, const std::string& json, energy::Energies& e,
                  sp::RegisterFileEnergies& pe) {
-  pe = sp::GebhartEnergies(d.hierarchy.l1_entries_per_thread, slots);
+  // The compiler passes' defaults for the design's allocation, overridden by the JSON.
+  pe = sp::DefaultEnergies(PassOptionsFor(d), slots);
   if (!json.empty())
     pe = sp::LoadRegisterFileEnergies(json, pe);
   e = HarnessHierarchyOf(d).energies(d, slots, pe, json);
