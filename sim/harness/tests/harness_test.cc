@@ -236,11 +236,11 @@ TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
       EXPECT_EQ(Lvl(cnt, r.energies, "L0").reads[1] + Lvl(cnt, r.energies, "L0").writes[1], 0u);
       // What the MRF timing read is what the counts say was read from the MRF.
       EXPECT_EQ(k.rf.core_reads, Reads(Lvl(cnt, r.energies, "MRF")));
-      if (d.hierarchy.kind == "mrf-only") {
+      if (c.hier == kMrfOnly) {
         EXPECT_EQ(Writes(Lvl(cnt, r.energies, "MRF")), k.rf.result_regs);
         EXPECT_EQ(Events(cnt, r.energies, "tag checks"), 0u);
       }
-      if (d.hierarchy.kind == "hw-rfc") {
+      if (c.hier == kHw1 || c.hier == kHw2) {
         // Each result is written to exactly one level; whatever leaves an upper level is
         // written back to the MRF or moved from L0 to L1.
         EXPECT_EQ(Writes(Lvl(cnt, r.energies, "MRF")) + Writes(Lvl(cnt, r.energies, "L1")) +
