@@ -52,7 +52,7 @@ std::vector<DerivedValue> StorageValues(const ParamSet& storage) {
 }
 
 EnergySource MrfEnergySource() {
-  // The design loader names the MRF "mrf" (yaml_loader.cc).
+  // The design derivation names the MRF "mrf" (derive.cc).
   return {"mrf",
           "mrf",
           {{"read_pj", "read", EnergyField::Macro::kRead},

@@ -37,4 +37,20 @@ std::vector<vlog::Port> PortTable::Verilog() const {
   return out;
 }
 
+PortDef ClockPort(int handle, std::string description) {
+  return {handle, "clk_i", PortDir::kInput, 1, "", 1, "clock", std::move(description), "clock"};
+}
+
+PortDef ResetPort(int handle) {
+  return {handle,
+          "rst_ni",
+          PortDir::kInput,
+          1,
+          "",
+          1,
+          "reset_n",
+          "asynchronous active-low reset",
+          "asynchronous active-low reset"};
+}
+
 }  // namespace gpurf

@@ -31,6 +31,11 @@ struct PortDef {
   bool present = true;      // the spec has this port (lu_l0_o only with two RFC levels)
 };
 
+// The clock (rising edge) and the asynchronous active-low reset every kind has, named clk_i and
+// rst_ni; `description` is the manifest's, the Verilog comment stays "clock".
+PortDef ClockPort(int handle, std::string description = "clock");
+PortDef ResetPort(int handle);
+
 class PortTable {
  public:
   // `ports` lists every handle of the kind once, in handle order (checked: std::logic_error).

@@ -77,7 +77,7 @@ std::string HwRfcSystemSkipReason(const HierarchyInputs& in) {
 // L1 included) and L1 keeps its read only.
 std::vector<EnergySource> HwRfcEnergySources(const DesignSpec& d) {
   const EnergySource tag{"rfc", "rfc", {{"tag_pj", "tag_check"}}};
-  if (d.hierarchy.levels - 1 == 2)
+  if (d.hierarchy.levels == 3)  // the MRF and two cache levels
     return {MrfEnergySource(),
             {"rfc", "l1", {{"read_pj", "read"}}},
             {"rfc", "l0", {{"read_pj", "l0_read"}, {"write_pj", "write"}}},

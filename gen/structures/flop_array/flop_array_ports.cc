@@ -9,10 +9,8 @@ PortTable FlopArrayPortTable(const FlopArraySpec& s) {
   using vlog::Msb;
   const int aw = s.addr_width;
   return PortTable({
-      {P::kClk, "clk_i", PortDir::kInput, 1, "", 1, "clock",
-       "clock; writes and registered reads at its rising edge", "clock"},
-      {P::kRstN, "rst_ni", PortDir::kInput, 1, "", 1, "reset_n", "asynchronous active-low reset",
-       "asynchronous active-low reset"},
+      ClockPort(P::kClk, "clock; writes and registered reads at its rising edge"),
+      ResetPort(P::kRstN),
       {P::kWe, "we_i", PortDir::kInput, s.write_ports, Msb("NumWritePorts"), s.write_ports,
        "write_enable", "write enable per write port", "write enable per write port"},
       {P::kWaddr, "waddr_i", PortDir::kInput, s.write_ports * aw, "NumWritePorts*AddrWidth-1",

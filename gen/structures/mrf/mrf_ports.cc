@@ -9,9 +9,8 @@ PortTable MrfPortTable(const MrfSpec& s) {
   using vlog::Msb;
   const int tw = s.tag_width, ww = s.warp_width, rw = s.reg_width, cw = s.counter_width;
   return PortTable({
-      {P::kClk, "clk_i", PortDir::kInput, 1, "", 1, "clock", "clock", "clock"},
-      {P::kRstN, "rst_ni", PortDir::kInput, 1, "", 1, "reset_n", "asynchronous active-low reset",
-       "asynchronous active-low reset"},
+      ClockPort(P::kClk),
+      ResetPort(P::kRstN),
       {P::kIssueValid, "issue_valid_i", PortDir::kInput, 1, "", 1, "issue_valid",
        "an instruction is offered", "an instruction is offered"},
       {P::kIssueReady, "issue_ready_o", PortDir::kOutput, 1, "", 1, "issue_ready",

@@ -9,10 +9,8 @@ PortTable OrfPortTable(const OrfSpec& s) {
   using vlog::Msb;
   const int sw = s.slot_width, ew = s.entry_width, R = OrfSpec::kReadPorts;
   return PortTable({
-      {P::kClk, "clk_i", PortDir::kInput, 1, "", 1, "clock",
-       "clock; writes and registered reads at its edge", "clock"},
-      {P::kRstN, "rst_ni", PortDir::kInput, 1, "", 1, "reset_n", "asynchronous active-low reset",
-       "asynchronous active-low reset"},
+      ClockPort(P::kClk, "clock; writes and registered reads at its edge"),
+      ResetPort(P::kRstN),
       {P::kWe, "we_i", PortDir::kInput, 1, "", 1, "write_enable", "write a result",
        "write a result"},
       {P::kWslot, "wslot_i", PortDir::kInput, sw, Msb("SlotWidth"), 1, "write_slot",

@@ -11,9 +11,8 @@ PortTable RfSystemPortTable(const RfSystemSpec& s) {
             ew = s.entry_width, dw = s.width, cw = s.counter_width;
   const std::string cmsb = Msb("CounterWidth");
   return PortTable({
-      {P::kClk, "clk_i", PortDir::kInput, 1, "", 1, "clock", "clock", "clock"},
-      {P::kRstN, "rst_ni", PortDir::kInput, 1, "", 1, "reset_n", "asynchronous active-low reset",
-       "asynchronous active-low reset"},
+      ClockPort(P::kClk),
+      ResetPort(P::kRstN),
       {P::kIssueValid, "issue_valid_i", PortDir::kInput, 1, "", 1, "issue_valid",
        "an instruction is offered", "an instruction is offered"},
       {P::kIssueReady, "issue_ready_o", PortDir::kOutput, 1, "", 1, "issue_ready",

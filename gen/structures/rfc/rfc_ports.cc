@@ -10,9 +10,8 @@ PortTable RfcPortTable(const RfcSpec& s) {
   const int sb = s.slot_bits, rb = s.reg_bits, w = s.width, k = RfcSpec::kOperands;
   const bool two = s.two_levels();
   return PortTable({
-      {P::kClk, "clk_i", PortDir::kInput, 1, "", 1, "clock", "clock", "clock"},
-      {P::kRstN, "rst_ni", PortDir::kInput, 1, "", 1, "reset_n", "asynchronous active-low reset",
-       "asynchronous active-low reset"},
+      ClockPort(P::kClk),
+      ResetPort(P::kRstN),
       {P::kLuValid, "lu_valid_i", PortDir::kInput, k, "NumOperands-1", k, "lookup_valid",
        "operand lookup valid", "operand p is looked up"},
       {P::kLuSlot, "lu_slot_i", PortDir::kInput, k * sb, "NumOperands*SlotBits-1", k, "lookup_slot",

@@ -9,9 +9,8 @@ PortTable WarpSchedulerPortTable(const WarpSchedulerSpec& s) {
   using vlog::Msb;
   const int W = s.warps, A = s.active, ww = s.warp_id_width, sw = s.slot_width;
   return PortTable({
-      {P::kClk, "clk_i", PortDir::kInput, 1, "", 1, "clock", "clock", "clock"},
-      {P::kRstN, "rst_ni", PortDir::kInput, 1, "", 1, "reset_n", "asynchronous active-low reset",
-       "asynchronous active-low reset"},
+      ClockPort(P::kClk),
+      ResetPort(P::kRstN),
       {P::kReady, "ready_i", PortDir::kInput, W, Msb("NumWarps"), W, "warp_ready",
        "per warp: no short-latency hazard", "warp's instruction free of short-latency hazards"},
       {P::kValid, "valid_i", PortDir::kInput, W, Msb("NumWarps"), W, "warp_valid",
