@@ -70,6 +70,9 @@ struct Instruction {
   bool conditional = false;   // branch that may diverge (guarded, not known uniform)
   int32_t target = -1;        // instruction index of a branch target, -1 otherwise
   uint8_t mem_bytes = 0;      // bytes per thread of a memory access, 0 otherwise
+  bool mem_write = false;     // a memory access that writes (stores, atomics, reductions)
+  bool mem_atomic = false;    // a read-modify-write (atom, red)
+  uint8_t cache_op = 0;       // load/store cache operator (sim/mem/memory.h CacheOp), 0 default
   SourceLoc loc;              // where the front end read it (PTX line or trace line)
   // Further targets of a branch with several (an indirect BRX/JMX seen jumping to different
   // places in a trace); empty for ordinary branches.
@@ -137,6 +140,13 @@ struct DynInst {
   // for each source register (operand order, registers of a group in order) 32 lane values,
   // then the same for each destination register. Inactive lanes hold 0.
   uint32_t values = 0;
+  // Offset into WarpStream::addrs of this instruction's 32 lane addresses when the stream has
+  // them and the instruction accesses memory (OpClass kGlobalMem, kLocalMem, kSharedMem,
+  // kConstMem, kTexture): the byte address each lane accessed, in the address space of the
+  // instruction's class (global: the device address; shared: the offset in the CTA's shared
+  // memory; local: the offset in the thread's local memory; const: the offset in the constant
+  // bank), inactive lanes 0. Other instructions: 0 (unused).
+  uint32_t addrs = 0;
 };
 
 struct WarpStream {
@@ -145,6 +155,14 @@ struct WarpStream {
   std::vector<DynInst> insts;
   bool has_values = false;
   std::vector<uint32_t> values;
+  // Per-lane memory addresses of the memory instructions (DynInst::addrs), when the front end
+  // knows them (functional execution, Accel-Sim traces).
+  bool has_addrs = false;
+  std::vector<uint64_t> addrs;
+  // The 32 lane addresses of memory instruction `d`, or nullptr without addresses.
+  const uint64_t* Addresses(const DynInst& d) const {
+    return has_addrs ? addrs.data() + d.addrs : nullptr;
+  }
 };
 
 // The dynamic side of one kernel launch: what every warp executed.

@@ -37,10 +37,22 @@
 
 namespace gpurf::sim {
 
+// Warp selection policy of each scheduler.
+enum class WarpPolicy : uint8_t {
+  kLooseRoundRobin,  // the next issuable warp after the last one that issued
+  kGto,              // greedy-then-oldest: the last warp while it can issue, else the oldest
+  kTwoLevel,         // Gebhart's two-level scheduler (active set + pending set)
+};
+const char* WarpPolicyName(WarpPolicy p);
+
 struct SmConfig {
   int lanes = 32;                 // SIMT width
   int warps = 32;                 // resident warp contexts
-  int active_warps = 32;          // warps the scheduler chooses from (two-level: fewer)
+  int active_warps = 32;          // warps the schedulers choose from, all schedulers together
+                                  // (two-level: fewer than warps)
+  int schedulers = 1;             // warp schedulers (sub-cores); warp w is scheduler w % schedulers'
+  int issue_width = 1;            // instructions one scheduler issues per cycle (dual issue: 2)
+  WarpPolicy policy = WarpPolicy::kTwoLevel;
   int cta_slots = 8;              // resident CTAs
   uint32_t registers = 32768;     // 32-bit registers per SM (128 KB)
   uint32_t shared_bytes = 49152;  // shared memory per SM
