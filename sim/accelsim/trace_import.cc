@@ -205,7 +205,7 @@ class KernelParser {
         Fail(file_, n, 1, "warp", line,
              fmt::format("warp {} of thread block {} appears twice", w, cta_));
       warp_ = w;
-      streams_.push_back(WarpStream{cta_, static_cast<uint32_t>(w), {}, false, {}});
+      streams_.push_back(WarpStream{cta_, static_cast<uint32_t>(w), {}, false, {}, false, {}});
       expected_ = -1;
       return;
     }
@@ -506,7 +506,7 @@ class KernelParser {
     have_prev_ = true;
     prev_id_ = id;
     prev_mask_ = mask;
-    streams_.back().insts.push_back(DynInst{id, mask, 0});
+    streams_.back().insts.push_back(DynInst{id, mask, 0, 0});
   }
 
   static constexpr uint32_t kNoId = UINT32_MAX;

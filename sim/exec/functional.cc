@@ -991,7 +991,7 @@ class Machine {
     if (recorded_ > opt_.max_recorded_bytes) [[unlikely]]
       RecordLimit(w, i);
     if (before) {
-      s.insts.push_back(DynInst{i, mask, static_cast<uint32_t>(s.values.size())});
+      s.insts.push_back(DynInst{i, mask, static_cast<uint32_t>(s.values.size()), 0});
       if (!opt_.record_values)
         return;
     }

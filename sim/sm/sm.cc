@@ -11,6 +11,18 @@
 
 namespace gpurf::sim {
 
+const char* WarpPolicyName(WarpPolicy p) {
+  switch (p) {
+    case WarpPolicy::kLooseRoundRobin:
+      return "lrr";
+    case WarpPolicy::kGto:
+      return "gto";
+    case WarpPolicy::kTwoLevel:
+      return "two-level";
+  }
+  return "?";
+}
+
 int SmConfig::Latency(OpClass c) const {
   switch (c) {
     case OpClass::kAlu:

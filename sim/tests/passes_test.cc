@@ -546,7 +546,7 @@ TEST(ValueUsage, CountsReadsAndLifetimesPerThread) {
   run.kernel = &k;
   WarpStream w;
   for (uint32_t i = 0; i < k.code.size(); ++i)
-    w.insts.push_back(DynInst{i, 0b101u, 0});  // two lanes
+    w.insts.push_back(DynInst{i, 0b101u, 0, 0});  // two lanes
   run.warps.push_back(w);
   const ValueUsage u = CharacterizeValueUsage(run);
   // Per lane: R1 read 3 times (twice at 1, once at 3), R4 and R5 once, 1 instruction later.
