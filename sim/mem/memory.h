@@ -81,6 +81,8 @@ class MemorySystem {
   // atomics) or it has left the SM (stores), or nullopt when it must retry later (a reservation
   // stall; nothing changed). Cycles are non-decreasing over all calls.
   std::optional<uint64_t> Issue(int sm, uint64_t cycle, const Access& a);
+  // Whether Issue(sm, cycle, a) would accept the access now; no side effects.
+  bool CanIssue(int sm, uint64_t cycle, const Access& a) const;
 
   const MemStats& Stats(int sm) const;  // L2 and DRAM fields: what this SM caused
   MemStats Total() const;

@@ -25,6 +25,27 @@
 // a dependence on a result in flight), a barrier it must wait at, or its last instruction. It
 // wakes when its long-latency results landed (all of them with the marks: the strand analysis
 // assumes the wait drains them) or the barrier released.
+//
+// SM harness v2 (several SMs, sub-cores, dual issue, a memory hierarchy, CTA lifecycle):
+//   - Schedulers: warp w belongs to scheduler w % schedulers; each scheduler picks among its own
+//     warps (loose round-robin, greedy-then-oldest, or its own two-level WarpScheduler with
+//     active_warps / schedulers active slots) and has its own shared units. With issue_width 2
+//     a scheduler that issued an instruction may issue the same warp's next instruction in the
+//     same cycle when it is independent of the first, needs a different (free) unit and is not
+//     a branch, barrier or exit (GPGPU-Sim's dual issue per warp).
+//   - Register-file partitions: SmConfig::rf_partitions systems (1: one register file shared by
+//     all schedulers; == schedulers: one per sub-core as on Maxwell and later), warp w in
+//     partition w % partitions under the local id w / partitions.
+//   - CTA lifecycle: the register-file systems see CTA launches and finishes, CTAs whose every
+//     live warp waits for long-latency results, first writes of registers (allocation) and
+//     releases (the compiler's pir/pbr flags), and may refuse a launch, an allocation or an
+//     issue; a CTA may launch beyond the static register limit when they admit it.
+//   - Memory: with a MemorySystem (sim/mem/memory.h) global, local, shared, constant and
+//     texture accesses take the time the hierarchy computes from the stream's per-lane
+//     addresses; a refused access (no free MSHR) is retried. Without one (ideal memory) they
+//     take the fixed latencies below.
+//   - Several SMs run in lockstep, one cycle at a time (skipping cycles where none has work),
+//     sharing the L2 and DRAM; CTAs go to SMs round-robin as GPGPU-Sim issues them.
 #pragma once
 
 #include <array>
@@ -51,6 +72,7 @@ struct SmConfig {
   int active_warps = 32;          // warps the schedulers choose from, all schedulers together
                                   // (two-level: fewer than warps)
   int schedulers = 1;             // warp schedulers (sub-cores); warp w is scheduler w % schedulers'
+  int rf_partitions = 1;          // register-file systems: 1 (shared) or schedulers (per sub-core)
   int issue_width = 1;            // instructions one scheduler issues per cycle (dual issue: 2)
   WarpPolicy policy = WarpPolicy::kTwoLevel;
   int cta_slots = 8;              // resident CTAs
@@ -73,6 +95,18 @@ struct SmConfig {
   int Latency(OpClass c) const;
   // Cycles a unit is busy with one warp instruction (1 for fully pipelined units).
   int Occupancy(OpClass c) const;
+};
+
+// A CTA as the register-file system sees it at its lifecycle events.
+struct CtaInfo {
+  int sm = 0;
+  uint32_t cta = 0;   // linear CTA id in the grid
+  uint32_t slot = 0;  // CTA slot on the SM
+  uint32_t threads = 0;
+  uint32_t regs_per_thread = 0;
+  uint64_t static_registers = 0;  // what static allocation reserves: warps x lanes x regs/thread
+  bool static_fit = true;         // static allocation has room for it now
+  const std::vector<uint32_t>* warps = nullptr;  // its warps (SM warp ids)
 };
 
 // The register-file system as seen by the pipeline. Implementations: the C++ models of the
@@ -100,6 +134,32 @@ class RegisterFileSystem {
   // the SM skips ahead to its next event and ticks the system only while it is busy. Default:
   // always busy (ticked every cycle).
   virtual bool Busy() const { return true; }
+
+  // CTA lifecycle. Every partition of the SM sees every CTA event (warp ids SM-wide in
+  // CtaInfo::warps). AdmitCta may refuse a launch or admit one static allocation would not
+  // (default: static allocation decides); the others only inform.
+  virtual bool AdmitCta(uint64_t /*cycle*/, const CtaInfo& c) { return c.static_fit; }
+  virtual void CtaLaunched(uint64_t /*cycle*/, const CtaInfo& /*c*/) {}
+  virtual void CtaFinished(uint64_t /*cycle*/, const CtaInfo& /*c*/) {}
+  // Every live warp of the CTA waits for long-latency results (or at a barrier for such
+  // warps), once per episode; CtaResumed when one of its warps issues again. Only delivered
+  // when WantsCtaStalls().
+  virtual bool WantsCtaStalls() const { return false; }
+  virtual void CtaStalled(uint64_t /*cycle*/, const CtaInfo& /*c*/) {}
+  virtual void CtaResumed(uint64_t /*cycle*/, const CtaInfo& /*c*/) {}
+  // Registers (only when WantsRegisterEvents(); `warp` is the partition's local id): an
+  // instruction whose destination registers `regs` have not been written since the warp
+  // launched or released them asks CanAllocate (no side effects; false refuses the issue this
+  // cycle), then Allocate for each at issue. Release after the read that the compiler flagged
+  // (pir) and at reconvergence points (pbr), and for every allocated register when the warp
+  // finishes.
+  virtual bool WantsRegisterEvents() const { return false; }
+  virtual bool CanAllocate(uint64_t /*cycle*/, uint32_t /*warp*/,
+                           const std::vector<uint16_t>& /*regs*/) {
+    return true;
+  }
+  virtual void Allocate(uint64_t /*cycle*/, uint32_t /*warp*/, uint16_t /*reg*/) {}
+  virtual void Release(uint64_t /*cycle*/, uint32_t /*warp*/, uint16_t /*reg*/) {}
 };
 
 // Warp selection among the active warps, and activation of pending ones.
@@ -113,6 +173,9 @@ class SchedulerPolicy {
   // Whether the policy keeps issuing from one warp while it can (the two-level scheduler's inner
   // selection follows this: greedy or round-robin).
   virtual bool IsGreedy() const { return false; }
+  // Whether the SM orders `issuable` by age (oldest first) rather than by warp id before
+  // calling Pick.
+  virtual bool OldestFirst() const { return false; }
 };
 
 // Round-robin from the warp after the last one that issued.
@@ -124,6 +187,16 @@ class RoundRobinPolicy : public SchedulerPolicy {
 
  private:
   uint32_t warps_;
+};
+
+// Greedy-then-oldest (GPGPU-Sim's GTO): the last warp while it can issue, else the issuable
+// warp launched first (its CTA launched first, then the lower warp of the CTA).
+class GtoPolicy : public SchedulerPolicy {
+ public:
+  std::string Name() const override { return "gto"; }
+  int Pick(const std::vector<uint32_t>& issuable, int last) override;
+  bool IsGreedy() const override { return true; }
+  bool OldestFirst() const override { return true; }
 };
 
 // Greedy: keep issuing from the last warp while it can, else round-robin.
@@ -153,7 +226,15 @@ struct SmStats {
   // Two-level with SmOptions::long_wait: deschedules for a long-latency dependence at an
   // instruction the strand analysis did not mark (0 when the analysis is sound).
   uint64_t unplanned_waits = 0;
+  uint64_t dual_issues = 0;       // cycles a scheduler issued a second instruction
+  uint64_t alloc_stalls = 0;      // ... some warp's register allocation was refused
+  uint64_t mem_stalls = 0;        // memory accesses refused (no free MSHR), retried
+  uint64_t cta_refusals = 0;      // CTA launches the register-file system refused
+  uint64_t cta_stalls = 0;        // CtaStalled events
+  uint64_t max_resident_ctas = 0;  // most CTAs resident at once
   std::array<uint64_t, 10> by_class{};  // warp instructions per OpClass
+
+  void Add(const SmStats& o);  // sums (cycles: the maximum, as SMs run in parallel)
 
   double Ipc() const {
     return cycles ? static_cast<double>(warp_instructions) / static_cast<double>(cycles) : 0.0;
@@ -169,7 +250,24 @@ struct SmOptions {
   // Null: deschedule when the next instruction depends on a long-latency result in flight and
   // wake when that result lands.
   const std::vector<uint8_t>* long_wait = nullptr;
+  // Register release points (Jeon's pir/pbr), for systems that want register events: per
+  // instruction, per source operand slot, whether the read releases it; and per instruction
+  // the registers released when a warp reaches it (reconvergence points). Null: released only
+  // when the warp finishes.
+  const std::vector<std::vector<uint8_t>>* release_after_read = nullptr;
+  const std::vector<std::vector<uint16_t>>* release_at = nullptr;
   uint64_t max_cycles = 2'000'000'000;
+};
+
+namespace mem {
+class MemorySystem;
+}
+
+// The whole GPU's statistics: one SmStats per SM and their sum (cycles: the GPU's).
+struct GpuStats {
+  std::vector<SmStats> sms;
+  SmStats total;
+  double Ipc() const { return total.Ipc(); }
 };
 
 // Why one CTA of `run` cannot be resident on the SM (its warps, registers or shared memory per
@@ -181,5 +279,13 @@ std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg);
 // std::runtime_error when the kernel cannot fit one CTA on the SM or the run exceeds max_cycles.
 SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
               RegisterFileSystem* rf, const SmOptions& opt = {});
+
+// Runs `run` on rf.size() SMs sharing `memory` (null: ideal memory). rf[s] holds SM s's
+// register-file partitions (cfg.rf_partitions of them; entries may be null: ideal). CTAs are
+// distributed round-robin at the start and then to the SM whose slot frees. `memory` must
+// have been built for at least rf.size() SMs.
+GpuStats RunGpu(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
+                const std::vector<std::vector<RegisterFileSystem*>>& rf,
+                mem::MemorySystem* memory, const SmOptions& opt = {});
 
 }  // namespace gpurf::sim
