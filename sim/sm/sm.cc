@@ -90,8 +90,8 @@ int GtoPolicy::Pick(const std::vector<uint32_t>& issuable, int last) {
   // Without ages (the SM passes them through OldestFirst()), warp ids stand for launch order.
   if (issuable.empty())
     return -1;
-  if (last >= 0 && std::find(issuable.begin(), issuable.end(), static_cast<uint32_t>(last)) !=
-                       issuable.end())
+  if (last >= 0 &&
+      std::find(issuable.begin(), issuable.end(), static_cast<uint32_t>(last)) != issuable.end())
     return last;
   return static_cast<int>(issuable.front());
 }
@@ -202,8 +202,8 @@ Occupancy ComputeOccupancy(const Kernel& k, const std::vector<std::vector<const 
   o.regs_per_cta =
       o.warps_per_cta * static_cast<uint64_t>(cfg.lanes) * std::max(1, k.regs_per_thread);
   o.hard = static_cast<uint64_t>(std::max(0, cfg.cta_slots));
-  o.hard = std::min<uint64_t>(o.hard, static_cast<uint64_t>(std::max(0, cfg.warps)) /
-                                          std::max<size_t>(1, o.warps_per_cta));
+  o.hard = std::min<uint64_t>(
+      o.hard, static_cast<uint64_t>(std::max(0, cfg.warps)) / std::max<size_t>(1, o.warps_per_cta));
   if (k.shared_bytes > 0)
     o.hard = std::min<uint64_t>(o.hard, cfg.shared_bytes / k.shared_bytes);
   o.resident = std::min<uint64_t>(o.hard, cfg.registers / std::max<uint64_t>(1, o.regs_per_cta));
@@ -248,9 +248,9 @@ struct CtaQueue {
 // One SM: the state and the cycle of the model described in sm.h.
 class SmSim {
  public:
-  SmSim(int id, const Kernel& k, const SmConfig& cfg, const SmOptions& opt,
-        SchedulerPolicy& policy, const std::vector<RegisterFileSystem*>& rf,
-        mem::MemorySystem* memory, const Occupancy& occ, CtaQueue& queue)
+  SmSim(int id, const Kernel& k, const SmConfig& cfg, const SmOptions& opt, SchedulerPolicy& policy,
+        const std::vector<RegisterFileSystem*>& rf, mem::MemorySystem* memory, const Occupancy& occ,
+        CtaQueue& queue)
       : id_(id),
         k_(k),
         cfg_(cfg),
@@ -915,16 +915,16 @@ std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg) {
 }
 
 GpuStats RunGpu(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
-                const std::vector<std::vector<RegisterFileSystem*>>& rf,
-                mem::MemorySystem* memory, const SmOptions& opt) {
+                const std::vector<std::vector<RegisterFileSystem*>>& rf, mem::MemorySystem* memory,
+                const SmOptions& opt) {
   if (run.kernel == nullptr)
     throw std::invalid_argument("RunGpu: the kernel run has no kernel");
   if (rf.empty())
     throw std::invalid_argument("RunGpu: no SM");
   if (cfg.schedulers < 1 || cfg.warps % cfg.schedulers != 0 || cfg.issue_width < 1)
-    throw std::invalid_argument(fmt::format(
-        "RunGpu: {} warps cannot be split among {} schedulers issuing {} per cycle", cfg.warps,
-        cfg.schedulers, cfg.issue_width));
+    throw std::invalid_argument(
+        fmt::format("RunGpu: {} warps cannot be split among {} schedulers issuing {} per cycle",
+                    cfg.warps, cfg.schedulers, cfg.issue_width));
   const Kernel& k = *run.kernel;
   GpuStats gs;
   gs.sms.resize(rf.size());
@@ -938,8 +938,8 @@ GpuStats RunGpu(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& poli
   queue.ctas = &ctas;
   std::vector<std::unique_ptr<SmSim>> sms;
   for (size_t s = 0; s < rf.size(); ++s) {
-    sms.push_back(std::make_unique<SmSim>(static_cast<int>(s), k, cfg, opt, policy, rf[s],
-                                          memory, occ, queue));
+    sms.push_back(std::make_unique<SmSim>(static_cast<int>(s), k, cfg, opt, policy, rf[s], memory,
+                                          occ, queue));
   }
   // CTAs round-robin over the SMs while they have room.
   for (bool any = true; any && !queue.empty();) {

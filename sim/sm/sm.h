@@ -67,13 +67,13 @@ enum class WarpPolicy : uint8_t {
 const char* WarpPolicyName(WarpPolicy p);
 
 struct SmConfig {
-  int lanes = 32;                 // SIMT width
-  int warps = 32;                 // resident warp contexts
-  int active_warps = 32;          // warps the schedulers choose from, all schedulers together
-                                  // (two-level: fewer than warps)
-  int schedulers = 1;             // warp schedulers (sub-cores); warp w is scheduler w % schedulers'
-  int rf_partitions = 1;          // register-file systems: 1 (shared) or schedulers (per sub-core)
-  int issue_width = 1;            // instructions one scheduler issues per cycle (dual issue: 2)
+  int lanes = 32;         // SIMT width
+  int warps = 32;         // resident warp contexts
+  int active_warps = 32;  // warps the schedulers choose from, all schedulers together
+                          // (two-level: fewer than warps)
+  int schedulers = 1;     // warp schedulers (sub-cores); warp w is scheduler w % schedulers'
+  int rf_partitions = 1;  // register-file systems: 1 (shared) or schedulers (per sub-core)
+  int issue_width = 1;    // instructions one scheduler issues per cycle (dual issue: 2)
   WarpPolicy policy = WarpPolicy::kTwoLevel;
   int cta_slots = 8;              // resident CTAs
   uint32_t registers = 32768;     // 32-bit registers per SM (128 KB)
@@ -226,12 +226,12 @@ struct SmStats {
   // Two-level with SmOptions::long_wait: deschedules for a long-latency dependence at an
   // instruction the strand analysis did not mark (0 when the analysis is sound).
   uint64_t unplanned_waits = 0;
-  uint64_t dual_issues = 0;       // cycles a scheduler issued a second instruction
-  uint64_t alloc_stalls = 0;      // ... some warp's register allocation was refused
-  uint64_t mem_stalls = 0;        // memory accesses refused (no free MSHR), retried
-  uint64_t cta_refusals = 0;      // CTA launches the register-file system refused
-  uint64_t cta_stalls = 0;        // CtaStalled events
-  uint64_t max_resident_ctas = 0;  // most CTAs resident at once
+  uint64_t dual_issues = 0;             // cycles a scheduler issued a second instruction
+  uint64_t alloc_stalls = 0;            // ... some warp's register allocation was refused
+  uint64_t mem_stalls = 0;              // memory accesses refused (no free MSHR), retried
+  uint64_t cta_refusals = 0;            // CTA launches the register-file system refused
+  uint64_t cta_stalls = 0;              // CtaStalled events
+  uint64_t max_resident_ctas = 0;       // most CTAs resident at once
   std::array<uint64_t, 10> by_class{};  // warp instructions per OpClass
 
   void Add(const SmStats& o);  // sums (cycles: the maximum, as SMs run in parallel)
@@ -285,7 +285,7 @@ SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy
 // distributed round-robin at the start and then to the SM whose slot frees. `memory` must
 // have been built for at least rf.size() SMs.
 GpuStats RunGpu(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
-                const std::vector<std::vector<RegisterFileSystem*>>& rf,
-                mem::MemorySystem* memory, const SmOptions& opt = {});
+                const std::vector<std::vector<RegisterFileSystem*>>& rf, mem::MemorySystem* memory,
+                const SmOptions& opt = {});
 
 }  // namespace gpurf::sim

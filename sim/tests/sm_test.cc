@@ -268,5 +268,235 @@ TEST(Sm, KernelThatCannotFitIsAnError) {
   EXPECT_THROW(RunSm(f.run, cfg, rr, nullptr), std::runtime_error);
 }
 
+// --- SM harness v2: sub-cores, dual issue, GTO, CTA lifecycle, several SMs -------------------
+
+namespace v2 {
+
+std::vector<Instruction> IndependentAlus(int n) {
+  std::vector<Instruction> code;
+  for (int i = 0; i < n; ++i)
+    code.push_back(Op(OpClass::kAlu, {static_cast<uint16_t>(1 + i)}, {0}));
+  code.push_back(Op(OpClass::kExit, {}, {}));
+  return code;
+}
+
+TEST(SmV2, TwoSchedulersIssueTwoWarpsPerCycleFromTheirOwnWarps) {
+  // 4 warps of 4 independent ALU ops + exit. One scheduler: 20 instructions, one per cycle.
+  // Two schedulers (warps 0, 2 and 1, 3), each with its own ALU: 10 cycles of 2 issues.
+  const Fixture f(IndependentAlus(4), 1, 4);
+  SmConfig one;
+  RoundRobinPolicy rr(one.warps);
+  SpyRf rf1(one.warps);
+  const SmStats s1 = RunSm(f.run, one, rr, &rf1);
+  SmConfig two = one;
+  two.schedulers = 2;
+  SpyRf rf2(two.warps);
+  const SmStats s2 = RunSm(f.run, two, rr, &rf2);
+  EXPECT_EQ(s1.warp_instructions, 20u);
+  EXPECT_EQ(s2.warp_instructions, 20u);
+  EXPECT_EQ(rf1.issued.at({1, 0}), 1u);  // round-robin over 0,1,2,3
+  EXPECT_EQ(rf2.issued.at({0, 0}), 0u);
+  EXPECT_EQ(rf2.issued.at({1, 0}), 0u);  // the other scheduler, same cycle
+  EXPECT_EQ(rf2.issued.at({2, 0}), 1u);  // warp 2 shares scheduler 0 with warp 0
+  EXPECT_EQ(rf2.issued.at({3, 0}), 1u);
+  EXPECT_EQ(rf2.issued.at({2, 4}), 9u);  // its exit: the tenth issue of scheduler 0
+  // A warp finishes when its last result is written back: warp 3's last ALU op issues at 15
+  // (one scheduler) / 7 (two) and lands 8 cycles later.
+  EXPECT_EQ(s1.cycles, 23u);
+  EXPECT_EQ(s2.cycles, 15u);
+  // Per cycle, each scheduler issued at most once.
+  std::map<std::pair<uint64_t, uint32_t>, int> per;
+  for (const auto& [key, cycle] : rf2.issued)
+    EXPECT_EQ((++per[{cycle, key.first % 2}]), 1) << "cycle " << cycle;
+}
+
+TEST(SmV2, DualIssuePairsIndependentInstructionsOnDifferentUnits) {
+  // ALU r1, SFU r2, ALU r3, ALU r4, exit. Cycle 0: ALU + SFU (different units). Cycle 1: ALU
+  // r3, and r4 waits for the ALU (busy until 2). Cycle 2: ALU r4; an exit never pairs, so it
+  // issues alone in cycle 3.
+  const Fixture f(
+      {Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kSfu, {2}, {0}), Op(OpClass::kAlu, {3}, {0}),
+       Op(OpClass::kAlu, {4}, {0}), Op(OpClass::kExit, {}, {})},
+      1, 1);
+  SmConfig cfg;
+  cfg.issue_width = 2;
+  RoundRobinPolicy rr(cfg.warps);
+  SpyRf rf(cfg.warps);
+  const SmStats st = RunSm(f.run, cfg, rr, &rf);
+  EXPECT_EQ(rf.issued.at({0, 0}), 0u);
+  EXPECT_EQ(rf.issued.at({0, 1}), 0u);
+  EXPECT_EQ(rf.issued.at({0, 2}), 1u);
+  EXPECT_EQ(rf.issued.at({0, 3}), 2u);
+  EXPECT_EQ(rf.issued.at({0, 4}), 3u);
+  EXPECT_EQ(st.dual_issues, 1u);
+
+  // A dependent pair never dual-issues: r2 needs r1 (8 cycles).
+  const Fixture g(
+      {Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kSfu, {2}, {1}), Op(OpClass::kExit, {}, {})}, 1, 1);
+  SpyRf rg(cfg.warps);
+  const SmStats sg = RunSm(g.run, cfg, rr, &rg);
+  EXPECT_EQ(rg.issued.at({0, 1}), 8u);
+  EXPECT_EQ(sg.dual_issues, 0u);
+}
+
+TEST(SmV2, GreedyThenOldestStaysOnAWarpThenFallsBackToTheOldest) {
+  // Three warps of [ALU r1 <- r0, ALU r2 <- r1 (8 cycles later), exit].
+  const Fixture f(
+      {Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kAlu, {2}, {1}), Op(OpClass::kExit, {}, {})}, 1, 3);
+  SmConfig cfg;
+  GtoPolicy gto;
+  SpyRf rf(cfg.warps);
+  RunSm(f.run, cfg, gto, &rf);
+  // c0 w0; c1 w0 waits -> oldest w1; c2 w2; c8 w0 (oldest ready); c9 w0's exit (greedy);
+  // c10 w1 (oldest); c11 w1 exit; c12 w2; c13 w2 exit.
+  EXPECT_EQ(rf.order, (std::vector<uint32_t>{0, 1, 2, 0, 0, 1, 1, 2, 2}));
+  EXPECT_EQ(rf.issued.at({0, 1}), 8u);
+  EXPECT_EQ(rf.issued.at({0, 2}), 9u);
+  EXPECT_EQ(rf.issued.at({1, 1}), 10u);
+  EXPECT_EQ(rf.issued.at({2, 2}), 13u);
+
+  // Loose round-robin interleaves the same warps.
+  RoundRobinPolicy rr(cfg.warps);
+  SpyRf r2(cfg.warps);
+  RunSm(f.run, cfg, rr, &r2);
+  EXPECT_EQ(r2.order, (std::vector<uint32_t>{0, 1, 2, 0, 1, 2, 0, 1, 2}));
+}
+
+// Records the CTA lifecycle and register events; admits up to `admit` CTAs at once.
+class LifecycleRf : public RegisterFileSystem {
+ public:
+  bool CanIssue(uint64_t, uint32_t, const DynInst&) override { return true; }
+  int Issue(uint64_t, uint32_t, const DynInst&) override { return 0; }
+  void Writeback(uint64_t, uint32_t, const DynInst&) override {}
+  void Activate(uint64_t, uint32_t) override {}
+  void Deactivate(uint64_t, uint32_t) override {}
+  bool AdmitCta(uint64_t, const CtaInfo& c) override {
+    return admit < 0 ? c.static_fit : resident < admit;
+  }
+  void CtaLaunched(uint64_t cycle, const CtaInfo& c) override {
+    ++resident;
+    log.push_back(fmt("launch", cycle, c.sm, c.cta));
+  }
+  void CtaFinished(uint64_t cycle, const CtaInfo& c) override {
+    --resident;
+    log.push_back(fmt("finish", cycle, c.sm, c.cta));
+  }
+  bool WantsCtaStalls() const override { return true; }
+  void CtaStalled(uint64_t cycle, const CtaInfo& c) override {
+    log.push_back(fmt("stall", cycle, c.sm, c.cta));
+  }
+  void CtaResumed(uint64_t cycle, const CtaInfo& c) override {
+    log.push_back(fmt("resume", cycle, c.sm, c.cta));
+  }
+  bool WantsRegisterEvents() const override { return true; }
+  bool CanAllocate(uint64_t cycle, uint32_t, const std::vector<uint16_t>&) override {
+    return cycle >= alloc_from;
+  }
+  void Allocate(uint64_t cycle, uint32_t w, uint16_t r) override {
+    regs.push_back(fmt("alloc", cycle, w, r));
+  }
+  void Release(uint64_t cycle, uint32_t w, uint16_t r) override {
+    regs.push_back(fmt("release", cycle, w, r));
+  }
+
+  static std::string fmt(const char* what, uint64_t cycle, uint64_t a, uint64_t b) {
+    return std::string(what) + "@" + std::to_string(cycle) + ":" + std::to_string(a) + "/" +
+           std::to_string(b);
+  }
+  int admit = -1;
+  int resident = 0;
+  uint64_t alloc_from = 0;
+  std::vector<std::string> log, regs;
+};
+
+TEST(SmV2, RegisterFileSystemMayAdmitCtasBeyondTheStaticRegisterLimit) {
+  // 1 warp x 32 lanes x 16 registers = 512 registers per CTA; 1024 registers hold 2 statically.
+  const Fixture f(IndependentAlus(2), 6, 1);
+  SmConfig cfg;
+  cfg.registers = 1024;
+  RoundRobinPolicy rr(cfg.warps);
+  LifecycleRf stat;
+  EXPECT_EQ(RunSm(f.run, cfg, rr, &stat).max_resident_ctas, 2u);
+  LifecycleRf beyond;
+  beyond.admit = 4;
+  const SmStats st = RunSm(f.run, cfg, rr, &beyond);
+  EXPECT_EQ(st.max_resident_ctas, 4u);
+  EXPECT_EQ(st.ctas, 6u);
+  EXPECT_EQ(beyond.resident, 0);
+  EXPECT_EQ(std::count_if(beyond.log.begin(), beyond.log.end(),
+                          [](const std::string& s) { return s.rfind("finish", 0) == 0; }),
+            6);
+  EXPECT_EQ(st.cta_refusals, 0u);  // beyond 4 static allocation had no room either
+  LifecycleRf fewer;
+  fewer.admit = 1;
+  const SmStats sf = RunSm(f.run, cfg, rr, &fewer);
+  EXPECT_EQ(sf.max_resident_ctas, 1u);
+  EXPECT_GT(sf.cta_refusals, 0u);  // the second CTA had static room but was refused
+  // Refusing every launch on an empty SM cannot make progress: a clear error, not a hang.
+  LifecycleRf none;
+  none.admit = 0;
+  EXPECT_THROW(RunSm(f.run, cfg, rr, &none), std::runtime_error);
+}
+
+TEST(SmV2, CtaStallEventWhenEveryWarpWaitsForLongLatencyResults) {
+  // Two warps each load (400 cycles), then use the value. Both loads issue (cycles 0, 1); at
+  // the end of cycle 1 every warp of the CTA waits for memory: one stall event; warp 0 issues
+  // again at 400: resumed; warp 1's use issues at 401 and lands at 409.
+  Instruction load = Op(OpClass::kGlobalMem, {1}, {0}, true);
+  const Fixture f({load, Op(OpClass::kAlu, {2}, {1}), Op(OpClass::kExit, {}, {})}, 1, 2);
+  SmConfig cfg;
+  RoundRobinPolicy rr(cfg.warps);
+  LifecycleRf rf;
+  const SmStats st = RunSm(f.run, cfg, rr, &rf);
+  EXPECT_EQ(rf.log, (std::vector<std::string>{"launch@0:0/0", "stall@1:0/0", "resume@400:0/0",
+                                              "finish@409:0/0"}));
+  EXPECT_EQ(st.cta_stalls, 1u);
+}
+
+TEST(SmV2, RegistersAllocatedAtFirstWriteAndReleasedAtTheFlaggedRead) {
+  // r1 <- r0; r2 <- r1 (the read releases r1); r1 <- r2 (allocates r1 again); exit.
+  const Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kAlu, {2}, {1}),
+                   Op(OpClass::kAlu, {1}, {2}), Op(OpClass::kExit, {}, {})},
+                  1, 1);
+  const std::vector<std::vector<uint8_t>> release = {{0}, {1}, {0}, {}};
+  const std::vector<std::vector<uint16_t>> at(4);
+  SmConfig cfg;
+  RoundRobinPolicy rr(cfg.warps);
+  SmOptions opt;
+  opt.release_after_read = &release;
+  opt.release_at = &at;
+  LifecycleRf rf;
+  rf.alloc_from = 5;  // allocations refused until cycle 5
+  const SmStats st = RunSm(f.run, cfg, rr, &rf, opt);
+  EXPECT_EQ(rf.regs,
+            (std::vector<std::string>{"alloc@5:0/1", "release@13:0/1", "alloc@13:0/2",
+                                      "alloc@21:0/1", "release@29:0/1", "release@29:0/2"}));
+  EXPECT_EQ(st.alloc_stalls, 5u);
+}
+
+TEST(SmV2, SeveralSmsTakeCtasRoundRobinAndSumTheirWork) {
+  const Fixture f(IndependentAlus(3), 5, 1);
+  SmConfig cfg;
+  cfg.cta_slots = 1;
+  RoundRobinPolicy rr(cfg.warps);
+  LifecycleRf a, b;
+  const GpuStats gs = RunGpu(f.run, cfg, rr, {{&a}, {&b}}, nullptr);
+  // One slot each: CTA 0 -> SM 0, CTA 1 -> SM 1; both finish at cycle 10 (ALU ops issued in
+  // cycles 0..2, the last lands at 10), SM 0 steps first and takes CTA 2, then SM 1 takes
+  // CTA 3; CTA 4 goes to SM 0 at cycle 20.
+  EXPECT_EQ(a.log, (std::vector<std::string>{"launch@0:0/0", "finish@10:0/0", "launch@10:0/2",
+                                             "finish@20:0/2", "launch@20:0/4", "finish@30:0/4"}));
+  EXPECT_EQ(b.log, (std::vector<std::string>{"launch@0:1/1", "finish@10:1/1", "launch@10:1/3",
+                                             "finish@20:1/3"}));
+  ASSERT_EQ(gs.sms.size(), 2u);
+  EXPECT_EQ(gs.sms[0].warp_instructions, 12u);
+  EXPECT_EQ(gs.sms[1].warp_instructions, 8u);
+  EXPECT_EQ(gs.total.warp_instructions, 20u);
+  EXPECT_EQ(gs.total.cycles, 30u);
+  EXPECT_EQ(gs.sms[1].cycles, 20u);
+}
+
+}  // namespace v2
+
 }  // namespace
 }  // namespace gpurf::sim
