@@ -17,6 +17,23 @@
 
 namespace gpurf::harness {
 
+RfStats& RfStats::operator+=(const RfStats& o) {
+  counts += o.counts;
+  for (size_t u = 0; u < bank_conflicts.size(); ++u)
+    bank_conflicts[u] += o.bank_conflicts[u];
+  operand_regs += o.operand_regs;
+  result_regs += o.result_regs;
+  mrf_issues += o.mrf_issues;
+  flushes += o.flushes;
+  dead_kills += o.dead_kills;
+  core_reads += o.core_reads;
+  core_conflicts += o.core_conflicts;
+  core_issue_stalls += o.core_issue_stalls;
+  dispatch_mismatches += o.dispatch_mismatches;
+  dispatch_late_cycles += o.dispatch_late_cycles;
+  return *this;
+}
+
 namespace sp = sim::passes;
 using energy::Unit;
 
