@@ -33,14 +33,14 @@ struct Access {
   bool write = false;
   bool atomic = false;  // read-modify-write, performed at the L2
   CacheOp op = CacheOp::kDefault;
-  uint32_t mask = 0;        // active lanes
-  uint8_t lane_bytes = 4;   // bytes each lane accesses (1..16)
+  uint32_t mask = 0;                // active lanes
+  uint8_t lane_bytes = 4;           // bytes each lane accesses (1..16)
   const uint64_t* lanes = nullptr;  // 32 addresses, inactive lanes ignored
 };
 
 // A line an access touches and which of its sectors.
 struct LineRequest {
-  uint64_t line = 0;  // line address (byte address of its first byte)
+  uint64_t line = 0;     // line address (byte address of its first byte)
   uint32_t sectors = 0;  // bit s: sector s of the line
 };
 
@@ -54,13 +54,13 @@ void Coalesce(const Access& a, uint32_t line_bytes, uint32_t sector_bytes,
 int SharedPasses(const Access& a, uint32_t banks);
 
 struct LevelStats {
-  uint64_t accesses = 0;   // sector requests (L1D, L2, constant) or warp accesses (shared)
+  uint64_t accesses = 0;  // sector requests (L1D, L2, constant) or warp accesses (shared)
   uint64_t hits = 0;
   uint64_t misses = 0;
-  uint64_t mshr_merges = 0;        // misses merged into an in-flight fill
+  uint64_t mshr_merges = 0;         // misses merged into an in-flight fill
   uint64_t reservation_stalls = 0;  // refused: no free MSHR / queue entry
-  uint64_t bank_conflicts = 0;     // shared: extra passes
-  uint64_t bytes = 0;              // bytes moved from the next level (DRAM: bytes read+written)
+  uint64_t bank_conflicts = 0;      // shared: extra passes
+  uint64_t bytes = 0;               // bytes moved from the next level (DRAM: bytes read+written)
 };
 
 struct MemStats {

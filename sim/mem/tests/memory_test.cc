@@ -1,0 +1,3 @@
+#include "sim/mem/memory.h"
+#include <gtest/gtest.h>
+TEST(Mem, Builds) {}
