@@ -402,18 +402,24 @@ struct MemorySystem::Impl {
     return true;
   }
 
-  // Replaces a line of `set` in SM cache `c` by `line` (a dirty victim is written back to the
-  // L2 at `at`). The check pass guaranteed a victim.
-  int Replace(SmCache& c, MemStats& st, uint32_t set, uint64_t line, uint64_t now, uint64_t at,
-              bool lowest_priority) {
+  // Replaces a line of `set` in SM cache `c` by `line`; a dirty victim's line and sectors go to
+  // `victim` for the caller to write back to the L2 (after its own request: the demand miss
+  // goes first, the write-back buffer drains behind it). The check pass guaranteed a victim.
+  int Replace(SmCache& c, uint32_t set, uint64_t line, uint64_t now, bool lowest_priority,
+              LineRequest& victim) {
     const int v = c.tags.Victim(set, now);
     SectoredCache::Line& l = c.tags.line(v);
+    victim = LineRequest{};
     if (l.tag != SectoredCache::kNoTag && l.dirty != 0)
-      ToL2(st, at, l.tag, l.dirty, c.sector_shift, c.line_shift, L2Op::kWrite);
+      victim = LineRequest{l.tag, l.dirty};
     l = SectoredCache::Line{};
     l.tag = line;
     l.lru = lowest_priority ? 0 : c.tags.NextStamp();
     return v;
+  }
+  void WriteBack(SmCache& c, MemStats& st, uint64_t at, const LineRequest& victim) {
+    if (victim.sectors != 0)
+      ToL2(st, at, victim.line, victim.sectors, c.sector_shift, c.line_shift, L2Op::kWrite);
   }
 
   // A load of `lines` through SM cache `c` whose first line is looked up at `now`, line k at
@@ -473,8 +479,9 @@ struct MemorySystem::Impl {
         ls.accesses += n;
         ls.hits += static_cast<uint32_t>(std::popcount(p.hit));
         ls.misses += n - static_cast<uint32_t>(std::popcount(p.hit));
+        LineRequest victim;
         if (p.alloc)
-          p.way = Replace(c, st, p.set, r.line, now, at, lowest_priority);
+          p.way = Replace(c, p.set, r.line, now, lowest_priority, victim);
         SectoredCache::Line& l = tags.line(p.way);
         uint64_t* ready = tags.ready(p.way);
         if (!lowest_priority && !p.alloc)
@@ -499,6 +506,7 @@ struct MemorySystem::Impl {
           c.PushMshr(fill);
           done = std::max(done, fill);
         }
+        WriteBack(c, st, at, victim);
       }
     }
     return done;
@@ -547,8 +555,11 @@ struct MemorySystem::Impl {
         const uint32_t n = static_cast<uint32_t>(std::popcount(r.sectors));
         st.l1d.accesses += n;
         done = std::max(done, at + hit);
-        if (p.alloc)
-          p.way = Replace(c, st, p.set, r.line, now, at, false);
+        if (p.alloc) {
+          LineRequest victim;
+          p.way = Replace(c, p.set, r.line, now, false, victim);
+          WriteBack(c, st, at, victim);
+        }
         if (p.way >= 0) {
           SectoredCache::Line& l = tags.line(p.way);
           const uint32_t present = r.sectors & l.valid;
