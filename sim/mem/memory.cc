@@ -47,6 +47,14 @@ void CheckGeometry(uint32_t line_bytes, uint32_t sector_bytes, const char* what)
         what, line_bytes, sector_bytes));
 }
 
+// x % d, with a mask when d is a power of two (sets, slices and banks usually are).
+struct Mod {
+  uint64_t d = 1;
+  bool pow2 = true;
+  explicit Mod(uint64_t divisor = 1) : d(divisor), pow2(IsPow2(divisor)) {}
+  uint64_t operator()(uint64_t x) const { return pow2 ? x & (d - 1) : x % d; }
+};
+
 // Queues keep time in fixed point, 1/65536 cycle, so fractional bytes per cycle add up exactly
 // enough and deterministically.
 constexpr int kFrac = 16;
@@ -74,8 +82,25 @@ void Coalesce(const Access& a, uint32_t line_bytes, uint32_t sector_bytes,
   CheckGeometry(line_bytes, sector_bytes, "Coalesce");
   const int ls = Log2(line_bytes), ss = Log2(sector_bytes);
   const uint64_t n = a.lane_bytes == 0 ? 1 : a.lane_bytes;
+  const uint32_t spl_mask = (line_bytes >> ss) - 1;
   for (uint32_t m = a.mask; m != 0; m &= m - 1) {
     const uint64_t lo = a.lanes[std::countr_zero(m)];
+    // Fast path: the lane's bytes lie in one sector (any aligned access of up to a sector).
+    if (((lo ^ (lo + n - 1)) >> ss) == 0) {
+      const uint64_t base = lo >> ls << ls;
+      const uint32_t bit = 1u << ((lo >> ss) & spl_mask);
+      if (!out.empty() && out.back().line == base) {
+        out.back().sectors |= bit;
+        continue;
+      }
+      auto it = std::find_if(out.begin(), out.end(),
+                             [base](const LineRequest& r) { return r.line == base; });
+      if (it != out.end())
+        it->sectors |= bit;
+      else
+        out.push_back({base, bit});
+      continue;
+    }
     const uint64_t hi = lo + n - 1;
     for (uint64_t line = lo >> ls; line <= hi >> ls; ++line) {
       const uint64_t base = line << ls;
@@ -83,7 +108,6 @@ void Coalesce(const Access& a, uint32_t line_bytes, uint32_t sector_bytes,
       const uint64_t e = std::min(hi, base + line_bytes - 1) - base;
       const uint32_t sectors =
           RangeMask(static_cast<uint32_t>(b >> ss), static_cast<uint32_t>(e >> ss));
-      // Most warps touch one line, or lines in lane order: look at the last one first.
       if (!out.empty() && out.back().line == base) {
         out.back().sectors |= sectors;
         continue;
@@ -102,10 +126,34 @@ int SharedPasses(const Access& a, uint32_t banks) {
   constexpr uint32_t kMaxBanks = 1024;
   if (banks == 0 || banks > kMaxBanks)
     throw std::invalid_argument(fmt::format("SharedPasses: {} banks (1..{})", banks, kMaxBanks));
+  const uint64_t lb = a.lane_bytes == 0 ? 1 : std::min<uint64_t>(a.lane_bytes, 16);
+  const Mod bank(banks);
+  // Fast path (up to 64 banks): every lane touches one word, and no bank sees two different
+  // words: one pass.
+  if (banks <= 64) {
+    std::array<uint64_t, 64> word;
+    uint64_t touched = 0;
+    uint32_t m = a.mask;
+    for (; m != 0; m &= m - 1) {
+      const uint64_t lo = a.lanes[std::countr_zero(m)];
+      const uint64_t w = lo >> 2;
+      if ((lo + lb - 1) >> 2 != w)
+        break;
+      const uint32_t b = static_cast<uint32_t>(bank(w));
+      if (touched >> b & 1) {
+        if (word[b] != w)
+          break;
+      } else {
+        touched |= uint64_t{1} << b;
+        word[b] = w;
+      }
+    }
+    if (m == 0)
+      return a.mask == 0 ? 0 : 1;
+  }
   // Every 4-byte word the active lanes touch (a 16-byte misaligned lane touches 5).
   std::array<uint64_t, 32 * 5> words;
   size_t n = 0;
-  const uint64_t lb = a.lane_bytes == 0 ? 1 : std::min<uint64_t>(a.lane_bytes, 16);
   for (uint32_t m = a.mask; m != 0; m &= m - 1) {
     const uint64_t lo = a.lanes[std::countr_zero(m)];
     for (uint64_t w = lo >> 2; w <= (lo + lb - 1) >> 2; ++w)
@@ -118,10 +166,10 @@ int SharedPasses(const Access& a, uint32_t banks) {
   // Distinct words per bank; only the counters of touched banks are initialized.
   std::array<uint16_t, kMaxBanks> count;
   for (size_t i = 0; i < n; ++i)
-    count[words[i] % banks] = 0;
+    count[bank(words[i])] = 0;
   int passes = 0;
   for (size_t i = 0; i < n; ++i)
-    passes = std::max<int>(passes, ++count[words[i] % banks]);
+    passes = std::max<int>(passes, ++count[bank(words[i])]);
   return passes;
 }
 
@@ -150,6 +198,7 @@ struct SmCache {
   CacheConfig cfg;
   SectoredCache tags;
   int line_shift = 7, sector_shift = 5;
+  Mod set_of;
   std::vector<uint64_t> mshr;  // min-heap of the cycles busy MSHRs free up
 
   void Init(const CacheConfig& c, const char* what) {
@@ -168,11 +217,10 @@ struct SmCache {
       throw std::invalid_argument(fmt::format("{}: {} bytes hold less than one set of {} x {}",
                                               what, c.bytes, c.ways, c.line_bytes));
     tags.Init(sets, c.ways, c.line_bytes / c.sector_bytes);
+    set_of = Mod(sets);
     mshr.reserve(static_cast<size_t>(c.mshrs));
   }
-  uint32_t SetOf(uint64_t line) const {
-    return static_cast<uint32_t>((line >> line_shift) % tags.sets());
-  }
+  uint32_t SetOf(uint64_t line) const { return static_cast<uint32_t>(set_of(line >> line_shift)); }
   // MSHRs free at `now` (releasing those whose fill arrived).
   int FreeMshrs(uint64_t now) {
     auto later = std::greater<uint64_t>();
@@ -213,6 +261,8 @@ struct MemorySystem::Impl {
   // L2: one tag store, `sets_per_slice` consecutive sets per slice.
   SectoredCache l2;
   uint32_t l2_sets_per_slice = 0;
+  Mod slice_of, l2_set_of;
+  int slice_shift = 0;  // log2(slices) when a power of two
   int l2_line_shift = 7, l2_sector_shift = 5;
   std::vector<Queue> slices;
   Queue dram;
@@ -235,7 +285,7 @@ struct MemorySystem::Impl {
   // atomics: the cycle the data is back at the SM. Writes: the cycle the slice accepts them.
   uint64_t L2Access(MemStats& st, uint64_t at, uint64_t line, uint32_t mask, L2Op op) {
     const uint64_t index = line >> l2_line_shift;
-    const uint32_t slice = static_cast<uint32_t>(index % slices.size());
+    const uint32_t slice = static_cast<uint32_t>(slice_of(index));
     const uint32_t n = static_cast<uint32_t>(std::popcount(mask));
     const uint32_t bytes = n << l2_sector_shift;
     const uint64_t s = slices[slice].Serve(at, bytes);
@@ -254,8 +304,8 @@ struct MemorySystem::Impl {
       st.l2.bytes += bytes;
       return d + dlat + lat;
     }
-    const uint32_t set = slice * l2_sets_per_slice +
-                         static_cast<uint32_t>((index / slices.size()) % l2_sets_per_slice);
+    const uint64_t in_slice = slice_of.pow2 ? index >> slice_shift : index / slices.size();
+    const uint32_t set = slice * l2_sets_per_slice + static_cast<uint32_t>(l2_set_of(in_slice));
     int w = l2.Find(set, line);
     const bool wb = cfg.l2.write_back;
     if (op == L2Op::kWrite) {
@@ -620,6 +670,9 @@ MemorySystem::Impl::Impl(const MemoryConfig& c, int sms) : cfg(c) {
             c.l2.line_bytes / c.l2.sector_bytes);
   }
   slices.resize(static_cast<size_t>(c.l2_slices));
+  slice_of = Mod(slices.size());
+  slice_shift = Log2(slices.size());
+  l2_set_of = Mod(l2_sets_per_slice == 0 ? 1 : l2_sets_per_slice);
   for (Queue& q : slices)
     q.fixed_per_byte = static_cast<double>(kOne) / c.l2_bytes_per_cycle_slice;
   dram.fixed_per_byte = static_cast<double>(kOne) / c.dram_bytes_per_cycle;
