@@ -95,10 +95,11 @@ int main(int argc, char** argv) {
   const uint64_t calls = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 20'000'000;
   fmt::print("{:<22} {:>10} {:>7} {:>12} {:>9} {:>10} {:>7} {:>7} {:>8}\n", "pattern", "calls",
              "cpu-s", "calls/s", "refused", "cycles", "L1 hit", "L2 hit", "DRAM B/c");
-  // Each warp streams through its own array, one 128-byte line per instruction.
+  // The warps of an SM stream through one array (grid-stride): warp w on its iteration `it`
+  // reads line it * warps + w, every line new.
   Run("stream (coalesced)", calls, m::Space::kGlobal,
       [](int s, size_t w, uint64_t it, std::array<uint64_t, 32>& l) {
-        const uint64_t base = (uint64_t(s) * kWarps + w) << 32 | it * 128;
+        const uint64_t base = uint64_t(s) << 36 | (it * kWarps + w) * 128;
         for (uint64_t i = 0; i < 32; ++i)
           l[i] = base + i * 4;
       });
