@@ -477,6 +477,16 @@ struct MemorySystem::Impl {
   // replace is missing: nothing else changes.
   std::optional<uint64_t> ReadThrough(SmCache& c, LevelStats& ls, MemStats& st, uint64_t now,
                                       uint64_t step, bool lowest_priority) {
+    if (!PlanRead(c, now)) {
+      ++ls.reservation_stalls;
+      return std::nullopt;
+    }
+    return CommitRead(c, ls, st, now, step, lowest_priority);
+  }
+
+  // The check pass of ReadThrough: fills `plan` for `lines`; false when an MSHR, a merge slot
+  // or a line to replace is missing. Changes nothing but scratch marks.
+  bool PlanRead(SmCache& c, uint64_t now) {
     SectoredCache& tags = c.tags;
     const int free_mshrs = c.FreeMshrs(now);
     const uint64_t epoch = tags.NewEpoch();
@@ -502,19 +512,20 @@ struct MemorySystem::Impl {
         const uint32_t bit = 1u << std::countr_zero(m);
         (ready[std::countr_zero(m)] <= now ? p.hit : p.pend) |= bit;
       }
-      if (p.pend != 0 && l.merges >= static_cast<uint32_t>(c.cfg.mshr_merge)) {
-        ++ls.reservation_stalls;
-        return std::nullopt;
-      }
+      if (p.pend != 0 && l.merges >= static_cast<uint32_t>(c.cfg.mshr_merge))
+        return false;
       if (p.absent != 0) {
         ++need;
         tags.Mark(p.way, epoch);
       }
     }
-    if (need > free_mshrs || (any_alloc && !VictimsAvailable(tags, now, epoch))) {
-      ++ls.reservation_stalls;
-      return std::nullopt;
-    }
+    return need <= free_mshrs && (!any_alloc || VictimsAvailable(tags, now, epoch));
+  }
+
+  // The commit pass of ReadThrough, after PlanRead accepted.
+  uint64_t CommitRead(SmCache& c, LevelStats& ls, MemStats& st, uint64_t now, uint64_t step,
+                      bool lowest_priority) {
+    SectoredCache& tags = c.tags;
     // Commit: resident lines first, so replacements cannot evict a line the check found.
     const uint64_t hit = static_cast<uint64_t>(c.cfg.hit_latency);
     uint64_t done = 0;
@@ -562,6 +573,24 @@ struct MemorySystem::Impl {
     return done;
   }
 
+  // The check pass of Store: fills `plan`; false when a write-allocate finds no line to
+  // replace.
+  bool PlanStore(SmCache& c, uint64_t now, bool wa) {
+    SectoredCache& tags = c.tags;
+    const uint64_t epoch = tags.NewEpoch();
+    bool any_alloc = false;
+    plan.resize(lines.size());
+    for (size_t k = 0; k < lines.size(); ++k) {
+      Plan& p = plan[k];
+      p = Plan{};
+      p.set = c.SetOf(lines[k].line);
+      p.way = tags.Find(p.set, lines[k].line);
+      p.alloc = p.way < 0 && wa;
+      any_alloc |= p.alloc;
+    }
+    return !any_alloc || VictimsAvailable(tags, now, epoch);
+  }
+
   // A store of `lines` through the L1D at `now` (line k at now + k): write-back or through,
   // allocating or not. Completion: the L1 latency, and for every sector sent to the L2 the cycle
   // its slice accepts it.
@@ -580,18 +609,7 @@ struct MemorySystem::Impl {
       return done;
     }
     SectoredCache& tags = c.tags;
-    const uint64_t epoch = tags.NewEpoch();
-    bool any_alloc = false;
-    plan.resize(lines.size());
-    for (size_t k = 0; k < lines.size(); ++k) {
-      Plan& p = plan[k];
-      p = Plan{};
-      p.set = c.SetOf(lines[k].line);
-      p.way = tags.Find(p.set, lines[k].line);
-      p.alloc = p.way < 0 && wa;
-      any_alloc |= p.alloc;
-    }
-    if (any_alloc && !VictimsAvailable(tags, now, epoch)) {
+    if (!PlanStore(c, now, wa)) {
       ++st.l1d.reservation_stalls;
       return std::nullopt;
     }
@@ -770,6 +788,38 @@ std::optional<uint64_t> MemorySystem::Issue(int sm, uint64_t cycle, const Access
   }
   ++st.warp_accesses;
   return done;
+}
+
+bool MemorySystem::CanIssue(int sm, uint64_t cycle, const Access& a) const {
+  Impl& m = *impl_;  // only its scratch (lines, plan, tag marks) changes
+  SmState& s = m.sm[static_cast<size_t>(sm)];
+  if (a.mask == 0)
+    return true;
+  switch (a.space) {
+    case Space::kShared:
+      return true;
+    case Space::kConst:
+      if (!s.cc.tags.enabled())
+        return true;
+      Coalesce(a, s.cc.cfg.line_bytes, s.cc.cfg.sector_bytes, m.lines);
+      return m.PlanRead(s.cc, std::max(cycle, s.const_free));
+    case Space::kGlobal:
+    case Space::kLocal:
+    case Space::kTexture: {
+      const uint64_t now = std::max(cycle, s.lsu_free);
+      if (a.atomic || !s.l1.tags.enabled())
+        return true;
+      Coalesce(a, s.l1.cfg.line_bytes, s.l1.cfg.sector_bytes, m.lines);
+      if (a.write) {
+        const bool local = a.space == Space::kLocal;
+        return m.PlanStore(s.l1, now, local || s.l1.cfg.write_allocate);
+      }
+      if (a.space != Space::kTexture && (a.op == CacheOp::kCg || a.op == CacheOp::kCv))
+        return true;
+      return m.PlanRead(s.l1, now);
+    }
+  }
+  return true;
 }
 
 const MemStats& MemorySystem::Stats(int sm) const {

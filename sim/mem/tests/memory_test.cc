@@ -352,6 +352,44 @@ TEST(L1, AllWaysInFlightRefuses) {
   EXPECT_TRUE(m.Issue(0, 7, w));
 }
 
+// CanIssue answers what Issue would do, without changing anything (the SM asks it for every
+// candidate warp before its scheduler picks one).
+TEST(L1, CanIssueAgreesWithIssueAndChangesNothing) {
+  MemoryConfig c = Cfg();
+  c.l1d.mshrs = 32;
+  MemorySystem m(c, 1), twin(c, 1);
+  auto both = [&](uint64_t cycle, const Warp& w) {
+    const bool can = m.CanIssue(0, cycle, w);
+    const MemStats before = m.Stats(0);
+    EXPECT_EQ(m.CanIssue(0, cycle, w), can);  // asking twice: same answer
+    EXPECT_EQ(m.Stats(0).l1d.reservation_stalls, before.l1d.reservation_stalls);
+    const auto got = m.Issue(0, cycle, w);
+    EXPECT_EQ(got.has_value(), can) << "cycle " << cycle;
+    EXPECT_EQ(got, twin.Issue(0, cycle, w));
+  };
+  both(0, OneLane(0 * 128));
+  both(0, OneLane(4 * 128));
+  both(5, OneLane(8 * 128));  // set 0 in flight: refused
+  Warp w = OneLane(1 * 128);
+  w.mask = 0x7;
+  w.lanes[1] = 5 * 128;
+  w.lanes[2] = 12 * 128;
+  both(6, w);  // refused as a whole
+  w.mask = 0x3;
+  both(7, w);
+  Warp store = OneLane(16 * 128);
+  store.write = true;
+  both(8, store);               // write-through, no allocate: always accepted
+  both(400, OneLane(8 * 128));  // the fills landed: accepted now
+  MemorySystem n(Cfg(), 1);     // 3 requests per MSHR
+  for (uint64_t i = 0; i < 3; ++i) {
+    EXPECT_TRUE(n.CanIssue(0, i, FullLine(0)));
+    EXPECT_TRUE(n.Issue(0, i, FullLine(0)));
+  }
+  EXPECT_FALSE(n.CanIssue(0, 3, FullLine(0)));
+  EXPECT_EQ(n.Stats(0).l1d.reservation_stalls, 0u);
+}
+
 TEST(L1, Texture_And_Nc_GoThroughL1_CgAndCvBypass) {
   MemorySystem m(Cfg(), 1);
   EXPECT_EQ(m.Issue(0, 0, With(FullLine(0), Space::kGlobal, false, CacheOp::kCg)), 300u);
