@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "sim/mem/memory.h"
+
 namespace gpurf::sim {
 namespace {
 
@@ -494,6 +496,74 @@ TEST(SmV2, SeveralSmsTakeCtasRoundRobinAndSumTheirWork) {
   EXPECT_EQ(gs.total.warp_instructions, 20u);
   EXPECT_EQ(gs.total.cycles, 30u);
   EXPECT_EQ(gs.sms[1].cycles, 20u);
+}
+
+// The memory configuration of sim/mem/tests/memory_test.cc: L1D 4 sets x 2 ways, hit 10, 4
+// MSHRs; L2 2 slices, latency 100, misses; DRAM 32 B/cycle (a line: 4 cycles), latency 200. An
+// unloaded L2 miss takes 300 cycles; line j of a burst starting at cycle 0 fills at 300 + 4j.
+MemoryConfig SmallMemory() {
+  MemoryConfig c;
+  c.l1d.bytes = 4 * 2 * 128;
+  c.l1d.ways = 2;
+  c.l1d.hit_latency = 10;
+  c.l1d.mshrs = 4;
+  c.l1d.mshr_merge = 3;
+  c.const_cache = c.l1d;
+  c.const_cache.bytes = 2 * 2 * 128;
+  c.const_cache.hit_latency = 4;
+  c.l2.bytes = 2 * 8 * 4 * 128;
+  c.l2.ways = 4;
+  c.l2.write_back = true;
+  c.l2.write_allocate = true;
+  c.l2_slices = 2;
+  c.l2_latency = 100;
+  c.l2_bytes_per_cycle_slice = 64;
+  c.dram_bytes_per_cycle = 32;
+  c.dram_latency = 200;
+  return c;
+}
+
+TEST(SmV2, LoadsTakeTheMemoryHierarchysTimeAndRetryWhenMshrsAreBusy) {
+  // Six warps: load R1 from line w (coalesced 32 x 4 B), R2 <- R1, exit.
+  Fixture f({Op(OpClass::kGlobalMem, {1}, {0}, true), Op(OpClass::kAlu, {2}, {1}),
+             Op(OpClass::kExit, {}, {})},
+            1, 6);
+  f.k.code[0].mem_bytes = 4;
+  for (uint32_t w = 0; w < 6; ++w) {
+    WarpStream& ws = f.run.warps[w];
+    ws.has_addrs = true;
+    ws.addrs.resize(32);
+    for (uint64_t lane = 0; lane < 32; ++lane)
+      ws.addrs[lane] = w * 128 + lane * 4;
+  }
+  SmConfig cfg;
+  RoundRobinPolicy rr(cfg.warps);
+  SpyRf rf(cfg.warps);
+  mem::MemorySystem memory(SmallMemory(), 1);
+  const GpuStats gs = RunGpu(f.run, cfg, rr, {{&rf}}, &memory);
+  // Loads of warps 0..3 issue in cycles 0..3 and take the four MSHRs (fills 300..312). Warp
+  // 4's load waits for the first fill (300, round-robin after warp 3); at 301 no MSHR is free
+  // and warp 0's use issues; line 1 fills at 304: warp 1's use (after warp 0), then warp 5's
+  // load at 305. Lines 4 and 5 miss with an idle DRAM: 300 cycles.
+  for (uint32_t w = 0; w < 4; ++w)
+    EXPECT_EQ(rf.issued.at({w, 0}), w) << w;
+  EXPECT_EQ(rf.issued.at({4, 0}), 300u);
+  EXPECT_EQ(rf.issued.at({0, 1}), 301u);
+  EXPECT_EQ(rf.issued.at({1, 1}), 304u);
+  EXPECT_EQ(rf.issued.at({5, 0}), 305u);
+  EXPECT_EQ(rf.issued.at({2, 1}), 308u);
+  EXPECT_EQ(rf.issued.at({3, 1}), 312u);
+  EXPECT_EQ(rf.issued.at({4, 1}), 600u);
+  EXPECT_EQ(rf.issued.at({5, 1}), 605u);
+  EXPECT_GT(gs.total.mem_stalls, 0u);
+  EXPECT_EQ(memory.Stats(0).warp_accesses, 6u);
+  EXPECT_EQ(memory.Stats(0).l1d.misses, 6u * 4);
+  // Ideal memory: every load 400 cycles, no stall.
+  SpyRf ideal(cfg.warps);
+  const SmStats si = RunSm(f.run, cfg, rr, &ideal);
+  EXPECT_EQ(ideal.issued.at({5, 0}), 5u);
+  EXPECT_EQ(ideal.issued.at({0, 1}), 400u);
+  EXPECT_EQ(si.mem_stalls, 0u);
 }
 
 }  // namespace v2
