@@ -331,14 +331,14 @@ BufferSpec ParseBuffer(const Yaml& y, const YAML::Node& b, const std::string& f,
     if (in.IsMap() && in["file"]) {
       y.Keys(in, field, {"file"});
       bs.init.kind = BufferInit::kFile;
-      bs.init.file_text = y.Str(in["file"], field + ".file");
-      bs.init.file = (BaseDir(y.file()) / bs.init.file_text).string();
-      bs.init.file_loc = y.Loc(in["file"]);
-      CheckInputPath(y, in["file"], field + ".file", bs.init.file_text, bs.init.file, "data file");
+      bs.file_text = y.Str(in["file"], field + ".file");
+      bs.file = (BaseDir(y.file()) / bs.file_text).string();
+      bs.file_loc = y.Loc(in["file"]);
+      CheckInputPath(y, in["file"], field + ".file", bs.file_text, bs.file, "data file");
       std::error_code ec;
-      const uint64_t size = fs::file_size(bs.init.file, ec);
+      const uint64_t size = fs::file_size(bs.file, ec);
       if (ec || size != bs.bytes())
-        throw InputError(bs.init.file_loc, field + ".file", bs.init.file_text,
+        throw InputError(bs.file_loc, field + ".file", bs.file_text,
                          ec ? "cannot read the file's size: " + ec.message()
                             : fmt::format("the file holds {} bytes", size),
                          fmt::format("exactly {} bytes ({} {} elements, raw little-endian)",
@@ -517,13 +517,13 @@ std::vector<uint8_t> InitialContents(const BufferSpec& b) {
     const std::string field = b.name + ".init.file";
     std::string data;
     try {
-      data = ReadInputFile(b.init.file, field, b.bytes());
+      data = ReadInputFile(b.file, field, b.bytes());
     } catch (const InputError&) {  // changed since the launch file was read: say where it is
       data.clear();
       data.resize(b.bytes() + 1);
     }
     if (data.size() != b.bytes())
-      throw InputError(b.init.file_loc, field, b.init.file_text,
+      throw InputError(b.file_loc, field, b.file_text,
                        "the data file no longer has the buffer's size (or cannot be read)",
                        fmt::format("exactly {} bytes", b.bytes()));
     return {data.begin(), data.end()};

@@ -53,14 +53,11 @@
 namespace gpurf::sim {
 
 struct BufferInit {
-  enum Kind : uint8_t { kConstant, kSequence, kRandom, kFile };
+  enum Kind : uint8_t { kConstant, kSequence, kRandom, kFile };  // kFile: BufferSpec::file
   Kind kind = kConstant;
   double a = 0;  // constant value, sequence start, or random min
   double b = 0;  // sequence step, or random max
   uint64_t seed = 0;
-  std::string file;       // kFile: the data file, resolved against the launch file's folder
-  std::string file_text;  // kFile: the path as written
-  SourceLoc file_loc;     // kFile: where the path is written
 };
 
 struct BufferSpec {
@@ -70,6 +67,10 @@ struct BufferSpec {
   std::vector<uint64_t> shape;  // from `shape:` (row-major, last index fastest); empty: 1-D
   BufferInit init;
   SourceLoc loc;
+  // init {file: ...}: the data file resolved against the launch file's folder, the path as
+  // written, and where it is written.
+  std::string file, file_text;
+  SourceLoc file_loc;
   uint64_t bytes() const { return count * static_cast<uint64_t>(ptx::TypeBits(type) / 8); }
 };
 
