@@ -142,7 +142,7 @@ WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& 
     if (!ptx.allow_ptx_alone)
       throw InputError(SourceLoc{path, 0, 0}, "workload", path,
                        "a PTX file alone has no launch configuration to execute (gpurf compile "
-                       "and gpurf workload show take one)",
+                       "and gpurf workload show take a PTX file alone)",
                        "its launch.yaml, a corpus workload name (gpurf workload list), or an "
                        "Accel-Sim trace folder, kernelslist.g or .traceg file");
     // Static: every kernel of the module, compiled, no run.
@@ -229,8 +229,8 @@ CLI::App* AddWorkloadAnalyzeCommand(CLI::App* workload, AnalyzeArgs& a) {
   CLI::App* cmd = workload->add_subcommand(
       "analyze", "value usage, strands and ORF allocation of a workload's kernels");
   cmd->add_option("workload", a.workload,
-                  "launch.yaml, corpus workload name, PTX file (static only), Accel-Sim trace "
-                  "folder (kernelslist.g + kernel-N.traceg), kernelslist.g or .traceg file")
+                  "launch.yaml, corpus workload name, Accel-Sim trace folder (kernelslist.g + "
+                  "kernel-N.traceg), kernelslist.g or .traceg file")
       ->required();
   cmd->add_option("--config", a.config,
                   "design .yaml whose hierarchy to allocate for (default: 3 levels, 3 L1 "
@@ -252,8 +252,8 @@ CLI::App* AddCompileCommand(CLI::App& app, CompileArgs& a) {
                   "Accel-Sim trace folder, kernelslist.g or .traceg file")
       ->required();
   cmd->add_option("--config", a.config,
-                  "design .yaml (hierarchy kind, levels, L1 entries, L0 split; default: 3 "
-                  "levels, 3 L1 entries, split L0)");
+                  "design .yaml (hierarchy kind, levels, L1 entries, L0 split); required but "
+                  "for a PTX file alone (default: 3 levels, 3 L1 entries, split L0)");
   cmd->add_option("--energies", a.energies, "per-access energies JSON");
   cmd->add_option("--kernel", a.kernel, "only kernels whose name contains this text");
   AddMaxRegsOption(cmd, a.max_regs);
@@ -265,7 +265,8 @@ int RunWorkloadAnalyze(const AnalyzeArgs& a) {
   const sp::PassOptions opt = OptionsFor(a.config, a.energies, nullptr);
   if (!a.csv.empty() && a.csv != "-")
     CheckOutputPath(a.csv, "--csv");
-  const WorkloadKernels w = LoadWorkloadKernels(a.workload, a.record, {a.max_regs, true});
+  // Value usage needs a run: a PTX file alone is for compile and workload show.
+  const WorkloadKernels w = LoadWorkloadKernels(a.workload, a.record, {a.max_regs, false});
   CheckFilter(w, a.kernel, a.workload);
   fmt::print("workload {}: {} kernel(s), {:.2f} MB imported in {:.3f} s\n", a.workload,
              w.kernels.size(), static_cast<double>(w.bytes) / 1e6, w.import_seconds);
@@ -306,6 +307,12 @@ int RunWorkloadAnalyze(const AnalyzeArgs& a) {
 }
 
 int RunCompile(const CompileArgs& a) {
+  // A PTX file alone is annotated for the default hierarchy; anything else names its design.
+  if (a.config.empty() && !a.workload.ends_with(".ptx"))
+    throw InputError({}, "--config", "",
+                     "--config is required (only a PTX file alone defaults to 3 levels, 3 L1 "
+                     "entries, split L0)",
+                     "a design .yaml");
   std::string note;
   const sp::PassOptions opt = OptionsFor(a.config, a.energies, &note);
   const WorkloadKernels w = LoadWorkloadKernels(a.workload, a.record, {a.max_regs, true});
