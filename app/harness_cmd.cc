@@ -78,7 +78,8 @@ Loaded LoadAll(const std::vector<std::string>& names, const RecordLimit& limit) 
   for (const auto& [n, from_all] : expanded) {
     l.owners.push_back(LoadWorkloadKernels(n, limit));
     for (const auto& it : l.owners.back().kernels) {
-      l.kernels.push_back({n, it.kernel, it.run});
+      // A workload of several launches: one entry per executed launch, "bfs#2".
+      l.kernels.push_back({n + it.launch, it.kernel, it.run});
       l.from_all.push_back(from_all);
     }
   }

@@ -15,6 +15,7 @@
 #include "sim/harness/hierarchy.h"
 #include "sim/passes/analysis.h"
 #include "sim/passes/value_usage.h"
+#include "sim/ptx/ptx_parser.h"
 #include "sim/workload/launch.h"
 
 namespace gpurf {
@@ -27,6 +28,13 @@ void AddRecordLimitOption(CLI::App* cmd, RecordLimit& limit) {
                               "stream and register values), in MiB (default {})",
                               sim::ExecOptions::kDefaultMaxRecordedBytes >> 20))
       ->check(CLI::Range(uint64_t{1}, uint64_t{1} << 20));
+}
+
+void AddMaxRegsOption(CLI::App* cmd, int& max_regs) {
+  cmd->add_option("--max-regs", max_regs,
+                  "architected registers per thread when compiling PTX (spills beyond)")
+      ->check(CLI::Range(16, 255))
+      ->capture_default_str();
 }
 
 namespace {
@@ -98,22 +106,26 @@ void WriteOutputFile(const std::string& path, const std::string& text, const std
   }
 }
 
-WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& limit) {
+WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& limit,
+                                    const PtxLoadOptions& ptx) {
   // A PTX workload: a launch file, or the name of a corpus workload. It is executed
   // functionally, so the analyses see its dynamic stream with register values.
   const bool is_launch = path.ends_with(".yaml") || path.ends_with(".yml");
-  const bool is_corpus_name = !fs::exists(path) && path.find('/') == std::string::npos;
+  const bool is_corpus_name =
+      !fs::exists(path) && path.find('/') == std::string::npos && !path.ends_with(".ptx");
   if (is_launch || is_corpus_name) {
     const auto t0 = std::chrono::steady_clock::now();
     const std::string launch =
         is_launch ? path : sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), path);
     sim::RunOptions ro;
+    ro.alloc.max_regs = ptx.max_regs;
     if (limit.mb > 0)
       ro.exec.max_recorded_bytes = limit.mb << 20;
     auto run = std::shared_ptr<sim::WorkloadRun>(sim::RunWorkload(sim::LoadLaunch(launch), ro));
     WorkloadKernels w;
     w.import_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    w.kernels.push_back({&run->compiled.kernel, &run->run});
+    for (const auto& l : run->launches)
+      w.kernels.push_back({&l->compiled->kernel, &l->run, l->label});
     w.owner = run;
     return w;
   }
@@ -127,10 +139,27 @@ WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& 
                        "kernelslist.g or .traceg file");
   }
   if (path.ends_with(".ptx")) {
-    throw InputError(SourceLoc{path, 0, 0}, "workload", path,
-                     "a PTX file alone has no launch configuration to execute",
-                     "its launch.yaml, a corpus workload name (gpurf workload list), or an "
-                     "Accel-Sim trace folder, kernelslist.g or .traceg file");
+    if (!ptx.allow_ptx_alone)
+      throw InputError(SourceLoc{path, 0, 0}, "workload", path,
+                       "a PTX file alone has no launch configuration to execute (gpurf compile "
+                       "and gpurf workload show take a PTX file alone)",
+                       "its launch.yaml, a corpus workload name (gpurf workload list), or an "
+                       "Accel-Sim trace folder, kernelslist.g or .traceg file");
+    // Static: every kernel of the module, compiled, no run.
+    const auto t0 = std::chrono::steady_clock::now();
+    const sim::ptx::PtxModule module = sim::ptx::LoadPtx(path);
+    sim::ptx::AllocOptions ao;
+    ao.max_regs = ptx.max_regs;
+    auto compiled = std::make_shared<std::vector<sim::ptx::CompiledKernel>>();
+    compiled->reserve(module.entries.size());
+    for (const auto& e : module.entries)
+      compiled->push_back(sim::ptx::CompileKernel(module, e.name, ao));
+    WorkloadKernels w;
+    w.import_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (const auto& ck : *compiled)
+      w.kernels.push_back({&ck.kernel, nullptr, ""});
+    w.owner = compiled;
+    return w;
   }
   const auto t0 = std::chrono::steady_clock::now();
   auto trace = std::make_shared<sim::accelsim::TraceWorkload>(sim::accelsim::ImportTrace(path));
@@ -138,7 +167,7 @@ WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& 
   w.import_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   w.bytes = trace->bytes;
   for (const auto& k : trace->kernels)
-    w.kernels.push_back({k.kernel.get(), &k.run});
+    w.kernels.push_back({k.kernel.get(), &k.run, ""});
   w.owner = trace;
   return w;
 }
@@ -184,14 +213,24 @@ void CheckFilter(const WorkloadKernels& w, const std::string& filter, const std:
                     : fmt::format("a part of {}", fmt::join(names, ", ")));
 }
 
+// Which launch an item is, and whether its counts are dynamic.
+std::string LaunchHeader(const WorkloadKernels::Item& item) {
+  std::string h;
+  if (!item.launch.empty())
+    h += fmt::format("launch {} (kernel {})\n", item.launch, item.kernel->name);
+  if (item.run == nullptr)
+    h += "static counts: no launch given, every instruction counted once\n";
+  return h;
+}
+
 }  // namespace
 
 CLI::App* AddWorkloadAnalyzeCommand(CLI::App* workload, AnalyzeArgs& a) {
   CLI::App* cmd = workload->add_subcommand(
       "analyze", "value usage, strands and ORF allocation of a workload's kernels");
   cmd->add_option("workload", a.workload,
-                  "Accel-Sim trace folder (kernelslist.g + kernel-N.traceg), kernelslist.g or "
-                  ".traceg file")
+                  "launch.yaml, corpus workload name, Accel-Sim trace folder (kernelslist.g + "
+                  "kernel-N.traceg), kernelslist.g or .traceg file")
       ->required();
   cmd->add_option("--config", a.config,
                   "design .yaml whose hierarchy to allocate for (default: 3 levels, 3 L1 "
@@ -200,6 +239,7 @@ CLI::App* AddWorkloadAnalyzeCommand(CLI::App* workload, AnalyzeArgs& a) {
                   "per-access energies JSON (default: Gebhart TOCS 2012 Tables IV/V)");
   cmd->add_option("--csv", a.csv, "write the value-usage table as CSV to this file ('-' = stdout)");
   cmd->add_option("--kernel", a.kernel, "only kernels whose name contains this text");
+  AddMaxRegsOption(cmd, a.max_regs);
   AddRecordLimitOption(cmd, a.record);
   return cmd;
 }
@@ -207,13 +247,16 @@ CLI::App* AddWorkloadAnalyzeCommand(CLI::App* workload, AnalyzeArgs& a) {
 CLI::App* AddCompileCommand(CLI::App& app, CompileArgs& a) {
   CLI::App* cmd = app.add_subcommand(
       "compile", "print a kernel annotated for a design: strands, ORF levels, release flags");
-  cmd->add_option("kernel", a.workload, "Accel-Sim trace folder, kernelslist.g or .traceg file")
+  cmd->add_option("kernel", a.workload,
+                  "PTX file (static: no launch needed), launch.yaml, corpus workload name, "
+                  "Accel-Sim trace folder, kernelslist.g or .traceg file")
       ->required();
   cmd->add_option("--config", a.config,
-                  "design .yaml (hierarchy kind, levels, L1 entries, L0 split)")
-      ->required();
+                  "design .yaml (hierarchy kind, levels, L1 entries, L0 split); required but "
+                  "for a PTX file alone (default: 3 levels, 3 L1 entries, split L0)");
   cmd->add_option("--energies", a.energies, "per-access energies JSON");
   cmd->add_option("--kernel", a.kernel, "only kernels whose name contains this text");
+  AddMaxRegsOption(cmd, a.max_regs);
   AddRecordLimitOption(cmd, a.record);
   return cmd;
 }
@@ -222,7 +265,8 @@ int RunWorkloadAnalyze(const AnalyzeArgs& a) {
   const sp::PassOptions opt = OptionsFor(a.config, a.energies, nullptr);
   if (!a.csv.empty() && a.csv != "-")
     CheckOutputPath(a.csv, "--csv");
-  const WorkloadKernels w = LoadWorkloadKernels(a.workload, a.record);
+  // Value usage needs a run: a PTX file alone is for compile and workload show.
+  const WorkloadKernels w = LoadWorkloadKernels(a.workload, a.record, {a.max_regs, false});
   CheckFilter(w, a.kernel, a.workload);
   fmt::print("workload {}: {} kernel(s), {:.2f} MB imported in {:.3f} s\n", a.workload,
              w.kernels.size(), static_cast<double>(w.bytes) / 1e6, w.import_seconds);
@@ -241,7 +285,7 @@ int RunWorkloadAnalyze(const AnalyzeArgs& a) {
       continue;
     const sp::KernelAnalysis an = sp::AnalyzeKernel(k, opt);
     const sp::AccessCounts c = sp::CountAccesses(k, an.alloc, opt.energies, item.run);
-    fmt::print("\n{}", sp::AnalysisSummary(k, an, c, opt));
+    fmt::print("\n{}{}", LaunchHeader(item), sp::AnalysisSummary(k, an, c, opt));
     if (item.run) {
       fmt::print("  {} warps, {} warp instructions, {} thread instructions (dynamic counts)\n",
                  item.run->warps.size(), item.run->WarpInstructions(),
@@ -263,9 +307,15 @@ int RunWorkloadAnalyze(const AnalyzeArgs& a) {
 }
 
 int RunCompile(const CompileArgs& a) {
+  // A PTX file alone is annotated for the default hierarchy; anything else names its design.
+  if (a.config.empty() && !a.workload.ends_with(".ptx"))
+    throw InputError({}, "--config", "",
+                     "--config is required (only a PTX file alone defaults to 3 levels, 3 L1 "
+                     "entries, split L0)",
+                     "a design .yaml");
   std::string note;
   const sp::PassOptions opt = OptionsFor(a.config, a.energies, &note);
-  const WorkloadKernels w = LoadWorkloadKernels(a.workload, a.record);
+  const WorkloadKernels w = LoadWorkloadKernels(a.workload, a.record, {a.max_regs, true});
   CheckFilter(w, a.kernel, a.workload);
   if (!note.empty())
     fmt::print("note: {}\n", note);
@@ -279,7 +329,12 @@ int RunCompile(const CompileArgs& a) {
       continue;
     const sp::KernelAnalysis an = sp::AnalyzeKernel(k, opt);
     const sp::AccessCounts c = sp::CountAccesses(k, an.alloc, opt.energies, item.run);
-    fmt::print("\n{}{}", sp::AnalysisSummary(k, an, c, opt), sp::AnnotatedListing(k, an));
+    fmt::print("\n{}{}", LaunchHeader(item), sp::AnalysisSummary(k, an, c, opt));
+    if (item.run)
+      fmt::print("  {} warps, {} warp instructions, {} thread instructions (dynamic counts)\n",
+                 item.run->warps.size(), item.run->WarpInstructions(),
+                 item.run->ThreadInstructions());
+    fmt::print("{}", sp::AnnotatedListing(k, an));
   }
   return kExitOk;
 }

@@ -20,12 +20,16 @@ struct RecordLimit {
   uint64_t mb = 0;
 };
 void AddRecordLimitOption(CLI::App* cmd, RecordLimit& limit);
+// --max-regs: the register budget of PTX compilation (16..255, default 63).
+void AddMaxRegsOption(CLI::App* cmd, int& max_regs);
 
 // The kernels of a workload with, when the front end has one, the run that produced each.
 struct WorkloadKernels {
   struct Item {
     const sim::Kernel* kernel = nullptr;
     const sim::KernelRun* run = nullptr;  // null: static analysis only
+    // Which launch of a workload of several ("#2", in execution order); "" when it has one.
+    std::string launch;
   };
   std::vector<Item> kernels;
   std::shared_ptr<void> owner;  // keeps the front end's objects alive
@@ -33,9 +37,18 @@ struct WorkloadKernels {
   uint64_t bytes = 0;
 };
 
+// How a workload's PTX is compiled: the register budget, and whether a PTX file alone (no
+// launch: its kernels for static analysis only, run = null) is accepted.
+struct PtxLoadOptions {
+  int max_regs = 63;
+  bool allow_ptx_alone = false;
+};
+
 // An Accel-Sim trace folder, kernelslist.g or .traceg file, a PTX workload's launch.yaml, or the
-// name of a corpus workload (executed functionally). Throws InputError otherwise.
-WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& limit = {});
+// name of a corpus workload (executed functionally; one item per executed launch), or with
+// ptx.allow_ptx_alone a .ptx file (every .entry, static). Throws InputError otherwise.
+WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& limit = {},
+                                    const PtxLoadOptions& ptx = {});
 
 // Report outputs (--csv, --json, --svg, --md of analyze, sim and energy). CheckOutputPath runs
 // before the work, so a bad path fails at once; WriteOutputFile writes a temporary file beside
@@ -53,6 +66,7 @@ struct AnalyzeArgs {
   std::string energies;  // characterization JSON
   std::string csv;       // value-usage CSV output file ("-" = stdout)
   std::string kernel;    // only kernels whose name contains this
+  int max_regs = 63;     // register budget when compiling PTX
   RecordLimit record;
 };
 struct CompileArgs {
@@ -60,6 +74,7 @@ struct CompileArgs {
   std::string config;
   std::string energies;
   std::string kernel;
+  int max_regs = 63;
   RecordLimit record;
 };
 

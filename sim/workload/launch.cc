@@ -157,9 +157,9 @@ double Decode(const uint8_t* p, ptx::Type t) {
 
 BufferInit ParseInit(const Yaml& y, const YAML::Node& n, const std::string& field, bool is_float) {
   BufferInit init;
-  y.Keys(n, field, {"constant", "sequence", "random"});
+  y.Keys(n, field, {"constant", "sequence", "random", "file"});
   if (n.size() != 1)
-    throw InputError(y.Loc(n), field, "", "give exactly one of constant, sequence, random");
+    throw InputError(y.Loc(n), field, "", "give exactly one of constant, sequence, random, file");
   if (n["constant"]) {
     init.kind = BufferInit::kConstant;
     init.a = y.Num(n["constant"], field + ".constant");
@@ -193,103 +193,69 @@ LaunchSpec LoadLaunch(const std::string& path) {
   return LoadLaunchFromString(ReadInputFile(path, "launch file", kMaxYamlBytes), path);
 }
 
-LaunchSpec LoadLaunchFromString(const std::string& text, const std::string& path) {
-  YAML::Node root;
-  try {
-    if (const int line = SecondYamlDocumentLine(text); line > 0)
-      throw InputError({path, line, 1}, "launch file", "---",
-                       "a second YAML document: a launch file describes one launch",
-                       "one YAML document");
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "yaml", "", e.msg);
-  }
-  const Yaml y(path);
-  LaunchSpec s;
-  s.file = path;
-  s.name = fs::path(path).parent_path().filename().string();
-  if (!root || root.IsNull())
-    throw InputError({path, 1, 1}, "launch file", "", "empty launch file");
-  y.Keys(root, "",
-         {"description", "kernel", "ptx", "grid", "block", "buffers", "params", "reference",
-          "outputs"});
-  for (const char* k : {"kernel", "ptx", "grid", "block", "params"}) {
-    if (!root[k])
-      throw InputError(y.Loc(root), k, "", "missing required key");
-  }
-  if (root["description"])
-    s.description = y.Str(root["description"], "description");
-  s.kernel = y.Str(root["kernel"], "kernel");
-  const std::string ptx_rel = y.Str(root["ptx"], "ptx");
-  s.ptx = (fs::path(path).parent_path() / ptx_rel).string();
-  {
-    // A name too long for the file system is an error code, not a throw.
-    std::error_code ec;
-    const fs::file_status st = fs::status(s.ptx, ec);
-    if (!fs::exists(st))
-      throw InputError(y.Loc(root["ptx"]), "ptx", ptx_rel,
-                       ec && ec != std::errc::no_such_file_or_directory
-                           ? "cannot look up the PTX file: " + ec.message()
-                           : "PTX file not found next to the launch file");
-    if (!fs::is_regular_file(st))
-      throw InputError(y.Loc(root["ptx"]), "ptx", ptx_rel,
-                       fmt::format("not a regular file ({})",
-                                   fs::is_directory(st) ? "a folder" : "a device, FIFO or socket"),
-                       "a .ptx file, relative to the launch file");
-  }
-  s.grid = y.Dims(root["grid"], "grid");
-  s.block = y.Dims(root["block"], "block");
-  auto shape = [](const Dim3& d) { return fmt::format("{}x{}x{}", d.x, d.y, d.z); };
-  if (s.block.count() > 1024)
-    throw InputError(y.Loc(root["block"]), "block", shape(s.block), "too many threads per CTA",
-                     "<= 1024");
-  if (s.block.z > 64)
-    throw InputError(y.Loc(root["block"]), "block", shape(s.block), "block z above 64",
+namespace {
+
+// The launch file's folder: where the `ptx:` and `init: {file:}` paths are resolved.
+fs::path BaseDir(const std::string& launch_path) {
+  return fs::path(launch_path).parent_path();
+}
+
+// A path written in the launch file must name an existing regular file (a name too long for
+// the file system is an error code, not a throw).
+void CheckInputPath(const Yaml& y, const YAML::Node& n, const std::string& field,
+                    const std::string& written, const std::string& resolved,
+                    const std::string& what) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(resolved, ec);
+  if (!fs::exists(st))
+    throw InputError(y.Loc(n), field, written,
+                     ec && ec != std::errc::no_such_file_or_directory
+                         ? fmt::format("cannot look up the {}: {}", what, ec.message())
+                         : fmt::format("{} not found next to the launch file", what));
+  if (!fs::is_regular_file(st))
+    throw InputError(y.Loc(n), field, written,
+                     fmt::format("not a regular file ({})",
+                                 fs::is_directory(st) ? "a folder" : "a device, FIFO or socket"),
+                     fmt::format("a {}, relative to the launch file", what));
+}
+
+std::string Shape(const Dim3& d) {
+  return fmt::format("{}x{}x{}", d.x, d.y, d.z);
+}
+
+// kernel, grid, block, dynamic_shared_bytes and repeat of one launch (`prefix` is "" for the
+// single-kernel form, "launches[i]." in the list); params come after the buffers.
+LaunchStep ParseStep(const Yaml& y, const YAML::Node& n, const std::string& prefix) {
+  LaunchStep st;
+  st.loc = y.Loc(n);
+  st.kernel = y.Str(n["kernel"], prefix + "kernel");
+  st.grid = y.Dims(n["grid"], prefix + "grid");
+  st.block = y.Dims(n["block"], prefix + "block");
+  if (st.block.count() > 1024)
+    throw InputError(y.Loc(n["block"]), prefix + "block", Shape(st.block),
+                     "too many threads per CTA", "<= 1024");
+  if (st.block.z > 64)
+    throw InputError(y.Loc(n["block"]), prefix + "block", Shape(st.block), "block z above 64",
                      "z <= 64 (x * y * z <= 1024)");
-  if (s.grid.count() > (uint64_t{1} << 24))
-    throw InputError(y.Loc(root["grid"]), "grid", shape(s.grid), "too many CTAs",
+  if (st.grid.count() > (uint64_t{1} << 24))
+    throw InputError(y.Loc(n["grid"]), prefix + "grid", Shape(st.grid), "too many CTAs",
                      "x * y * z <= 16777216");
+  if (n["dynamic_shared_bytes"])
+    st.dynamic_shared_bytes = static_cast<uint32_t>(
+        y.UInt(n["dynamic_shared_bytes"], prefix + "dynamic_shared_bytes", 0, uint64_t{1} << 24));
+  if (n["repeat"])
+    st.repeat = static_cast<uint32_t>(y.UInt(n["repeat"], prefix + "repeat", 1, 100000));
+  return st;
+}
 
-  if (const YAML::Node bufs = root["buffers"]) {
-    if (!bufs.IsSequence())
-      throw InputError(y.Loc(bufs), "buffers", "", "expected a list of buffers");
-    for (size_t i = 0; i < bufs.size(); ++i) {
-      const YAML::Node b = bufs[i];
-      const std::string f = fmt::format("buffers[{}]", i);
-      y.Keys(b, f, {"name", "type", "count", "init"});
-      BufferSpec bs;
-      bs.loc = y.Loc(b);
-      if (!b["name"] || !b["type"] || !b["count"])
-        throw InputError(y.Loc(b), f, "", "a buffer needs name, type and count");
-      bs.name = y.Str(b["name"], f + ".name");
-      if (s.Buffer(bs.name))
-        throw InputError(y.Loc(b["name"]), f + ".name", bs.name, "duplicate buffer name");
-      const std::string ty = y.Str(b["type"], f + ".type");
-      bool found = false;
-      std::vector<std::string> names;
-      for (const auto& [n, t] : BufferTypes()) {
-        names.push_back(n);
-        if (n == ty) {
-          bs.type = t;
-          found = true;
-        }
-      }
-      if (!found)
-        throw InputError(y.Loc(b["type"]), f + ".type", ty, "unknown buffer type",
-                         fmt::format("{}", fmt::join(names, ", ")));
-      bs.count = y.UInt(b["count"], f + ".count", 1, uint64_t{1} << 26);
-      if (b["init"])
-        bs.init = ParseInit(y, b["init"], f + ".init", ptx::IsFloat(bs.type));
-      s.buffers.push_back(bs);
-    }
-  }
-
-  const YAML::Node params = root["params"];
+std::vector<ParamBinding> ParseParams(const Yaml& y, const YAML::Node& params,
+                                      const std::string& field, const LaunchSpec& s) {
   if (!params.IsSequence())
-    throw InputError(y.Loc(params), "params", "", "expected a list (buffer names and numbers)");
+    throw InputError(y.Loc(params), field, "", "expected a list (buffer names and numbers)");
+  std::vector<ParamBinding> out;
   for (size_t i = 0; i < params.size(); ++i) {
     const YAML::Node p = params[i];
-    const std::string f = fmt::format("params[{}]", i);
+    const std::string f = fmt::format("{}[{}]", field, i);
     ParamBinding pb;
     pb.loc = y.Loc(p);
     if (!p.IsScalar())
@@ -310,8 +276,175 @@ LaunchSpec LoadLaunchFromString(const std::string& text, const std::string& path
       pb.is_buffer = true;
       pb.buffer = pb.text;
     }
-    s.params.push_back(pb);
+    out.push_back(pb);
   }
+  return out;
+}
+
+BufferSpec ParseBuffer(const Yaml& y, const YAML::Node& b, const std::string& f,
+                       const LaunchSpec& s) {
+  y.Keys(b, f, {"name", "type", "count", "init", "shape"});
+  BufferSpec bs;
+  bs.loc = y.Loc(b);
+  if (!b["name"] || !b["type"] || (!b["count"] && !b["shape"]))
+    throw InputError(y.Loc(b), f, "", "a buffer needs name, type and count (or shape)");
+  bs.name = y.Str(b["name"], f + ".name");
+  if (s.Buffer(bs.name))
+    throw InputError(y.Loc(b["name"]), f + ".name", bs.name, "duplicate buffer name");
+  const std::string ty = y.Str(b["type"], f + ".type");
+  bool found = false;
+  std::vector<std::string> names;
+  for (const auto& [n, t] : BufferTypes()) {
+    names.push_back(n);
+    if (n == ty) {
+      bs.type = t;
+      found = true;
+    }
+  }
+  if (!found)
+    throw InputError(y.Loc(b["type"]), f + ".type", ty, "unknown buffer type",
+                     fmt::format("{}", fmt::join(names, ", ")));
+  constexpr uint64_t kMaxCount = uint64_t{1} << 26;
+  if (b["count"] && b["shape"])
+    throw InputError(y.Loc(b["shape"]), f + ".shape", "",
+                     "give count or shape, not both (shape's product is the count)");
+  if (b["count"]) {
+    bs.count = y.UInt(b["count"], f + ".count", 1, kMaxCount);
+  } else {
+    const YAML::Node sh = b["shape"];
+    if (!sh.IsSequence() || sh.size() < 1 || sh.size() > 3)
+      throw InputError(y.Loc(sh), f + ".shape", "",
+                       "expected 1 to 3 dimensions, e.g. [rows, columns]");
+    bs.count = 1;
+    for (size_t i = 0; i < sh.size(); ++i) {
+      const uint64_t d = y.UInt(sh[i], fmt::format("{}.shape[{}]", f, i), 1, kMaxCount);
+      bs.shape.push_back(d);
+      bs.count *= d;  // each factor <= 2^26 and the running product is checked: no overflow
+      if (bs.count > kMaxCount)
+        throw InputError(y.Loc(sh), f + ".shape", "", fmt::format("{} elements in all", bs.count),
+                         fmt::format("a product of at most {}", kMaxCount));
+    }
+  }
+  if (b["init"]) {
+    const YAML::Node in = b["init"];
+    const std::string field = f + ".init";
+    if (in.IsMap() && in["file"]) {
+      y.Keys(in, field, {"file"});
+      bs.init.kind = BufferInit::kFile;
+      bs.file_text = y.Str(in["file"], field + ".file");
+      bs.file = (BaseDir(y.file()) / bs.file_text).string();
+      bs.file_loc = y.Loc(in["file"]);
+      CheckInputPath(y, in["file"], field + ".file", bs.file_text, bs.file, "data file");
+      std::error_code ec;
+      const uint64_t size = fs::file_size(bs.file, ec);
+      if (ec || size != bs.bytes())
+        throw InputError(bs.file_loc, field + ".file", bs.file_text,
+                         ec ? "cannot read the file's size: " + ec.message()
+                            : fmt::format("the file holds {} bytes", size),
+                         fmt::format("exactly {} bytes ({} {} elements, raw little-endian)",
+                                     bs.bytes(), bs.count, ty));
+    } else {
+      bs.init = ParseInit(y, in, field, ptx::IsFloat(bs.type));
+    }
+  }
+  return bs;
+}
+
+}  // namespace
+
+uint64_t LaunchSpec::ExecutedLaunches() const {
+  uint64_t n = 0;
+  for (const auto& l : launches)
+    n += l.repeat;
+  return n;
+}
+
+uint32_t SharedBytesWithDynamic(uint32_t static_bytes, uint32_t dynamic_bytes) {
+  if (dynamic_bytes == 0)
+    return static_bytes;
+  return (static_bytes + 15u) / 16u * 16u + dynamic_bytes;
+}
+
+LaunchSpec LoadLaunchFromString(const std::string& text, const std::string& path) {
+  YAML::Node root;
+  try {
+    if (const int line = SecondYamlDocumentLine(text); line > 0)
+      throw InputError({path, line, 1}, "launch file", "---",
+                       "a second YAML document: a launch file describes one workload",
+                       "one YAML document");
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw InputError({path, e.mark.line + 1, e.mark.column + 1}, "yaml", "", e.msg);
+  }
+  const Yaml y(path);
+  LaunchSpec s;
+  s.file = path;
+  s.name = fs::path(path).parent_path().filename().string();
+  if (!root || root.IsNull())
+    throw InputError({path, 1, 1}, "launch file", "", "empty launch file");
+  y.Keys(root, "",
+         {"description", "kernel", "ptx", "grid", "block", "dynamic_shared_bytes", "buffers",
+          "params", "launches", "reference", "outputs"});
+  const bool sequence = static_cast<bool>(root["launches"]);
+  const std::vector<const char*> per_launch = {"kernel", "grid", "block", "params"};
+  if (sequence) {
+    if (!root["ptx"])
+      throw InputError(y.Loc(root), "ptx", "", "missing required key");
+    for (const char* k : {"kernel", "grid", "block", "params", "dynamic_shared_bytes"}) {
+      if (root[k])
+        throw InputError(y.Loc(root[k]), k, "",
+                         "with launches:, each launch gives its own kernel, grid, block, "
+                         "params and dynamic_shared_bytes",
+                         "these keys inside the entries of launches:");
+    }
+  } else {
+    for (const char* k : {"kernel", "ptx", "grid", "block", "params"}) {
+      if (!root[k])
+        throw InputError(y.Loc(root), k, "", "missing required key");
+    }
+  }
+  if (root["description"])
+    s.description = y.Str(root["description"], "description");
+  const std::string ptx_rel = y.Str(root["ptx"], "ptx");
+  s.ptx = (BaseDir(path) / ptx_rel).string();
+  CheckInputPath(y, root["ptx"], "ptx", ptx_rel, s.ptx, "PTX file");
+
+  std::vector<YAML::Node> step_nodes;
+  std::vector<std::string> prefixes;
+  if (sequence) {
+    const YAML::Node ls = root["launches"];
+    if (!ls.IsSequence() || ls.size() == 0)
+      throw InputError(y.Loc(ls), "launches", "",
+                       "expected a non-empty list of {kernel, grid, block, params}");
+    for (size_t i = 0; i < ls.size(); ++i) {
+      const std::string f = fmt::format("launches[{}]", i);
+      y.Keys(ls[i], f, {"kernel", "grid", "block", "params", "dynamic_shared_bytes", "repeat"});
+      for (const char* k : per_launch) {
+        if (!ls[i][k])
+          throw InputError(y.Loc(ls[i]), f + "." + k, "", "missing required key");
+      }
+      step_nodes.push_back(ls[i]);
+      prefixes.push_back(f + ".");
+    }
+  } else {
+    step_nodes.push_back(root);
+    prefixes.emplace_back();
+  }
+  for (size_t i = 0; i < step_nodes.size(); ++i)
+    s.launches.push_back(ParseStep(y, step_nodes[i], prefixes[i]));
+
+  if (const YAML::Node bufs = root["buffers"]) {
+    if (!bufs.IsSequence())
+      throw InputError(y.Loc(bufs), "buffers", "", "expected a list of buffers");
+    for (size_t i = 0; i < bufs.size(); ++i)
+      s.buffers.push_back(ParseBuffer(y, bufs[i], fmt::format("buffers[{}]", i), s));
+  }
+  for (size_t i = 0; i < step_nodes.size(); ++i)
+    s.launches[i].params = ParseParams(y, step_nodes[i]["params"], prefixes[i] + "params", s);
+  s.kernel = s.launches[0].kernel;
+  s.grid = s.launches[0].grid;
+  s.block = s.launches[0].block;
+  s.params = s.launches[0].params;
 
   if (root["reference"]) {
     s.reference = y.Str(root["reference"], "reference");
@@ -321,6 +454,7 @@ LaunchSpec LoadLaunchFromString(const std::string& text, const std::string& path
                        fmt::format("{}", fmt::join(ReferenceNames(), ", ")));
     }
   }
+  bool tolerance_given = false;
   if (const YAML::Node outs = root["outputs"]) {
     if (!outs.IsSequence())
       throw InputError(y.Loc(outs), "outputs", "", "expected a list of {buffer, tolerance}");
@@ -336,6 +470,7 @@ LaunchSpec LoadLaunchFromString(const std::string& text, const std::string& path
       if (!s.Buffer(oc.buffer))
         throw InputError(y.Loc(o["buffer"]), f + ".buffer", oc.buffer, "no buffer of this name");
       if (o["tolerance"]) {
+        tolerance_given = true;
         oc.tolerance = y.Num(o["tolerance"], f + ".tolerance");
         if (oc.tolerance < 0)
           throw InputError(y.Loc(o["tolerance"]), f + ".tolerance", fmt::format("{}", oc.tolerance),
@@ -344,8 +479,12 @@ LaunchSpec LoadLaunchFromString(const std::string& text, const std::string& path
       s.outputs.push_back(oc);
     }
   }
-  if (!s.outputs.empty() && s.reference.empty())
-    throw InputError(y.Loc(root["outputs"]), "outputs", "", "outputs to check need a reference");
+  // Without a reference, `outputs` only names the buffers to report; a tolerance there is a
+  // check that cannot happen.
+  if (tolerance_given && s.reference.empty())
+    throw InputError(y.Loc(root["outputs"]), "outputs", "",
+                     "outputs to check need a reference (a tolerance compares with it)",
+                     "a reference: key, or outputs without tolerance (reported, not checked)");
   return s;
 }
 
@@ -374,6 +513,21 @@ void HostBuffers::CheckElement(const std::string& name, ptx::Type t, size_t size
 }
 
 std::vector<uint8_t> InitialContents(const BufferSpec& b) {
+  if (b.init.kind == BufferInit::kFile) {
+    const std::string field = b.name + ".init.file";
+    std::string data;
+    try {
+      data = ReadInputFile(b.file, field, b.bytes());
+    } catch (const InputError&) {  // changed since the launch file was read: say where it is
+      data.clear();
+      data.resize(b.bytes() + 1);
+    }
+    if (data.size() != b.bytes())
+      throw InputError(b.file_loc, field, b.file_text,
+                       "the data file no longer has the buffer's size (or cannot be read)",
+                       fmt::format("exactly {} bytes", b.bytes()));
+    return {data.begin(), data.end()};
+  }
   const int eb = ptx::TypeBits(b.type) / 8;
   std::vector<uint8_t> out(b.bytes());
   uint64_t state = b.init.seed;
@@ -402,6 +556,8 @@ std::vector<uint8_t> InitialContents(const BufferSpec& b) {
         }
         break;
       }
+      case BufferInit::kFile:  // read whole above
+        break;
     }
     std::memcpy(out.data() + i * static_cast<uint64_t>(eb), &bits, static_cast<size_t>(eb));
   }
@@ -409,6 +565,27 @@ std::vector<uint8_t> InitialContents(const BufferSpec& b) {
 }
 
 // ------------------------------------------------------------------------------ running
+
+double ElementValue(const std::vector<uint8_t>& bytes, ptx::Type t, uint64_t i) {
+  const uint64_t eb = static_cast<uint64_t>(ptx::TypeBits(t) / 8);
+  return Decode(bytes.data() + i * eb, t);
+}
+
+std::string ElementText(const std::vector<uint8_t>& bytes, ptx::Type t, uint64_t i) {
+  const uint64_t eb = static_cast<uint64_t>(ptx::TypeBits(t) / 8);
+  if (ptx::IsFloat(t))
+    return fmt::format("{:.9g}", Decode(bytes.data() + i * eb, t));
+  uint64_t v = 0;
+  std::memcpy(&v, bytes.data() + i * eb, static_cast<size_t>(eb));
+  if (ptx::IsSigned(t)) {
+    const int sh = static_cast<int>(64 - 8 * eb);
+    return fmt::format("{}", static_cast<int64_t>(v << sh) >> sh);
+  }
+  return fmt::format("{}", v);
+}
+
+WorkloadRun::WorkloadRun(std::vector<std::unique_ptr<LaunchRun>> runs)
+    : launches(std::move(runs)), compiled(*launches.at(0)->compiled), run(launches.at(0)->run) {}
 
 bool WorkloadRun::passed() const {
   for (const auto& o : outputs) {
@@ -420,19 +597,20 @@ bool WorkloadRun::passed() const {
 
 namespace {
 
-std::vector<uint8_t> BuildParams(const LaunchSpec& spec, const ptx::PtxFunction& fn,
+std::vector<uint8_t> BuildParams(const LaunchStep& step, const std::string& prefix,
+                                 const ptx::PtxFunction& fn,
                                  const std::map<std::string, uint64_t>& addr) {
-  if (spec.params.size() != fn.params.size()) {
-    throw InputError(spec.params.empty() ? SourceLoc{spec.file, 0, 0} : spec.params.front().loc,
-                     "params", std::to_string(spec.params.size()),
+  if (step.params.size() != fn.params.size()) {
+    throw InputError(step.params.empty() ? step.loc : step.params.front().loc, prefix + "params",
+                     std::to_string(step.params.size()),
                      fmt::format("kernel {} declares {} parameters", fn.name, fn.params.size()),
                      fmt::format("{} values", fn.params.size()));
   }
   std::vector<uint8_t> buf(fn.param_bytes, 0);
   for (size_t i = 0; i < fn.params.size(); ++i) {
     const ptx::Param& p = fn.params[i];
-    const ParamBinding& b = spec.params[i];
-    const std::string field = fmt::format("params[{}]", i);
+    const ParamBinding& b = step.params[i];
+    const std::string field = fmt::format("{}params[{}]", prefix, i);
     const int bits = ptx::TypeBits(p.type);
     uint64_t v;
     if (b.is_buffer) {
@@ -474,11 +652,59 @@ std::string Format(double v, ptx::Type t) {
 
 }  // namespace
 
+namespace {
+
+// Stream memory a run recorded, counted as the executor counts it against
+// ExecOptions::max_recorded_bytes.
+uint64_t RecordedBytes(const KernelRun& r) {
+  uint64_t n = r.warps.size() * sizeof(WarpStream);
+  for (const auto& w : r.warps)
+    n += w.insts.size() * sizeof(DynInst) + w.values.size() * sizeof(uint32_t) +
+         w.addrs.size() * sizeof(uint64_t);
+  return n;
+}
+
+}  // namespace
+
 std::unique_ptr<WorkloadRun> RunWorkload(const LaunchSpec& spec, const RunOptions& opt) {
-  auto wr = std::make_unique<WorkloadRun>();
-  wr->spec = spec;
   const ptx::PtxModule module = ptx::LoadPtx(spec.ptx);
-  wr->compiled = ptx::CompileKernel(module, spec.kernel, opt.alloc);
+  // One compilation per kernel, one copy per (kernel, dynamic shared size) whose shared_bytes
+  // count the dynamic memory: the executor sizes a CTA's shared memory and the SM model its
+  // occupancy from them.
+  std::map<std::string, std::shared_ptr<const ptx::CompiledKernel>> base;
+  std::map<std::pair<std::string, uint32_t>, std::shared_ptr<const ptx::CompiledKernel>> sized;
+  auto kernel_for = [&](const LaunchStep& st) {
+    auto& b = base[st.kernel];
+    if (!b) {
+      try {
+        b = std::make_shared<const ptx::CompiledKernel>(
+            ptx::CompileKernel(module, st.kernel, opt.alloc));
+      } catch (const InputError& e) {
+        if (module.Find(st.kernel) != nullptr)
+          throw;
+        std::vector<std::string> names;
+        for (const auto& f : module.entries)
+          names.push_back(f.name);
+        throw InputError(st.loc, "kernel", st.kernel,
+                         fmt::format("no .entry of this name in {}", spec.ptx),
+                         fmt::format("{}", fmt::join(names, ", ")));
+      }
+    }
+    if (st.dynamic_shared_bytes == 0)
+      return b;
+    auto& s = sized[{st.kernel, st.dynamic_shared_bytes}];
+    if (!s) {
+      auto c = std::make_shared<ptx::CompiledKernel>(*b);
+      c->fn.shared_bytes = SharedBytesWithDynamic(b->fn.shared_bytes, st.dynamic_shared_bytes);
+      c->kernel.shared_bytes =
+          SharedBytesWithDynamic(b->kernel.shared_bytes, st.dynamic_shared_bytes);
+      s = std::move(c);
+    }
+    return s;
+  };
+  std::vector<std::shared_ptr<const ptx::CompiledKernel>> step_kernels;
+  for (const auto& st : spec.launches)
+    step_kernels.push_back(kernel_for(st));
 
   DeviceMemory mem;
   std::map<std::string, uint64_t> addr;
@@ -489,7 +715,11 @@ std::unique_ptr<WorkloadRun> RunWorkload(const LaunchSpec& spec, const RunOption
     std::memcpy(mem.At(addr[b.name], b.bytes()), bytes.data(), bytes.size());
     initial.Add(b.name, b.type, std::move(bytes));
   }
-  const std::vector<uint8_t> params = BuildParams(spec, wr->compiled.fn, addr);
+  const bool multi = spec.launches.size() > 1;
+  std::vector<std::vector<uint8_t>> params;
+  for (size_t i = 0; i < spec.launches.size(); ++i)
+    params.push_back(BuildParams(spec.launches[i], multi ? fmt::format("launches[{}].", i) : "",
+                                 step_kernels[i]->fn, addr));
 
   // The reference needs only the initial contents: it runs first, so a launch whose buffers
   // are too small for its scalars is reported by the reference's bounds checks (naming the
@@ -514,10 +744,33 @@ std::unique_ptr<WorkloadRun> RunWorkload(const LaunchSpec& spec, const RunOption
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
   };
-  const double t0 = cpu_now();
-  wr->run = Execute(wr->compiled, spec.grid, spec.block, params, mem, opt.exec);
-  wr->exec_seconds = cpu_now() - t0;
-  wr->run.kernel = &wr->compiled.kernel;
+  std::vector<std::unique_ptr<LaunchRun>> runs;
+  const bool labelled = spec.ExecutedLaunches() > 1;
+  ExecOptions exec = opt.exec;
+  double seconds = 0;
+  for (size_t i = 0; i < spec.launches.size(); ++i) {
+    const LaunchStep& st = spec.launches[i];
+    for (uint32_t it = 0; it < st.repeat; ++it) {
+      auto lr = std::make_unique<LaunchRun>();
+      lr->step = i;
+      lr->iteration = it;
+      lr->compiled = step_kernels[i];
+      if (labelled)
+        lr->label = fmt::format("#{}", runs.size() + 1);
+      const double t0 = cpu_now();
+      lr->run = Execute(*lr->compiled, st.grid, st.block, params[i], mem, exec);
+      lr->exec_seconds = cpu_now() - t0;
+      seconds += lr->exec_seconds;
+      lr->run.kernel = &lr->compiled->kernel;
+      // The recording limit covers the whole sequence: each launch gets what is left.
+      const uint64_t used = RecordedBytes(lr->run);
+      exec.max_recorded_bytes = used < exec.max_recorded_bytes ? exec.max_recorded_bytes - used : 0;
+      runs.push_back(std::move(lr));
+    }
+  }
+  auto wr = std::make_unique<WorkloadRun>(std::move(runs));
+  wr->spec = spec;
+  wr->exec_seconds = seconds;
 
   for (const auto& b : spec.buffers) {
     const uint8_t* p = mem.At(addr[b.name], b.bytes());
