@@ -1171,23 +1171,33 @@ class Machine {
     recorded_ += 32 * sizeof(uint64_t);
     if (recorded_ > opt_.max_recorded_bytes) [[unlikely]]
       RecordLimit(w, static_cast<uint32_t>(&in - code_.data()));
-    const size_t at = s.addrs.size();
-    s.insts.back().addrs = static_cast<uint32_t>(at);
-    s.addrs.resize(at + 32);
-    uint64_t* out = s.addrs.data() + at;
-    if (in.op == Op::kShfl)
-      return;  // no address (class kSharedMem for its unit): all 0
-    for (uint32_t m = mask; m; m &= m - 1) {
-      const auto l = static_cast<uint32_t>(std::countr_zero(m));
-      uint64_t a = Address(w, in.src[0], l);
-      if (in.space == Space::kGeneric) {
-        if (a >= kSharedWindow && a < kSharedWindow + kWindowSize)
-          a -= kSharedWindow;
-        else if (a >= kLocalWindow && a < kLocalWindow + kWindowSize)
-          a -= kLocalWindow;
+    s.insts.back().addrs = static_cast<uint32_t>(s.addrs.size());
+    std::array<uint64_t, 32> a{};
+    const Operand& o = in.src[0];
+    if (in.op != Op::kShfl) {  // shfl has no address (class kSharedMem for its unit): all 0
+      const auto imm = static_cast<uint64_t>(o.imm);
+      const uint32_t* lo = w.regs.data() + size_t{o.reg} * 32;
+      if (!o.has_base) {
+        for (uint32_t l = 0; l < 32; ++l)
+          a[l] = (mask >> l) & 1 ? imm : 0;
+      } else if (o.width == 2) {
+        const uint32_t* hi = lo + 32;
+        for (uint32_t l = 0; l < 32; ++l)
+          a[l] = (mask >> l) & 1 ? imm + (lo[l] | (uint64_t{hi[l]} << 32)) : 0;
+      } else {
+        for (uint32_t l = 0; l < 32; ++l)
+          a[l] = (mask >> l) & 1 ? imm + lo[l] : 0;
       }
-      out[l] = a;
+      if (in.space == Space::kGeneric) {
+        for (uint32_t l = 0; l < 32; ++l) {
+          if (a[l] >= kSharedWindow && a[l] < kSharedWindow + kWindowSize)
+            a[l] -= kSharedWindow;
+          else if (a[l] >= kLocalWindow && a[l] < kLocalWindow + kWindowSize)
+            a[l] -= kLocalWindow;
+        }
+      }
     }
+    s.addrs.insert(s.addrs.end(), a.begin(), a.end());
   }
 
   static void ExitLanes(Warp& w, uint32_t lanes) {
