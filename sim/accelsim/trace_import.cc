@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +13,7 @@
 
 #include "base/fs.h"
 #include "sim/accelsim/sass.h"
+#include "sim/mem/memory.h"
 
 namespace gpurf::sim::accelsim {
 namespace {
@@ -127,6 +130,39 @@ uint64_t FallThrough(uint64_t pc, int binary_version) {
   return next;
 }
 
+bool IsMemoryClass(OpClass c) {
+  return c == OpClass::kGlobalMem || c == OpClass::kLocalMem || c == OpClass::kSharedMem ||
+         c == OpClass::kConstMem || c == OpClass::kTexture;
+}
+
+// Cache operator from the SASS modifiers of a memory instruction (sim/mem/memory.h CacheOp): .CA,
+// .CG, .CS/.EF (evict first: streaming), .CONSTANT/.NC (the read-only path, what ld.global.nc
+// compiles to), .LU, .CV; none of them: default.
+uint8_t SassCacheOp(std::string_view opcode) {
+  using mem::CacheOp;
+  CacheOp op = CacheOp::kDefault;
+  size_t start = opcode.find('.');
+  while (start != std::string_view::npos) {
+    const size_t end = opcode.find('.', start + 1);
+    const std::string_view m =
+        opcode.substr(start + 1, end == std::string_view::npos ? end : end - start - 1);
+    if (m == "CA")
+      op = CacheOp::kCa;
+    else if (m == "CG")
+      op = CacheOp::kCg;
+    else if (m == "CS" || m == "EF")
+      op = CacheOp::kCs;
+    else if (m == "CONSTANT" || m == "NC")
+      op = CacheOp::kNc;
+    else if (m == "LU")
+      op = CacheOp::kLu;
+    else if (m == "CV")
+      op = CacheOp::kCv;
+    start = end;
+  }
+  return static_cast<uint8_t>(op);
+}
+
 bool IsSubset(uint32_t a, uint32_t b) {
   return (a & ~b) == 0;
 }
@@ -205,7 +241,7 @@ class KernelParser {
         Fail(file_, n, 1, "warp", line,
              fmt::format("warp {} of thread block {} appears twice", w, cta_));
       warp_ = w;
-      streams_.push_back(WarpStream{cta_, static_cast<uint32_t>(w), {}, false, {}, false, {}});
+      streams_.push_back(WarpStream{cta_, static_cast<uint32_t>(w), {}, false, {}, true, {}});
       expected_ = -1;
       return;
     }
@@ -412,19 +448,46 @@ class KernelParser {
     for (int i = 0; i < nsrc; ++i)
       src[i] = t.Reg("source register");
     const uint32_t mem_width = t.Dec<uint32_t>("mem_width", 0, 255);
+    // Per-lane addresses (inactive lanes 0), decompressed as Accel-Sim's tracer wrote them.
+    std::array<uint64_t, kWarpSize> lane_addr{};
     if (mem_width > 0) {
       const int fmt_id = t.Dec<int>("address format", 0, 2);
-      const int active = __builtin_popcount(mask);
       if (fmt_id == 0) {
-        for (int i = 0; i < active; ++i)
-          t.Hex("address");
+        // One address per active lane, in lane order.
+        for (uint32_t m = mask; m; m &= m - 1)
+          lane_addr[static_cast<size_t>(std::countr_zero(m))] = t.Hex("address");
       } else if (fmt_id == 1) {
-        t.Hex("base address");
-        t.Dec<int64_t>("address stride", INT64_MIN, INT64_MAX);
+        // Base of the first active lane, then `stride` bytes further for each next lane. The
+        // tracer uses this form only for a contiguous run of active lanes; any other mask would
+        // leave lanes without an address, so it is refused.
+        const uint64_t base = t.Hex("base address");
+        const int base_col = t.col();
+        const auto stride = t.Dec<int64_t>("address stride", INT64_MIN, INT64_MAX);
+        if (mask != 0) {
+          const int first = std::countr_zero(mask);
+          const uint32_t run = mask >> first;
+          if ((run & (run + 1)) != 0)
+            Fail(file_, n, base_col, "address format", "1",
+                 fmt::format("base+stride addresses with the non-contiguous active mask {:08x}",
+                             mask),
+                 "format 1 for a contiguous run of active lanes; format 0 or 2 otherwise");
+          uint64_t a = base;
+          for (uint32_t m = mask; m; m &= m - 1) {
+            lane_addr[static_cast<size_t>(std::countr_zero(m))] = a;
+            a += static_cast<uint64_t>(stride);
+          }
+        }
       } else {
-        t.Hex("base address");
-        for (int i = 1; i < active; ++i)
-          t.Dec<int64_t>("address delta", INT64_MIN, INT64_MAX);
+        // Base of the first active lane, then for each further active lane its distance from
+        // the previous active lane's address.
+        uint64_t a = t.Hex("base address");
+        bool first = true;
+        for (uint32_t m = mask; m; m &= m - 1) {
+          if (!first)
+            a += static_cast<uint64_t>(t.Dec<int64_t>("address delta", INT64_MIN, INT64_MAX));
+          first = false;
+          lane_addr[static_cast<size_t>(std::countr_zero(m))] = a;
+        }
       }
     }
     if (header_.tracer_version >= 5 && !t.AtEnd())
@@ -506,7 +569,15 @@ class KernelParser {
     have_prev_ = true;
     prev_id_ = id;
     prev_mask_ = mask;
-    streams_.back().insts.push_back(DynInst{id, mask, 0, 0});
+    WarpStream& ws = streams_.back();
+    uint32_t at = 0;
+    if (IsMemoryClass(cur.info.op_class) || mem_width > 0) {
+      // Every memory instruction owns 32 entries (zeros when the trace gives no addresses, as
+      // for constant loads), so WarpStream::Addresses is valid for each of them.
+      at = static_cast<uint32_t>(ws.addrs.size());
+      ws.addrs.insert(ws.addrs.end(), lane_addr.begin(), lane_addr.end());
+    }
+    ws.insts.push_back(DynInst{id, mask, 0, at});
   }
 
   static constexpr uint32_t kNoId = UINT32_MAX;
@@ -583,6 +654,11 @@ class KernelParser {
                               in.op_class == OpClass::kLocalMem || in.op_class == OpClass::kTexture;
       in.long_latency = far_memory && (s.info.load || s.info.atomic) && !in.dsts.empty();
       in.mem_bytes = static_cast<uint8_t>(s.mem_width);
+      if (IsMemoryClass(in.op_class)) {
+        in.mem_write = s.info.store || s.info.atomic;
+        in.mem_atomic = s.info.atomic;
+        in.cache_op = SassCacheOp(s.opcode);
+      }
       in.loc = SourceLoc{file_, s.line, 0};
       if (s.guarded)
         in.guard = kUnknownGuard;

@@ -98,6 +98,112 @@ inline float Ftz(float f) {
   return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f;
 }
 
+// IEEE half precision. HalfToDouble is exact; HalfFromDouble rounds in mode `r` (rn, rz, rm, rp;
+// the default is rn) and returns the canonical NaN 0x7fff for NaN.
+double HalfToDouble(uint64_t h) {
+  const uint32_t e = (h >> 10) & 0x1f, f = h & 0x3ff;
+  const double sign = (h & 0x8000) ? -1.0 : 1.0;
+  if (e == 0x1f)
+    return f ? std::numeric_limits<double>::quiet_NaN() : sign * HUGE_VAL;
+  if (e == 0)
+    return sign * std::ldexp(static_cast<double>(f), -24);
+  return sign * std::ldexp(static_cast<double>(f | 0x400), static_cast<int>(e) - 25);
+}
+
+uint64_t HalfFromDouble(double x, Round r) {
+  if (std::isnan(x))
+    return 0x7fff;
+  const uint64_t sign = std::signbit(x) ? 0x8000 : 0;
+  const double a = std::fabs(x);
+  // Rounds a non-negative magnitude q to an integer in mode r, for a value of this sign.
+  const auto round = [&](double q) {
+    switch (r) {
+      case Round::kRz:
+        return std::trunc(q);
+      case Round::kRm:
+        return sign ? std::ceil(q) : std::floor(q);
+      case Round::kRp:
+        return sign ? std::floor(q) : std::ceil(q);
+      default:
+        return std::nearbyint(q);  // host default rounding: to nearest even
+    }
+  };
+  int e = 0;
+  std::frexp(a, &e);                     // a = f * 2^e, f in [0.5, 1)
+  const int exp = std::max(e - 1, -14);  // unbiased exponent (subnormals share -14)
+  if (a == 0)
+    return sign;
+  if (std::isinf(a))
+    return sign | 0x7c00;
+  double q = round(std::ldexp(a, 10 - exp));  // significand in units of the last place
+  int be = exp + 15;                          // biased exponent
+  if (q >= 2048) {
+    q /= 2;
+    ++be;
+  } else if (be == 1 && q < 1024) {
+    be = 0;  // subnormal
+  }
+  if (be >= 31) {
+    const bool to_inf = r == Round::kRn || r == Round::kDefault || (r == Round::kRp && !sign) ||
+                        (r == Round::kRm && sign);
+    return sign | (to_inf ? 0x7c00 : 0x7bff);
+  }
+  return sign | (static_cast<uint64_t>(be) << 10) | (static_cast<uint64_t>(q) & 0x3ff);
+}
+
+inline uint64_t HalfFtz(uint64_t h) {
+  return (h & 0x7c00) == 0 ? h & 0x8000 : h;
+}
+
+// One .f16 lane of add/sub/mul/fma/min/max/abs/neg: computed exactly (or, for fma, to within
+// double precision) in double and rounded once to half.
+uint64_t HalfOp(const PtxInst& in, uint64_t ua, uint64_t ub, uint64_t uc) {
+  ua &= 0xffff;
+  ub &= 0xffff;
+  uc &= 0xffff;
+  if (in.op == Op::kAbs)
+    return ua & 0x7fff;
+  if (in.op == Op::kNeg)
+    return ua ^ 0x8000;
+  if (in.ftz) {
+    ua = HalfFtz(ua);
+    ub = HalfFtz(ub);
+    uc = HalfFtz(uc);
+  }
+  const double a = HalfToDouble(ua), b = HalfToDouble(ub), c = HalfToDouble(uc);
+  double x = 0;
+  switch (in.op) {
+    case Op::kAdd:
+      x = a + b;
+      break;
+    case Op::kSub:
+      x = a - b;
+      break;
+    case Op::kMul:
+      x = a * b;
+      break;
+    case Op::kFma:
+      x = std::fma(a, b, c);
+      break;
+    case Op::kMin:
+    case Op::kMax:
+      if (std::isnan(a) && std::isnan(b))
+        return 0x7fff;
+      if (std::isnan(a) || std::isnan(b))
+        return std::isnan(a) ? ub : ua;
+      x = in.op == Op::kMin ? std::fmin(a, b) : std::fmax(a, b);
+      break;
+    default:
+      break;
+  }
+  uint64_t h = HalfFromDouble(x, in.round);
+  if (in.sat) {
+    const double v = HalfToDouble(h);
+    h = std::isnan(v) || v <= 0 ? 0 : v >= 1 ? 0x3c00 : h;
+  }
+  return in.ftz ? HalfFtz(h) : h;
+}
+
 // Rounds the exact value hi + lo (|lo| tiny against hi) to float in a directed mode.
 float RoundF32(double hi, double lo, Round r) {
   float f = static_cast<float>(hi);
@@ -428,9 +534,12 @@ uint64_t IntOp(const PtxInst& in, uint64_t a, uint64_t b, uint64_t c) {
 
 bool Compare(const PtxInst& in, uint64_t a, uint64_t b) {
   const Type t = in.type;
-  if (ptx::IsFloat(t)) {
+  if (ptx::IsFloat(t) || t == Type::kF16) {
     double x, y;
-    if (t == Type::kF32) {
+    if (t == Type::kF16) {
+      x = HalfToDouble(in.ftz ? HalfFtz(a & 0xffff) : a & 0xffff);
+      y = HalfToDouble(in.ftz ? HalfFtz(b & 0xffff) : b & 0xffff);
+    } else if (t == Type::kF32) {
       float fa = F32(a), fb = F32(b);
       if (in.ftz) {
         fa = Ftz(fa);
@@ -553,8 +662,40 @@ double RoundIntegral(double x, Round r) {
   }
 }
 
+uint64_t ConvertTypes(const PtxInst& in, Type d, Type a, uint64_t v);
+
+// cvt: half types go through f32 (exact) as a source, or are rounded once from the exact source
+// value (double) as a destination.
 uint64_t Convert(const PtxInst& in, uint64_t v) {
   const Type d = in.type, a = in.type2;
+  if (d != Type::kF16 && a != Type::kF16)
+    return ConvertTypes(in, d, a, v);
+  if (d != Type::kF16)
+    return ConvertTypes(in, d, Type::kF32, Bits(static_cast<float>(HalfToDouble(v & 0xffff))));
+  double x;
+  if (a == Type::kF16)
+    x = HalfToDouble(in.ftz ? HalfFtz(v & 0xffff) : v & 0xffff);
+  else if (a == Type::kF32)
+    x = in.ftz ? Ftz(F32(v)) : F32(v);
+  else if (a == Type::kF64)
+    x = F64(v);
+  else if (ptx::IsSigned(a))
+    x = static_cast<double>(static_cast<int64_t>(Canon(v, a)));
+  else
+    x = static_cast<double>(Canon(v, a));
+  uint64_t h;
+  if (in.round >= Round::kRni)
+    h = HalfFromDouble(RoundIntegral(x, in.round), Round::kRn);
+  else
+    h = HalfFromDouble(x, in.round);
+  if (in.sat) {
+    const double y = HalfToDouble(h);
+    h = std::isnan(y) || y <= 0 ? 0 : y >= 1 ? 0x3c00 : h;
+  }
+  return in.ftz ? HalfFtz(h) : h;
+}
+
+uint64_t ConvertTypes(const PtxInst& in, Type d, Type a, uint64_t v) {
   const bool fd = ptx::IsFloat(d), fa = ptx::IsFloat(a);
   if (!fd && !fa) {
     const uint64_t x = Canon(v, a);
@@ -687,6 +828,8 @@ Fast FastKind(const PtxInst& in) {
     if (!((o.kind == Operand::kReg && o.width == 1) || o.kind == Operand::kImm))
       return Fast::kNone;
   }
+  if (ptx::IsHalf(in.type) || in.op == Op::kPack || in.op == Op::kUnpack || in.op >= Op::kShfl)
+    return Fast::kNone;
   const int bits = ptx::TypeBits(in.type);
   const bool f32 = in.type == Type::kF32;
   const bool i32 = bits == 32 && !f32;
@@ -723,6 +866,7 @@ Fast FastKind(const PtxInst& in) {
 
 struct Resolved {
   Fast fast = Fast::kNone;
+  bool mem = false;               // a memory instruction: its lane addresses are recorded
   uint32_t recon = 0;             // reconvergence point of a branch
   std::vector<uint16_t> rec_src;  // registers whose values are recorded, sources
   std::vector<uint16_t> rec_dst;
@@ -752,6 +896,10 @@ class Machine {
         for (int j = 0; j < r.count; ++j)
           res_[i].rec_dst.push_back(static_cast<uint16_t>(r.first + j));
       res_[i].fast = FastKind(code_[i]);
+      const OpClass c = ki.op_class;
+      res_[i].mem = opt.record_addresses &&
+                    (c == OpClass::kGlobalMem || c == OpClass::kLocalMem ||
+                     c == OpClass::kSharedMem || c == OpClass::kConstMem || c == OpClass::kTexture);
     }
     n_regs_ = static_cast<uint32_t>(std::max(k.regs_per_thread, 1));
     n_preds_ = static_cast<uint32_t>(std::max(k.pred_regs, 1));
@@ -819,6 +967,7 @@ class Machine {
       s.cta = cta;
       s.warp_in_cta = w;
       s.has_values = opt_.record_values;
+      s.has_addrs = opt_.record_addresses;
       wp.stream = &s;
     }
     for (;;) {
@@ -974,7 +1123,8 @@ class Machine {
   [[noreturn]] void RecordLimit(const Warp& w, uint32_t i) const {
     throw InputError(
         code_[i].loc, "execution", ck_.fn.name,
-        fmt::format("the run's recorded instruction stream and register values exceed the limit "
+        fmt::format("the run's recorded instruction stream, register values and addresses exceed "
+                    "the limit "
                     "of {} MiB (warp {} of CTA ({},{},{}) at instruction {}, {} instructions into "
                     "the warp): a runaway loop, or a launch too large to record",
                     opt_.max_recorded_bytes >> 20, w.id, ctaid_.x, ctaid_.y, ctaid_.z, i,
@@ -1010,6 +1160,44 @@ class Machine {
       }
       out += 32;
     }
+  }
+
+  // The 32 lane addresses of memory instruction `in` (just recorded by Record), read before it
+  // executes (a load may overwrite its address register): global accesses the device address;
+  // shared, local and parameter accesses the offset in that space; a generic access the offset
+  // in the space its window resolves to (the device address outside the windows).
+  void RecordAddresses(Warp& w, const PtxInst& in, uint32_t mask) {
+    WarpStream& s = *w.stream;
+    recorded_ += 32 * sizeof(uint64_t);
+    if (recorded_ > opt_.max_recorded_bytes) [[unlikely]]
+      RecordLimit(w, static_cast<uint32_t>(&in - code_.data()));
+    s.insts.back().addrs = static_cast<uint32_t>(s.addrs.size());
+    std::array<uint64_t, 32> a{};
+    const Operand& o = in.src[0];
+    if (in.op != Op::kShfl) {  // shfl has no address (class kSharedMem for its unit): all 0
+      const auto imm = static_cast<uint64_t>(o.imm);
+      const uint32_t* lo = w.regs.data() + size_t{o.reg} * 32;
+      if (!o.has_base) {
+        for (uint32_t l = 0; l < 32; ++l)
+          a[l] = (mask >> l) & 1 ? imm : 0;
+      } else if (o.width == 2) {
+        const uint32_t* hi = lo + 32;
+        for (uint32_t l = 0; l < 32; ++l)
+          a[l] = (mask >> l) & 1 ? imm + (lo[l] | (uint64_t{hi[l]} << 32)) : 0;
+      } else {
+        for (uint32_t l = 0; l < 32; ++l)
+          a[l] = (mask >> l) & 1 ? imm + lo[l] : 0;
+      }
+      if (in.space == Space::kGeneric) {
+        for (uint32_t l = 0; l < 32; ++l) {
+          if (a[l] >= kSharedWindow && a[l] < kSharedWindow + kWindowSize)
+            a[l] -= kSharedWindow;
+          else if (a[l] >= kLocalWindow && a[l] < kLocalWindow + kWindowSize)
+            a[l] -= kLocalWindow;
+        }
+      }
+    }
+    s.addrs.insert(s.addrs.end(), a.begin(), a.end());
   }
 
   static void ExitLanes(Warp& w, uint32_t lanes) {
@@ -1092,6 +1280,8 @@ class Machine {
           break;
       }
       Record(w, i, mask, true);
+      if (res_[i].mem)
+        RecordAddresses(w, in, mask);
       if (mask != 0)
         Execute(w, in, mask, res_[i].fast);
       Record(w, i, mask, false);
@@ -1188,6 +1378,15 @@ class Machine {
     }
     switch (in.op) {
       case Op::kMembar:
+      case Op::kPrefetch:
+        return;
+      case Op::kShfl:
+      case Op::kVote:
+      case Op::kActivemask:
+      case Op::kMatch:
+      case Op::kRedux:
+      case Op::kBarWarp:
+        WarpCollective(w, in, mask);
         return;
       case Op::kSetp: {
         uint32_t res = 0;
@@ -1231,7 +1430,12 @@ class Machine {
         break;
     }
     if (in.type == Type::kPred) {  // predicate logic: whole-warp masks
-      auto p = [&](int k) { return w.preds[in.src[static_cast<size_t>(k)].reg]; };
+      auto p = [&](int k) {
+        const Operand& o = in.src[static_cast<size_t>(k)];
+        if (o.kind == Operand::kImm)
+          return o.imm ? ~0u : 0u;  // mov.pred %p, 1
+        return w.preds[o.reg];
+      };
       uint32_t r = 0;
       switch (in.op) {
         case Op::kMov:
@@ -1273,10 +1477,31 @@ class Machine {
     const Type t = in.type;
     const uint8_t dw = in.dst.width;
     const uint16_t dr = in.dst.reg;
+    const bool half =
+        ptx::IsHalf(t) && in.op != Op::kMov && in.op != Op::kSelp && in.op != Op::kCvt;
     for (uint32_t m = mask; m; m &= m - 1) {
       const auto l = static_cast<uint32_t>(std::countr_zero(m));
       uint64_t r = 0;
+      if (half) {
+        const uint64_t a = in.n_src > 0 ? Read(w, in.src[0], l) : 0;
+        const uint64_t b = in.n_src > 1 ? Read(w, in.src[1], l) : 0;
+        const uint64_t c = in.n_src > 2 ? Read(w, in.src[2], l) : 0;
+        r = HalfOp(in, a, b, c);
+        if (t == Type::kF16x2)
+          r |= HalfOp(in, a >> 16, b >> 16, c >> 16) << 16;
+        Write(w, dr, dw, l, r);
+        continue;
+      }
       switch (in.op) {
+        case Op::kPack: {
+          const int eb = ptx::TypeBits(t);
+          for (int k = 0; k < in.n_src; ++k)
+            r |= ZExt(Read(w, in.src[static_cast<size_t>(k)], l), eb) << (k * eb);
+          break;
+        }
+        case Op::kUnpack:
+          r = ZExt(Read(w, in.src[0], l) >> in.src[1].imm, ptx::TypeBits(t));
+          break;
         case Op::kMov:
           r = Read(w, in.src[0], l);
           break;
@@ -1340,6 +1565,227 @@ class Machine {
         }
       }
       Write(w, dr, dw, l, r);
+    }
+  }
+
+  // Warp-level operations. Every lane's sources are read before any destination is written
+  // (a destination may be a source of another lane). `mask` holds the executing lanes; the
+  // membermask is per lane (nvcc computes segment masks per lane for tiled partitions).
+  // Conventions of this model (PTX leaves them undefined):
+  //   - an executing lane must be in its own membermask, and every live lane of a membermask
+  //     must execute the instruction with it: the SIMT stack runs divergent paths one after
+  //     another, so warp-synchronous code across divergent paths cannot be modelled; both are
+  //     InputErrors at the instruction;
+  //   - shfl from a source lane that is in range but not executing (outside the membermask, or
+  //     exited) returns the reading lane's own value, as for an out-of-range source (the real
+  //     register file would return that lane's stale register, which depends on ptxas's
+  //     register allocation rather than the program); the predicate still says "in range".
+  void WarpCollective(Warp& w, const PtxInst& in, uint32_t mask) {
+    const Operand& mm_op = in.op == Op::kShfl   ? in.src[3]
+                           : in.op == Op::kVote ? in.src[0]
+                                                : in.src[1];
+    std::array<uint32_t, 32> mm{}, out{};
+    if (in.op == Op::kBarWarp || in.op == Op::kActivemask) {
+      for (uint32_t l = 0; l < 32; ++l)
+        mm[l] = in.op == Op::kBarWarp ? static_cast<uint32_t>(Read(w, in.src[0], l)) : mask;
+    } else {
+      for (uint32_t l = 0; l < 32; ++l)
+        mm[l] = static_cast<uint32_t>(Read(w, mm_op, l));
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const auto l = static_cast<uint32_t>(std::countr_zero(m));
+      if (!((mm[l] >> l) & 1) || (mm[l] & w.lanes & ~mask) != 0) {
+        const auto i = static_cast<size_t>(&in - code_.data());
+        throw InputError(
+            in.loc, "membermask", fmt::format("0x{:08x}", mm[l]),
+            fmt::format("{} executed by lane {} of warp {} of CTA ({},{},{}) (instruction {}) "
+                        "with executing lanes 0x{:08x}: {}",
+                        in.opcode, l, w.id, ctaid_.x, ctaid_.y, ctaid_.z, i, mask,
+                        !((mm[l] >> l) & 1)
+                            ? "the lane is not in its membermask"
+                            : "the membermask names live lanes that do not execute it here (the "
+                              "SIMT stack runs divergent paths one after another; "
+                              "warp-synchronous code across divergent paths is not modelled)"),
+            "a membermask holding the executing lane and only lanes that execute the "
+            "instruction together");
+      }
+    }
+    switch (in.op) {
+      case Op::kBarWarp:
+        return;
+      case Op::kActivemask:
+        for (uint32_t m = mask; m; m &= m - 1)
+          Write(w, in.dst.reg, 1, static_cast<uint32_t>(std::countr_zero(m)), mask);
+        return;
+      case Op::kShfl: {
+        const uint32_t* a = w.regs.data();
+        uint32_t p = 0;
+        for (uint32_t m = mask; m; m &= m - 1) {
+          const auto l = static_cast<uint32_t>(std::countr_zero(m));
+          const auto av = static_cast<uint32_t>(Read(w, in.src[0], l));
+          const auto b = static_cast<uint32_t>(Read(w, in.src[1], l));
+          const auto c = static_cast<uint32_t>(Read(w, in.src[2], l));
+          const uint32_t clamp = c & 0x1f, seg = (c >> 8) & 0x1f;
+          const int max_lane = static_cast<int>((l & seg) | (clamp & ~seg));
+          const int min_lane = static_cast<int>(l & seg);
+          int j = 0;
+          bool ok = false;
+          switch (static_cast<ptx::ShflMode>(in.sub)) {
+            case ptx::ShflMode::kUp:
+              j = static_cast<int>(l) - static_cast<int>(b & 0x1f);
+              ok = j >= max_lane;
+              break;
+            case ptx::ShflMode::kDown:
+              j = static_cast<int>(l) + static_cast<int>(b & 0x1f);
+              ok = j <= max_lane;
+              break;
+            case ptx::ShflMode::kBfly:
+              j = static_cast<int>(l ^ (b & 0x1f));
+              ok = j <= max_lane;
+              break;
+            case ptx::ShflMode::kIdx:
+              j = min_lane | static_cast<int>(b & 0x1f & ~seg);
+              ok = j <= max_lane;
+              break;
+          }
+          uint32_t v = av;
+          if (ok && (mask >> j) & 1 && (mm[l] >> j) & 1) {
+            const Operand& src = in.src[0];
+            v = src.kind == Operand::kReg ? a[size_t{src.reg} * 32 + static_cast<uint32_t>(j)] : av;
+          }
+          out[l] = v;
+          p |= static_cast<uint32_t>(ok) << l;
+        }
+        for (uint32_t m = mask; m; m &= m - 1) {
+          const auto l = static_cast<uint32_t>(std::countr_zero(m));
+          Write(w, in.dst.reg, 1, l, out[l]);
+        }
+        if (in.n_pdst > 0) {
+          uint32_t& pd = w.preds[in.pdst[0].reg];
+          pd = (pd & ~mask) | (p & mask);
+        }
+        return;
+      }
+      case Op::kVote: {
+        uint32_t pv = w.preds[in.psrc.reg];
+        if (in.psrc.negated)
+          pv = ~pv;
+        uint32_t res = 0;
+        for (uint32_t m = mask; m; m &= m - 1) {
+          const auto l = static_cast<uint32_t>(std::countr_zero(m));
+          const uint32_t g = mm[l] & mask;  // the lanes voting with l
+          const uint32_t yes = pv & g;
+          bool r = false;
+          switch (static_cast<ptx::VoteMode>(in.sub)) {
+            case ptx::VoteMode::kAll:
+              r = yes == g;
+              break;
+            case ptx::VoteMode::kAny:
+              r = yes != 0;
+              break;
+            case ptx::VoteMode::kUni:
+              r = yes == 0 || yes == g;
+              break;
+            case ptx::VoteMode::kBallot:
+              out[l] = yes;
+              break;
+          }
+          res |= static_cast<uint32_t>(r) << l;
+        }
+        if (static_cast<ptx::VoteMode>(in.sub) == ptx::VoteMode::kBallot) {
+          for (uint32_t m = mask; m; m &= m - 1) {
+            const auto l = static_cast<uint32_t>(std::countr_zero(m));
+            Write(w, in.dst.reg, 1, l, out[l]);
+          }
+        } else {
+          uint32_t& pd = w.preds[in.pdst[0].reg];
+          pd = (pd & ~mask) | (res & mask);
+        }
+        return;
+      }
+      case Op::kMatch: {
+        std::array<uint64_t, 32> v{};
+        for (uint32_t m = mask; m; m &= m - 1) {
+          const auto l = static_cast<uint32_t>(std::countr_zero(m));
+          v[l] = Read(w, in.src[0], l);
+        }
+        uint32_t p = 0;
+        for (uint32_t m = mask; m; m &= m - 1) {
+          const auto l = static_cast<uint32_t>(std::countr_zero(m));
+          const uint32_t g = mm[l] & mask;
+          uint32_t same = 0;
+          for (uint32_t k = g; k; k &= k - 1) {
+            const auto o = static_cast<uint32_t>(std::countr_zero(k));
+            same |= static_cast<uint32_t>(v[o] == v[l]) << o;
+          }
+          if (in.sub == 0) {
+            out[l] = same;
+          } else {
+            out[l] = same == g ? g : 0;
+            p |= static_cast<uint32_t>(same == g) << l;
+          }
+        }
+        for (uint32_t m = mask; m; m &= m - 1) {
+          const auto l = static_cast<uint32_t>(std::countr_zero(m));
+          Write(w, in.dst.reg, 1, l, out[l]);
+        }
+        if (in.n_pdst > 0) {
+          uint32_t& pd = w.preds[in.pdst[0].reg];
+          pd = (pd & ~mask) | (p & mask);
+        }
+        return;
+      }
+      case Op::kRedux: {
+        std::array<uint32_t, 32> v{};
+        for (uint32_t m = mask; m; m &= m - 1) {
+          const auto l = static_cast<uint32_t>(std::countr_zero(m));
+          v[l] = static_cast<uint32_t>(Read(w, in.src[0], l));
+        }
+        const bool sgn = in.type == Type::kS32;
+        for (uint32_t m = mask; m; m &= m - 1) {
+          const auto l = static_cast<uint32_t>(std::countr_zero(m));
+          const uint32_t g = mm[l] & mask;
+          const auto first = static_cast<uint32_t>(std::countr_zero(g));
+          uint32_t r = v[first];
+          for (uint32_t k = g & (g - 1); k; k &= k - 1) {
+            const uint32_t x = v[static_cast<uint32_t>(std::countr_zero(k))];
+            switch (in.atom) {
+              case AtomOp::kAdd:
+                r += x;
+                break;
+              case AtomOp::kMin:
+                r = sgn ? static_cast<uint32_t>(
+                              std::min(static_cast<int32_t>(r), static_cast<int32_t>(x)))
+                        : std::min(r, x);
+                break;
+              case AtomOp::kMax:
+                r = sgn ? static_cast<uint32_t>(
+                              std::max(static_cast<int32_t>(r), static_cast<int32_t>(x)))
+                        : std::max(r, x);
+                break;
+              case AtomOp::kAnd:
+                r &= x;
+                break;
+              case AtomOp::kOr:
+                r |= x;
+                break;
+              case AtomOp::kXor:
+                r ^= x;
+                break;
+              default:
+                break;
+            }
+          }
+          out[l] = r;
+        }
+        for (uint32_t m = mask; m; m &= m - 1) {
+          const auto l = static_cast<uint32_t>(std::countr_zero(m));
+          Write(w, in.dst.reg, 1, l, out[l]);
+        }
+        return;
+      }
+      default:
+        return;
     }
   }
 

@@ -74,13 +74,18 @@ class DeviceMemory {
 
 struct ExecOptions {
   bool record_values = true;
+  // Record the 32 lane addresses of every executed memory instruction (WarpStream::addrs):
+  // global accesses the device address, shared/local accesses the byte offset in the CTA's
+  // shared memory / the thread's local memory (generic accesses too, once resolved to that
+  // space), parameter loads the offset in the parameter buffer; inactive lanes 0.
+  bool record_addresses = true;
   // A warp that executes more instructions than this is reported as a runaway loop.
   uint64_t max_warp_instructions = 100'000'000;
-  // Memory the run's streams may take (DynInst records, recorded register values and the
-  // per-warp stream headers): beyond it the run stops with an InputError naming the limit, so a
-  // runaway loop or a launch too large to record is a clear error long before the machine runs
-  // out of memory. `record_limit_option` is the command-line option that raises it, named in
-  // that error.
+  // Memory the run's streams may take (DynInst records, recorded register values and
+  // addresses, and the per-warp stream headers): beyond it the run stops with an InputError naming
+  // the limit, so a runaway loop or a launch too large to record is a clear error long before the
+  // machine runs out of memory. `record_limit_option` is the command-line option that raises it,
+  // named in that error.
   uint64_t max_recorded_bytes = kDefaultMaxRecordedBytes;
   std::string record_limit_option = "--max-record-mb";
 

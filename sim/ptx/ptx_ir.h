@@ -35,10 +35,13 @@ enum class Type : uint8_t {
   kS64,
   kF32,
   kF64,
+  kF16,    // IEEE half precision in a 16-bit register
+  kF16x2,  // two halves packed in a 32-bit register (element 0 in bits 0-15)
 };
 int TypeBits(Type t);  // 1 for .pred
 bool IsSigned(Type t);
-bool IsFloat(Type t);
+bool IsFloat(Type t);  // .f32 and .f64 (half types are IsHalf)
+bool IsHalf(Type t);
 const char* TypeName(Type t);  // "u32"
 
 enum class Op : uint8_t {
@@ -84,7 +87,22 @@ enum class Op : uint8_t {
   kBfe,
   kBfi,
   kPrmt,
+  // Warp-level operations (PtxInst::sub says which form).
+  kShfl,        // shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask
+  kVote,        // vote.sync.{all,any,uni}.pred d, {!}a, mask / vote.sync.ballot.b32 d, {!}a, mask
+  kActivemask,  // activemask.b32 d
+  kMatch,       // match.{any,all}.sync.{b32,b64} d[|p], a, membermask
+  kRedux,       // redux.sync.{add,min,max}.{u32,s32} / .{and,or,xor}.b32 d, a, membermask
+  kBarWarp,     // bar.warp.sync membermask: no effect on the SIMT stack, recorded
+  kPrefetch,    // prefetch{.global,.local}.{L1,L2} [a]: no data, recorded with its addresses
+  // Packing moves (mov.b32 d, {a,b} / mov.b32 {a,b}, d); an unpack is split into one kUnpack
+  // per destination element.
+  kPack,    // d = src[0] | src[1] << e | ..., e = element bits (TypeBits(type) / n_src)
+  kUnpack,  // d = bits [src[1].imm, src[1].imm + TypeBits(type)) of src[0]
 };
+
+enum class ShflMode : uint8_t { kUp, kDown, kBfly, kIdx };
+enum class VoteMode : uint8_t { kAll, kAny, kUni, kBallot };
 
 // mul / mad result part.
 enum class MulMode : uint8_t { kNone, kLo, kHi, kWide };
@@ -173,8 +191,13 @@ struct PtxInst {
   bool uni = false;    // bra.uni
   bool to = false;     // cvta.to (generic -> space) rather than space -> generic
   bool spill = false;  // inserted by the register allocator
-  uint8_t vec = 1;     // ld/st vector length
-  uint8_t n_dst = 0;   // register destinations (0 or 1; a kVec for vector loads)
+  // Form of a warp-level operation: ShflMode, VoteMode, match (0 any, 1 all), redux (AtomOp
+  // in `atom`).
+  uint8_t sub = 0;
+  uint8_t vec = 1;       // ld/st vector length
+  uint8_t cache_op = 0;  // ld/st cache operator, sim/mem/memory.h CacheOp (0 default, 1 .ca,
+                         // 2 .cg, 3 .cs, 4 .nc, 5 .lu, 6 .cv)
+  uint8_t n_dst = 0;     // register destinations (0 or 1; a kVec for vector loads)
   uint8_t n_src = 0;
   uint8_t n_pdst = 0;  // setp destinations
   bool has_guard = false;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <fstream>
@@ -38,6 +39,10 @@ int TypeBits(Type t) {
     case Type::kS64:
     case Type::kF64:
       return 64;
+    case Type::kF16:
+      return 16;
+    case Type::kF16x2:
+      return 32;
     case Type::kNone:
       return 0;
   }
@@ -52,12 +57,17 @@ bool IsFloat(Type t) {
   return t == Type::kF32 || t == Type::kF64;
 }
 
+bool IsHalf(Type t) {
+  return t == Type::kF16 || t == Type::kF16x2;
+}
+
 namespace {
 constexpr std::pair<const char*, Type> kTypeNames[] = {
-    {"pred", Type::kPred}, {"b8", Type::kB8},   {"b16", Type::kB16}, {"b32", Type::kB32},
-    {"b64", Type::kB64},   {"u8", Type::kU8},   {"u16", Type::kU16}, {"u32", Type::kU32},
-    {"u64", Type::kU64},   {"s8", Type::kS8},   {"s16", Type::kS16}, {"s32", Type::kS32},
-    {"s64", Type::kS64},   {"f32", Type::kF32}, {"f64", Type::kF64},
+    {"pred", Type::kPred},   {"b8", Type::kB8},   {"b16", Type::kB16}, {"b32", Type::kB32},
+    {"b64", Type::kB64},     {"u8", Type::kU8},   {"u16", Type::kU16}, {"u32", Type::kU32},
+    {"u64", Type::kU64},     {"s8", Type::kS8},   {"s16", Type::kS16}, {"s32", Type::kS32},
+    {"s64", Type::kS64},     {"f32", Type::kF32}, {"f64", Type::kF64}, {"f16", Type::kF16},
+    {"f16x2", Type::kF16x2},
 };
 }  // namespace
 
@@ -82,7 +92,10 @@ const char* PtxOpcodes() {
          "neg, and, or, xor, not, shl, shr, setp, selp, cvt, cvta, ld, st (param/global/shared/"
          "local/generic, .v2/.v4), atom and red (global/shared: add/min/max/exch/cas/and/or/xor/"
          "inc/dec), bra, bar.sync/barrier.sync, membar/fence, ret, exit, rcp, sqrt, rsqrt, ex2, "
-         "lg2, sin, cos, popc, clz, brev, bfe, bfi, prmt";
+         "lg2, sin, cos, popc, clz, brev, bfe, bfi, prmt, shfl.sync (up/down/bfly/idx), vote.sync "
+         "(all/any/uni/ballot), activemask, match.sync (any/all), redux.sync, bar.warp.sync, "
+         "prefetch; .f16/.f16x2 add, sub, mul, fma, min, max, abs, neg, setp, cvt; mov packing "
+         "{a,b}";
 }
 
 namespace {
@@ -225,6 +238,8 @@ struct Mods {
   int vec = 1;
   bool ftz = false, sat = false, approx = false, full = false, uni = false, to = false;
   bool sync = false;
+  uint8_t cache_op = 0;  // sim/mem/memory.h CacheOp numbering
+  std::string sub;       // shfl/vote/match/redux form, prefetch level, bar.warp
 };
 
 const std::unordered_map<std::string, Special>& SpecialRegs() {
@@ -299,8 +314,34 @@ class Parser {
         throw Error(t, "directive", t.text,
                     "device functions (.func) and calls are not supported; inline them "
                     "(__forceinline__) so the kernel is a single .entry");
-      } else if (t.text == ".global" || t.text == ".const" || t.text == ".shared" ||
-                 t.text == ".tex" || t.text == ".surfref" || t.text == ".texref") {
+      } else if (t.text == ".global") {
+        // Module-scope global variables are not supported, except the unused one-byte objects
+        // nvcc emits for the C++ library headers (cooperative groups, cuda::std):
+        // `.global .align 1 .b8 NAME[1];`. Those are accepted so such a module parses; a
+        // kernel that uses one is refused where it does.
+        const Token& g = Next();
+        bool byte = false;
+        while (Peek().kind == Token::kIdent && Peek().text.starts_with(".")) {
+          const Token& q = Next();
+          if (q.text == ".align")
+            Expect(Token::kNumber, "alignment");
+          byte |= q.text == ".b8";
+        }
+        const Token& n = Expect(Token::kIdent, "variable name");
+        bool one = !Accept("[");
+        if (!one) {
+          one = Peek().kind == Token::kNumber && Peek().text == "1";
+          Next();
+          ExpectPunct("]");
+        }
+        if (!byte || !one || !(Peek().kind == Token::kPunct && Peek().text == ";"))
+          throw Error(g, "directive", g.text,
+                      "module-scope variables are not supported (declare shared arrays inside "
+                      "the kernel; pass data through parameters)");
+        Next();
+        globals_[n.text] = Loc(n);
+      } else if (t.text == ".const" || t.text == ".shared" || t.text == ".tex" ||
+                 t.text == ".surfref" || t.text == ".texref") {
         throw Error(t, "directive", t.text,
                     "module-scope variables are not supported (declare shared arrays inside the "
                     "kernel; pass data through parameters)");
@@ -416,6 +457,7 @@ class Parser {
     fn_ = &f;
     address_size_ = address_size;
     regs_.clear();
+    scopes_.clear();
     labels_.clear();
     fixups_.clear();
     ExpectPunct("(");
@@ -447,11 +489,13 @@ class Parser {
       if (t.kind == Token::kPunct && t.text == "{") {
         Next();
         ++depth;
+        scopes_.emplace_back();  // a nested block (inline asm): registers declared in it are local
         continue;
       }
       if (t.kind == Token::kPunct && t.text == "}") {
         Next();
-        --depth;
+        if (--depth > 0)
+          PopScope();
         continue;
       }
       ParseStatement();
@@ -569,10 +613,11 @@ class Parser {
       auto t = ParseTypeName(m.text.substr(1));
       if (!t) {
         throw Error(m, ".reg", m.text,
-                    m.text == ".f16" || m.text == ".f16x2" || m.text == ".bf16"
-                        ? "half-precision registers are not supported"
+                    m.text == ".bf16" || m.text == ".bf16x2"
+                        ? "bfloat16 registers are not supported"
                         : "unknown register type",
-                    ".pred, .b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f32, .f64");
+                    ".pred, .b16, .b32, .b64, .u16, .u32, .u64, .s16, .s32, .s64, .f16, .f16x2, "
+                    ".f32, .f64");
       }
       type = t;
     }
@@ -582,8 +627,8 @@ class Parser {
       throw Error(d, ".reg", TypeName(*type), "8-bit registers do not exist in PTX");
     do {
       const Token& n = Expect(Token::kIdent, "register name");
-      if (!n.text.starts_with("%"))
-        throw Error(n, ".reg", n.text, "register names start with %");
+      if (n.text.starts_with("."))
+        throw Error(n, ".reg", n.text, "expected a register name");
       if (Accept("<")) {
         const uint64_t count = ExpectUInt("register count");
         ExpectPunct(">");
@@ -599,12 +644,46 @@ class Parser {
   }
 
   void DeclareReg(const Token& at, const std::string& name, Type type) {
-    if (regs_.count(name) || SpecialRegs().count(name))
+    if (SpecialRegs().count(name))
       throw Error(at, ".reg", name, "register declared twice");
+    const auto prev = regs_.find(name);
+    if (prev != regs_.end()) {
+      // A nested block may shadow a register of an enclosing scope, once.
+      const bool here =
+          scopes_.empty() || std::any_of(scopes_.back().begin(), scopes_.back().end(),
+                                         [&](const auto& e) { return e.first == name; });
+      if (here)
+        throw Error(at, ".reg", name, "register declared twice");
+    }
+    if (!scopes_.empty())
+      scopes_.back().push_back(
+          {name, prev == regs_.end() ? std::nullopt : std::optional<uint16_t>(prev->second)});
     regs_[name] = static_cast<uint16_t>(fn_->vregs.size());
     if (fn_->vregs.size() >= 0xfff0)
       throw Error(at, ".reg", name, "too many virtual registers", "< 65520");
     fn_->vregs.push_back(VReg{name, type});
+  }
+
+  // Leaves a nested block: its registers go out of scope, shadowed ones come back.
+  void PopScope() {
+    if (scopes_.empty())
+      return;
+    auto& sc = scopes_.back();
+    for (auto it = sc.rbegin(); it != sc.rend(); ++it) {
+      if (it->second)
+        regs_[it->first] = *it->second;
+      else
+        regs_.erase(it->first);
+    }
+    scopes_.pop_back();
+  }
+
+  [[noreturn]] void GlobalVariableError(const RawOperand& r, const std::string& name) const {
+    const auto g = globals_.find(name);
+    OperandError(r, name,
+                 fmt::format("module-scope .global variable (declared at {}) is not supported; "
+                             "pass the data through a parameter",
+                             g->second.str()));
   }
 
   void ParseArray(const Token& d, Space space) {
@@ -729,7 +808,9 @@ class Parser {
     }
     if (t.kind == Token::kIdent) {
       Next();
-      r.kind = t.text.starts_with("%") ? RawOperand::kReg : RawOperand::kIdent;
+      // Registers usually start with %, but inline asm declares plain names ("low, high").
+      r.kind =
+          t.text.starts_with("%") || regs_.count(t.text) ? RawOperand::kReg : RawOperand::kIdent;
       r.name = t.text;
       if (r.kind == RawOperand::kReg && Accept("|")) {
         const Token& q = Expect(Token::kIdent, "second predicate destination");
@@ -773,6 +854,17 @@ class Parser {
     }
     Next();
     Decode(in, op, ops);
+    if (in.op == Op::kUnpack) {
+      // One instruction per unpacked element. Liveness sees each of them, so no element is
+      // given the source's register before the last element has read it.
+      for (const auto& [dst, shift] : unpack_) {
+        PtxInst e = in;
+        e.dst = dst;
+        e.src[1].imm = shift;
+        fn_->code.push_back(std::move(e));
+      }
+      return;
+    }
     fn_->code.push_back(std::move(in));
   }
 
@@ -787,14 +879,24 @@ class Parser {
     const bool is_setp = base == "setp";
     const bool is_mul = base == "mul" || base == "mad";
     const bool is_atom = base == "atom" || base == "red";
+    static const std::map<std::string, std::vector<std::string>> kForms = {
+        {"shfl", {"up", "down", "bfly", "idx"}},
+        {"vote", {"all", "any", "uni", "ballot"}},
+        {"match", {"any", "all"}},
+        {"redux", {"add", "min", "max", "and", "or", "xor"}},
+        {"prefetch", {"L1", "L2"}},
+        {"bar", {"warp"}}};
+    const auto forms = kForms.find(base);
     for (size_t i = 1; i < parts.size(); ++i) {
       const std::string& s = parts[i];
-      if (auto t = ParseTypeName(s)) {
+      if (forms != kForms.end() && m.sub.empty() &&
+          std::find(forms->second.begin(), forms->second.end(), s) != forms->second.end()) {
+        m.sub = s;
+      } else if (auto t = ParseTypeName(s)) {
         m.types.push_back(*t);
-      } else if (s == "f16" || s == "f16x2" || s == "bf16" || s == "bf16x2" || s == "tf32" ||
-                 s == "e4m3" || s == "e5m2") {
+      } else if (s == "bf16" || s == "bf16x2" || s == "tf32" || s == "e4m3" || s == "e5m2") {
         throw Error(op, "instruction", op.text,
-                    "half-precision and packed types are not supported");
+                    "bfloat16, tf32 and fp8 types are not supported (.f16 and .f16x2 are)");
       } else if (s == "global") {
         m.space = Space::kGlobal;
       } else if (s == "shared" || s == "shared::cta") {
@@ -853,8 +955,15 @@ class Parser {
         m.to = true;
       } else if (s == "sync" || s == "aligned") {
         m.sync = true;
-      } else if (s == "nc" || s == "ca" || s == "cg" || s == "cs" || s == "lu" || s == "cv" ||
-                 s == "wb" || s == "wt" || s == "volatile" || s == "weak" || s == "relaxed" ||
+      } else if (s == "ca" || s == "cg" || s == "cs" || s == "nc" || s == "lu" || s == "cv") {
+        // Cache operators, kept for the memory model (sim/mem/memory.h CacheOp numbering).
+        m.cache_op = s == "ca"   ? 1
+                     : s == "cg" ? 2
+                     : s == "cs" ? 3
+                     : s == "nc" ? 4
+                     : s == "lu" ? 5
+                                 : 6;
+      } else if (s == "wb" || s == "wt" || s == "volatile" || s == "weak" || s == "relaxed" ||
                  s == "acquire" || s == "release" || s == "acq_rel" || s == "sc" || s == "cta" ||
                  s == "gpu" || s == "sys" || s == "gl" || s == "L1::no_allocate" ||
                  s == "L1::evict_last" || s == "L1::evict_first" || s == "L1::evict_normal" ||
@@ -1013,6 +1122,8 @@ class Parser {
       if (!allow_symbol)
         OperandError(r, r.name, "expected a register or an immediate");
       const Symbol* s = FindSymbol(r.name);
+      if (!s && globals_.count(r.name))
+        GlobalVariableError(r, r.name);
       if (!s) {
         for (const auto& p : fn_->params) {
           if (p.name == r.name)
@@ -1071,6 +1182,8 @@ class Parser {
       }
     }
     const Symbol* s = FindSymbol(r.base);
+    if (!s && globals_.count(r.base))
+      GlobalVariableError(r, r.base);
     if (!s)
       OperandError(r, r.base, "undeclared variable or parameter");
     if (space == Space::kGeneric)
@@ -1155,23 +1268,58 @@ class Parser {
   void Decode(PtxInst& in, const Token& op, const std::vector<RawOperand>& ops) {
     const std::vector<std::string> parts = Split(op.text);
     const std::string& base = parts[0];
-    static const std::map<std::string, Op> kOps = {
-        {"mov", Op::kMov},      {"add", Op::kAdd},     {"sub", Op::kSub},
-        {"mul", Op::kMul},      {"mad", Op::kMad},     {"fma", Op::kFma},
-        {"div", Op::kDiv},      {"rem", Op::kRem},     {"min", Op::kMin},
-        {"max", Op::kMax},      {"abs", Op::kAbs},     {"neg", Op::kNeg},
-        {"and", Op::kAnd},      {"or", Op::kOr},       {"xor", Op::kXor},
-        {"not", Op::kNot},      {"shl", Op::kShl},     {"shr", Op::kShr},
-        {"setp", Op::kSetp},    {"selp", Op::kSelp},   {"cvt", Op::kCvt},
-        {"cvta", Op::kCvta},    {"ld", Op::kLd},       {"st", Op::kSt},
-        {"atom", Op::kAtom},    {"red", Op::kAtom},    {"bra", Op::kBra},
-        {"bar", Op::kBar},      {"barrier", Op::kBar}, {"membar", Op::kMembar},
-        {"fence", Op::kMembar}, {"ret", Op::kRet},     {"exit", Op::kRet},
-        {"rcp", Op::kRcp},      {"sqrt", Op::kSqrt},   {"rsqrt", Op::kRsqrt},
-        {"ex2", Op::kEx2},      {"lg2", Op::kLg2},     {"sin", Op::kSin},
-        {"cos", Op::kCos},      {"popc", Op::kPopc},   {"clz", Op::kClz},
-        {"brev", Op::kBrev},    {"bfe", Op::kBfe},     {"bfi", Op::kBfi},
-        {"prmt", Op::kPrmt}};
+    static const std::map<std::string, Op> kOps = {{"mov", Op::kMov},
+                                                   {"add", Op::kAdd},
+                                                   {"sub", Op::kSub},
+                                                   {"mul", Op::kMul},
+                                                   {"mad", Op::kMad},
+                                                   {"fma", Op::kFma},
+                                                   {"div", Op::kDiv},
+                                                   {"rem", Op::kRem},
+                                                   {"min", Op::kMin},
+                                                   {"max", Op::kMax},
+                                                   {"abs", Op::kAbs},
+                                                   {"neg", Op::kNeg},
+                                                   {"and", Op::kAnd},
+                                                   {"or", Op::kOr},
+                                                   {"xor", Op::kXor},
+                                                   {"not", Op::kNot},
+                                                   {"shl", Op::kShl},
+                                                   {"shr", Op::kShr},
+                                                   {"setp", Op::kSetp},
+                                                   {"selp", Op::kSelp},
+                                                   {"cvt", Op::kCvt},
+                                                   {"cvta", Op::kCvta},
+                                                   {"ld", Op::kLd},
+                                                   {"st", Op::kSt},
+                                                   {"atom", Op::kAtom},
+                                                   {"red", Op::kAtom},
+                                                   {"bra", Op::kBra},
+                                                   {"bar", Op::kBar},
+                                                   {"barrier", Op::kBar},
+                                                   {"membar", Op::kMembar},
+                                                   {"fence", Op::kMembar},
+                                                   {"ret", Op::kRet},
+                                                   {"exit", Op::kRet},
+                                                   {"rcp", Op::kRcp},
+                                                   {"sqrt", Op::kSqrt},
+                                                   {"rsqrt", Op::kRsqrt},
+                                                   {"ex2", Op::kEx2},
+                                                   {"lg2", Op::kLg2},
+                                                   {"sin", Op::kSin},
+                                                   {"cos", Op::kCos},
+                                                   {"popc", Op::kPopc},
+                                                   {"clz", Op::kClz},
+                                                   {"brev", Op::kBrev},
+                                                   {"bfe", Op::kBfe},
+                                                   {"bfi", Op::kBfi},
+                                                   {"prmt", Op::kPrmt},
+                                                   {"shfl", Op::kShfl},
+                                                   {"vote", Op::kVote},
+                                                   {"activemask", Op::kActivemask},
+                                                   {"match", Op::kMatch},
+                                                   {"redux", Op::kRedux},
+                                                   {"prefetch", Op::kPrefetch}};
     auto it = kOps.find(base);
     if (it == kOps.end()) {
       std::vector<std::string> names;
@@ -1219,12 +1367,58 @@ class Parser {
             OneType(op, m, ".pred, .b16/.u16/.s16, .b32/.u32/.s32/.f32, .b64/.u64/.s64/.f64");
         NeedOps(op, ops, 2);
         in.type = t;
-        if (t == Type::kPred) {
+        if (t == Type::kPred && ops[1].kind == RawOperand::kNumber) {
+          // mov.pred %p, 0 / 1: a predicate immediate (src[0] kImm, 0 or all lanes).
+          in.n_pdst = 1;
+          in.pdst[0] = PredOp(ops[0], false);
+          in.n_src = 1;
+          in.src[0].kind = Operand::kImm;
+          const auto v = ParseInt(ops[1].name);
+          if (!v || (*v != 0 && *v != 1))
+            OperandError(ops[1], ops[1].name, "a predicate immediate is 0 or 1");
+          in.src[0].imm = *v;
+        } else if (t == Type::kPred) {
           pred_logic(1);
+        } else if (ops[0].kind == RawOperand::kVec || ops[1].kind == RawOperand::kVec) {
+          // Packing mov.b32 d, {a,b} and unpacking mov.b32 {a,b}, d (also .b64 from/to two
+          // .b32 or four .b16, .b32 from/to two .b16); `_` skips an element when unpacking.
+          const bool pack = ops[1].kind == RawOperand::kVec;
+          const RawOperand& v = pack ? ops[1] : ops[0];
+          const RawOperand& whole = pack ? ops[0] : ops[1];
+          const int bits = TypeBits(t), n = static_cast<int>(v.elems.size());
+          if (ops[0].kind == RawOperand::kVec && ops[1].kind == RawOperand::kVec)
+            throw Error(op, "instruction", op.text, "mov between two vectors");
+          if ((t != Type::kB32 && t != Type::kB64) || (n != 2 && n != 4) || bits / n < 16)
+            OperandError(v, RawText(v),
+                         "packing mov needs .b32 with 2 elements or .b64 with 2 "
+                         "or 4 elements of 16 or 32 bits");
+          const int eb = bits / n;
+          const Type et = eb == 16 ? Type::kB16 : Type::kB32;
+          in.type = et;
+          if (pack) {
+            in.op = Op::kPack;
+            in.dst = DstOperand(whole, t);
+            in.n_dst = 1;
+            for (int k = 0; k < n; ++k)
+              in.src[static_cast<size_t>(k)] = SrcOperand(v.elems[static_cast<size_t>(k)], et);
+            in.n_src = static_cast<uint8_t>(n);
+          } else {
+            in.op = Op::kUnpack;
+            in.src[0] = SrcOperand(whole, t);
+            in.src[1].kind = Operand::kImm;
+            in.n_src = 2;
+            in.n_dst = 1;
+            unpack_.clear();
+            for (int k = 0; k < n; ++k) {
+              const RawOperand& e = v.elems[static_cast<size_t>(k)];
+              if (e.kind == RawOperand::kIdent && e.name == "_")
+                continue;
+              unpack_.push_back({DstOperand(e, et), k * eb});
+            }
+            if (unpack_.empty())
+              OperandError(v, RawText(v), "every element is a sink '_'");
+          }
         } else {
-          if (ops[0].kind == RawOperand::kVec || ops[1].kind == RawOperand::kVec)
-            throw Error(op, "instruction", op.text,
-                        "mov with vector operands (packing/unpacking) is not supported");
           in.dst = DstOperand(ops[0], t);
           in.n_dst = 1;
           in.n_src = 1;
@@ -1243,7 +1437,7 @@ class Parser {
         const Type t = OneType(op, m, ".s/.u 16..64 with .lo/.hi/.wide, .f32, .f64", AnyData);
         const size_t n = in.op == Op::kMul ? 2 : 3;
         in.mul = m.mul;
-        if (IsFloat(t)) {
+        if (IsFloat(t) || IsHalf(t)) {
           if (m.mul != MulMode::kNone)
             throw Error(op, "instruction", op.text, ".lo/.hi/.wide apply to integer types only");
           if (in.op == Op::kMad)
@@ -1275,10 +1469,13 @@ class Parser {
         break;
       }
       case Op::kFma: {
-        const Type t = OneType(op, m, ".f32, .f64", FloatType);
+        const Type t = OneType(op, m, ".f16, .f16x2, .f32, .f64",
+                               [](Type x) { return IsFloat(x) || IsHalf(x); });
         if (m.round == Round::kDefault)
           throw Error(op, "instruction", op.text, "fma needs a rounding modifier",
                       ".rn, .rz, .rm, .rp");
+        if (IsHalf(t) && m.round != Round::kRn)
+          throw Error(op, "instruction", op.text, "half-precision fma rounds to nearest", ".rn");
         dst_src(3, t, nullptr);
         break;
       }
@@ -1295,8 +1492,10 @@ class Parser {
       case Op::kAbs:
       case Op::kNeg:
         dst_src(1,
-                OneType(op, m, ".s16..64, .f32, .f64",
-                        [](Type t) { return IsFloat(t) || (IsSigned(t) && TypeBits(t) >= 16); }),
+                OneType(op, m, ".s16..64, .f16, .f16x2, .f32, .f64",
+                        [](Type t) {
+                          return IsFloat(t) || IsHalf(t) || (IsSigned(t) && TypeBits(t) >= 16);
+                        }),
                 nullptr);
         break;
       case Op::kAnd:
@@ -1330,7 +1529,9 @@ class Parser {
           throw Error(op, "instruction", op.text, "setp needs a comparison (.eq, .lt, ...)");
         const Type t = OneType(op, m, ".b/.u/.s 16..64, .f32, .f64", AnyData);
         in.cmp = *m.cmp;
-        if (!IsFloat(t) && in.cmp >= Cmp::kEqu)
+        if (t == Type::kF16x2)
+          throw Error(op, "instruction", op.text, "setp.f16x2 is not supported", "setp.f16");
+        if (!IsFloat(t) && !IsHalf(t) && in.cmp >= Cmp::kEqu)
           throw Error(op, "instruction", op.text, "unordered comparisons apply to float types");
         if (!IsFloat(t) && !IsSigned(t) &&
             (in.cmp == Cmp::kLt || in.cmp == Cmp::kLe || in.cmp == Cmp::kGt ||
@@ -1378,8 +1579,10 @@ class Parser {
           throw Error(op, "instruction", op.text, "cvt does not convert predicates");
         in.type = d;
         in.type2 = a;
-        const bool fi = IsFloat(a) && !IsFloat(d), ff = IsFloat(a) && IsFloat(d),
-                   itf = !IsFloat(a) && IsFloat(d);
+        if (d == Type::kF16x2 || a == Type::kF16x2)
+          throw Error(op, "instruction", op.text, "cvt of .f16x2 is not supported");
+        const auto fp = [](Type x) { return IsFloat(x) || IsHalf(x); };
+        const bool fi = fp(a) && !fp(d), ff = fp(a) && fp(d), itf = !fp(a) && fp(d);
         const bool int_round = m.round == Round::kRni || m.round == Round::kRzi ||
                                m.round == Round::kRmi || m.round == Round::kRpi;
         if (fi && !int_round)
@@ -1388,7 +1591,7 @@ class Parser {
           throw Error(op, "instruction", op.text, "integer-to-float cvt takes .rn/.rz/.rm/.rp");
         if (ff && TypeBits(d) < TypeBits(a) && !int_round && m.round == Round::kDefault)
           throw Error(op, "instruction", op.text, "narrowing float cvt needs a rounding modifier");
-        if (!IsFloat(a) && !IsFloat(d) && m.round != Round::kDefault)
+        if (!fp(a) && !fp(d) && m.round != Round::kDefault)
           throw Error(op, "instruction", op.text, "integer-to-integer cvt takes no rounding");
         NeedOps(op, ops, 2);
         in.dst = DstOperand(ops[0], d, true);
@@ -1419,6 +1622,7 @@ class Parser {
             OneType(op, m, ".b/.u/.s 8..64, .f32, .f64", [](Type x) { return x != Type::kPred; });
         in.type = t;
         in.vec = static_cast<uint8_t>(m.vec);
+        in.cache_op = m.cache_op;
         in.space = m.space.value_or(Space::kGeneric);
         if (in.space == Space::kParam && in.op == Op::kSt)
           throw Error(op, "instruction", op.text, "kernel parameters are read-only");
@@ -1477,8 +1681,16 @@ class Parser {
         break;
       }
       case Op::kBar: {
-        if (base == "bar" && parts.size() >= 2 && parts[1] == "warp")
-          throw Error(op, "instruction", op.text, "bar.warp.sync is not supported");
+        if (m.sub == "warp") {
+          // bar.warp.sync membermask (__syncwarp).
+          if (!m.sync || !m.types.empty() || parts.size() != 3)
+            throw Error(op, "instruction", op.text, "expected bar.warp.sync membermask");
+          NeedOps(op, ops, 1);
+          in.op = Op::kBarWarp;
+          in.src[0] = SrcOperand(ops[0], Type::kB32);
+          in.n_src = 1;
+          break;
+        }
         if (!m.sync || !m.types.empty() || (parts.size() >= 2 && parts[1] != "sync"))
           throw Error(op, "instruction", op.text, "only bar.sync / barrier.sync are supported");
         NeedOps(op, ops, 0, 1);
@@ -1551,6 +1763,128 @@ class Parser {
         in.n_src = 4;
         break;
       }
+      case Op::kShfl: {
+        if (!m.sync)
+          throw Error(op, "instruction", op.text,
+                      "shfl without .sync (before PTX 6.0) is not supported", "shfl.sync");
+        if (m.sub.empty())
+          throw Error(op, "instruction", op.text, "shfl.sync needs a mode",
+                      ".up, .down, .bfly, .idx");
+        OneType(op, m, ".b32", [](Type x) { return x == Type::kB32; });
+        NeedOps(op, ops, 5);
+        in.type = Type::kB32;
+        in.sub = static_cast<uint8_t>(m.sub == "up"     ? ShflMode::kUp
+                                      : m.sub == "down" ? ShflMode::kDown
+                                      : m.sub == "bfly" ? ShflMode::kBfly
+                                                        : ShflMode::kIdx);
+        in.dst = DstOperand(ops[0], Type::kB32);
+        in.n_dst = 1;
+        if (!ops[0].pipe.empty()) {
+          in.pdst[0] = {PredReg(ops[0].pipe, ops[0].line, ops[0].col), false};
+          in.n_pdst = 1;
+        }
+        for (size_t k = 0; k < 4; ++k)
+          in.src[k] = SrcOperand(ops[k + 1], Type::kB32);
+        in.n_src = 4;
+        break;
+      }
+      case Op::kVote: {
+        if (!m.sync)
+          throw Error(op, "instruction", op.text,
+                      "vote without .sync (before PTX 6.0) is not supported", "vote.sync");
+        if (m.sub.empty())
+          throw Error(op, "instruction", op.text, "vote.sync needs a mode",
+                      ".all, .any, .uni (.pred), .ballot (.b32)");
+        const bool ballot = m.sub == "ballot";
+        const Type t = OneType(op, m, ballot ? ".b32" : ".pred",
+                               [](Type x) { return x == Type::kB32 || x == Type::kPred; });
+        if ((t == Type::kB32) != ballot)
+          throw Error(op, "instruction", op.text, "vote.sync.ballot is .b32, all/any/uni .pred");
+        NeedOps(op, ops, 3);
+        in.type = t;
+        in.sub = static_cast<uint8_t>(m.sub == "all"   ? VoteMode::kAll
+                                      : m.sub == "any" ? VoteMode::kAny
+                                      : m.sub == "uni" ? VoteMode::kUni
+                                                       : VoteMode::kBallot);
+        if (ballot) {
+          in.dst = DstOperand(ops[0], Type::kB32);
+          in.n_dst = 1;
+        } else {
+          in.pdst[0] = PredOp(ops[0], false);
+          in.n_pdst = 1;
+        }
+        in.has_psrc = true;
+        in.psrc = PredOp(ops[1], true);
+        in.src[0] = SrcOperand(ops[2], Type::kB32);
+        in.n_src = 1;
+        break;
+      }
+      case Op::kActivemask:
+        OneType(op, m, ".b32", [](Type x) { return x == Type::kB32; });
+        if (parts.size() != 2)
+          throw Error(op, "instruction", op.text, "expected activemask.b32");
+        NeedOps(op, ops, 1);
+        in.type = Type::kB32;
+        in.dst = DstOperand(ops[0], Type::kB32);
+        in.n_dst = 1;
+        break;
+      case Op::kMatch: {
+        if (!m.sync || m.sub.empty())
+          throw Error(op, "instruction", op.text, "expected match.any.sync or match.all.sync");
+        const Type t =
+            OneType(op, m, ".b32, .b64", [](Type x) { return x == Type::kB32 || x == Type::kB64; });
+        NeedOps(op, ops, 3);
+        in.type = t;
+        in.sub = m.sub == "all" ? 1 : 0;
+        in.dst = DstOperand(ops[0], Type::kB32);
+        in.n_dst = 1;
+        if (!ops[0].pipe.empty()) {
+          if (in.sub == 0)
+            OperandError(ops[0], ops[0].pipe, "match.any has no predicate destination");
+          in.pdst[0] = {PredReg(ops[0].pipe, ops[0].line, ops[0].col), false};
+          in.n_pdst = 1;
+        }
+        in.src[0] = SrcOperand(ops[1], t);
+        in.src[1] = SrcOperand(ops[2], Type::kB32);
+        in.n_src = 2;
+        break;
+      }
+      case Op::kRedux: {
+        if (!m.sync || m.sub.empty())
+          throw Error(op, "instruction", op.text, "expected redux.sync.op.type",
+                      ".add/.min/.max with .u32/.s32, .and/.or/.xor with .b32");
+        const bool arith = m.sub == "add" || m.sub == "min" || m.sub == "max";
+        const Type t = OneType(op, m, arith ? ".u32, .s32" : ".b32", [](Type x) {
+          return x == Type::kU32 || x == Type::kS32 || x == Type::kB32;
+        });
+        if (arith == (t == Type::kB32))
+          throw Error(op, "instruction", op.text,
+                      arith ? "redux.sync add/min/max take .u32 or .s32"
+                            : "redux.sync and/or/xor take .b32");
+        NeedOps(op, ops, 3);
+        static const std::map<std::string, AtomOp> kRedOps = {
+            {"add", AtomOp::kAdd}, {"min", AtomOp::kMin}, {"max", AtomOp::kMax},
+            {"and", AtomOp::kAnd}, {"or", AtomOp::kOr},   {"xor", AtomOp::kXor}};
+        in.atom = kRedOps.at(m.sub);
+        dst_src(2, t, nullptr);
+        in.src[1] = SrcOperand(ops[2], Type::kB32);
+        break;
+      }
+      case Op::kPrefetch: {
+        if (!m.types.empty() || m.sub.empty())
+          throw Error(op, "instruction", op.text, "expected prefetch{.global,.local}.L1/.L2 [a]");
+        in.space = m.space.value_or(Space::kGeneric);
+        if (in.space != Space::kGlobal && in.space != Space::kLocal && in.space != Space::kGeneric)
+          throw Error(op, "instruction", op.text, "prefetch applies to global and local memory");
+        NeedOps(op, ops, 1);
+        in.src[0] = AddrOperand(ops[0], in.space);
+        in.n_src = 1;
+        break;
+      }
+      case Op::kBarWarp:
+      case Op::kPack:
+      case Op::kUnpack:
+        break;  // produced by bar and mov above, never looked up by name
       case Op::kPrmt: {
         if (parts.size() != 2)
           throw Error(op, "instruction", op.text, "only the default prmt.b32 mode is supported");
@@ -1561,8 +1895,12 @@ class Parser {
     // Modifiers that only some instructions accept.
     if (m.vec != 1 && in.op != Op::kLd && in.op != Op::kSt)
       throw Error(op, "instruction", op.text, "vector modifier not allowed here");
-    if (m.space && in.op != Op::kLd && in.op != Op::kSt && in.op != Op::kAtom && in.op != Op::kCvta)
+    if (m.space && in.op != Op::kLd && in.op != Op::kSt && in.op != Op::kAtom &&
+        in.op != Op::kCvta && in.op != Op::kPrefetch)
       throw Error(op, "instruction", op.text, "state space modifier not allowed here");
+    if (m.cache_op != 0 && in.op != Op::kLd && in.op != Op::kSt)
+      throw Error(op, "instruction", op.text, "cache operators apply to ld and st",
+                  ".ca, .cg, .cs, .nc, .lu, .cv on ld/st");
     if (m.uni && in.op != Op::kBra && in.op != Op::kRet)
       throw Error(op, "instruction", op.text, ".uni applies to bra and ret");
     if (m.to && in.op != Op::kCvta)
@@ -1575,6 +1913,10 @@ class Parser {
   PtxFunction* fn_ = nullptr;
   int address_size_ = 64;
   std::unordered_map<std::string, uint16_t> regs_;
+  // Nested blocks: per open block, the registers it declared and what they shadowed.
+  std::vector<std::vector<std::pair<std::string, std::optional<uint16_t>>>> scopes_;
+  std::unordered_map<std::string, SourceLoc> globals_;  // module-scope .global variables
+  std::vector<std::pair<Operand, int>> unpack_;         // unpacking mov: destination, bit offset
   std::unordered_map<std::string, uint32_t> labels_;
   std::vector<std::pair<std::string, std::pair<uint32_t, int>>> fixups_;
 };

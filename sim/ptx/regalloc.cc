@@ -7,13 +7,28 @@
 #include <map>
 #include <numeric>
 
+#include "sim/mem/memory.h"
+
 namespace gpurf::sim::ptx {
+
+// PtxInst::cache_op uses the memory model's numbering.
+static_assert(static_cast<int>(mem::CacheOp::kCa) == 1 &&
+              static_cast<int>(mem::CacheOp::kCg) == 2 &&
+              static_cast<int>(mem::CacheOp::kCs) == 3 &&
+              static_cast<int>(mem::CacheOp::kNc) == 4 &&
+              static_cast<int>(mem::CacheOp::kLu) == 5 && static_cast<int>(mem::CacheOp::kCv) == 6);
 
 OpClass ClassOf(const PtxInst& in) {
   switch (in.op) {
+    case Op::kShfl:
+      // SHFL crosses lanes on the shared-memory (MIO) crossbar: a shared unit with shared-memory
+      // latency, as the Accel-Sim importer classes SASS SHFL (sim/accelsim/sass.cc). It has no
+      // address (its recorded lane addresses are 0).
+      return OpClass::kSharedMem;
     case Op::kLd:
     case Op::kSt:
     case Op::kAtom:
+    case Op::kPrefetch:
       switch (in.space) {
         case Space::kParam:
           return OpClass::kConstMem;
@@ -488,8 +503,12 @@ Instruction ToInstruction(const PtxInst& in, uint32_t index) {
   o.long_latency = LongLatency(in);
   o.conditional = in.op == Op::kBra && in.has_guard && !in.uni;
   o.target = in.target;
-  if (in.op == Op::kLd || in.op == Op::kSt || in.op == Op::kAtom)
+  if (in.op == Op::kLd || in.op == Op::kSt || in.op == Op::kAtom) {
     o.mem_bytes = static_cast<uint8_t>(TypeBits(in.type) / 8 * in.vec);
+    o.mem_write = in.op != Op::kLd;
+    o.mem_atomic = in.op == Op::kAtom;
+    o.cache_op = in.cache_op;
+  }
   return o;
 }
 

@@ -93,6 +93,27 @@ TEST(AccelSimImport, RealVectorAddTrace) {
   EXPECT_EQ(ik.run.warps[31].warp_in_cta, 31u);
   EXPECT_EQ(ik.run.warps[0].insts[8].active_mask, 0u);
   EXPECT_EQ(ik.run.WarpInstructions(), 4u * 23 + 28 * 9);
+  // Memory access kinds and cache operators from the SASS modifiers (sim/mem/memory.h CacheOp).
+  EXPECT_EQ(k.code[14].cache_op, 2);  // .CG
+  EXPECT_FALSE(k.code[14].mem_write);
+  EXPECT_EQ(k.code[20].opcode, "STG.E");
+  EXPECT_TRUE(k.code[20].mem_write);
+  EXPECT_FALSE(k.code[20].mem_atomic);
+  EXPECT_EQ(k.code[20].cache_op, 0);
+  // Lane addresses: warp 0's first LDG.E.CG is "1 0x7f2b2d500000 4" (base + stride).
+  const WarpStream& w0 = ik.run.warps[0];
+  ASSERT_TRUE(w0.has_addrs);
+  const DynInst* ldg = nullptr;
+  for (const auto& d : w0.insts) {
+    if (d.inst == 14) {
+      ldg = &d;
+      break;
+    }
+  }
+  ASSERT_NE(ldg, nullptr);
+  ASSERT_EQ(ldg->active_mask, 0xffffffffu);
+  for (uint32_t l = 0; l < 32; ++l)
+    EXPECT_EQ(w0.Addresses(*ldg)[l], 0x7f2b2d500000u + 4 * l) << l;
 }
 
 // A synthetic Volta trace: a loop whose back branch diverges, base+delta and list addresses.
@@ -194,6 +215,72 @@ std::string Replace(std::string s, const std::string& from, const std::string& t
   return s.replace(p, from.size(), to);
 }
 
+// The list (format 0) of VoltaLoop's second LDG, lanes 0..15.
+const char* kListedAddresses =
+    "8 0 0x7000 0x7008 0x7010 0x7018 0x7020 0x7028 0x7030 0x7038 0x7040 0x7048 0x7050 0x7058 "
+    "0x7060 0x7068 0x7070 0x7078";
+
+// Lane addresses of VoltaLoop's two executed LDGs (stream entries 1 and 4): 0x7000 + 8 * lane
+// for the active lanes, 0 for the others; the other instructions have none of their own.
+void ExpectLoopAddresses(const ImportedKernel& ik, uint32_t second_mask) {
+  const WarpStream& w = ik.run.warps[0];
+  ASSERT_TRUE(w.has_addrs);
+  ASSERT_EQ(w.insts.size(), 8u);
+  ASSERT_EQ(w.addrs.size(), 64u);
+  EXPECT_EQ(w.insts[1].addrs, 0u);
+  EXPECT_EQ(w.insts[4].addrs, 32u);
+  for (uint32_t l = 0; l < 32; ++l) {
+    EXPECT_EQ(w.Addresses(w.insts[1])[l], 0x7000u + 8 * l) << l;
+    EXPECT_EQ(w.Addresses(w.insts[4])[l], (second_mask >> l) & 1 ? 0x7000u + 8 * l : 0u) << l;
+  }
+  EXPECT_EQ(ik.kernel->code[1].mem_bytes, 8);
+  EXPECT_EQ(ik.kernel->code[1].cache_op, 0);
+}
+
+TEST(AccelSimImport, LaneAddressesOfTheThreeCompressionFormats) {
+  // Format 2 (base + deltas) for the first LDG, format 0 (list) for the second.
+  ExpectLoopAddresses(ImportKernelTraceText(VoltaLoop(), "loop.traceg"), 0xffffu);
+  // Format 1 (base + stride) for the second.
+  ExpectLoopAddresses(
+      ImportKernelTraceText(Replace(VoltaLoop(), kListedAddresses, "8 1 0x7000 8"), "s.traceg"),
+      0xffffu);
+  // A run of active lanes not starting at lane 0, and negative deltas / strides.
+  const std::string shifted = Replace(
+      Replace(VoltaLoop(), "0010 0000ffff 1 R4 LDG.E.64.SYS 1 R2 " + std::string(kListedAddresses),
+              "0010 0000ff00 1 R4 LDG.E.64.CONSTANT 1 R2 8 1 0x7078 -8"),
+      "LDG.E.64.SYS 1 R2 8 2 0x7000 8 8 8 8", "LDG.E.64.CONSTANT 1 R2 8 2 0x7000 8 -8 16 8");
+  const ImportedKernel ik = ImportKernelTraceText(shifted, "n.traceg");
+  const WarpStream& w = ik.run.warps[0];
+  for (uint32_t l = 8; l < 16; ++l)
+    EXPECT_EQ(w.Addresses(w.insts[4])[l], 0x7078u - 8 * (l - 8)) << l;
+  EXPECT_EQ(w.Addresses(w.insts[4])[7], 0u);
+  EXPECT_EQ(w.Addresses(w.insts[4])[16], 0u);
+  EXPECT_EQ(w.Addresses(w.insts[1])[1], 0x7008u);
+  EXPECT_EQ(w.Addresses(w.insts[1])[2], 0x7000u);
+  EXPECT_EQ(w.Addresses(w.insts[1])[3], 0x7010u);
+  EXPECT_EQ(w.Addresses(w.insts[1])[4], 0x7018u);
+  // .CONSTANT is the read-only (ld.global.nc) path.
+  EXPECT_EQ(ik.kernel->code[1].cache_op, 4);
+}
+
+TEST(AccelSimImport, AtomicsAndStoresAreMarked) {
+  const std::string t =
+      Replace(VoltaLoop(), "0020 ffffffff 1 R6 DADD 2 R4 R4 0 \n",
+              "0020 ffffffff 1 R6 ATOMG.E.ADD.STRONG.GPU 2 R2 R4 4 1 0x8000 4 \n");
+  const std::string u =
+      Replace(t, "0020 0000ffff 1 R6 DADD 2 R4 R4 0 \n",
+              "0020 0000ffff 1 R6 ATOMG.E.ADD.STRONG.GPU 2 R2 R4 4 1 0x8000 4 \n");
+  const ImportedKernel ik = ImportKernelTraceText(u, "a.traceg");
+  const Instruction& a = ik.kernel->code[2];
+  EXPECT_TRUE(a.mem_write);
+  EXPECT_TRUE(a.mem_atomic);
+  EXPECT_EQ(a.op_class, OpClass::kGlobalMem);
+  const WarpStream& w = ik.run.warps[0];
+  EXPECT_EQ(w.Addresses(w.insts[2])[31], 0x8000u + 4 * 31);
+  EXPECT_EQ(w.Addresses(w.insts[5])[15], 0x8000u + 4 * 15);
+  EXPECT_EQ(w.Addresses(w.insts[5])[16], 0u);
+}
+
 TEST(AccelSimImport, MalformedTracesNameFileLineAndField) {
   const std::string good = VoltaLoop();
   const std::vector<BadCase> cases = {
@@ -228,6 +315,19 @@ TEST(AccelSimImport, MalformedTracesNameFileLineAndField) {
       {"bad dims", Replace(good, "(2,1,1)", "(2,1)"), 3, "grid dim", "malformed"},
       {"unknown line", Replace(good, "1,0,0\n\nwarp", "1,0,0\n\nbogus\nwarp"), 16, "instruction",
        "outside a warp block"},
+      {"bad listed address", Replace(good, "0x7000 0x7008", "0x7000 0x70z8"), 22, "address",
+       "hexadecimal"},
+      {"bad base address", Replace(good, "8 2 0x7000 8", "8 2 0x7x00 8"), 19, "base address",
+       "hexadecimal"},
+      {"bad delta", Replace(good, "8 2 0x7000 8 8", "8 2 0x7000 8 8.5"), 19, "address delta",
+       "decimal"},
+      {"bad stride", Replace(good, kListedAddresses, "8 1 0x7000 eight"), 22, "address stride",
+       "decimal"},
+      {"bad address format", Replace(good, kListedAddresses, "8 3 0x7000 8"), 22, "address format",
+       "out of range"},
+      {"base+stride with a gap",
+       Replace(Replace(good, kListedAddresses, "8 1 0x7000 8"), "0010 0000ffff", "0010 0000ff0f"),
+       22, "address format", "non-contiguous"},
   };
   for (const auto& c : cases) {
     try {
