@@ -137,8 +137,8 @@ void ReadGpu(const Reader& rd, const YAML::Node& n, const std::string& prefix, c
       "preset: <name>, then fields of the GPU configuration (`gpurf gpu show <preset>`), "
       "nested or dotted: `sm: {warps: 48}` or `sm.warps: 48`";
   if (!n.IsMap()) {
-    throw InputError(at, where, "", "expected a mapping of fields to values, got " +
-                     Reader::Describe(n), allowed);
+    throw InputError(at, where, "",
+                     "expected a mapping of fields to values, got " + Reader::Describe(n), allowed);
   }
   for (const auto& kv : n) {
     if (!kv.first.IsScalar() || kv.first.Scalar().empty())

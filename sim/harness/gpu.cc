@@ -10,7 +10,9 @@ namespace gpurf::harness {
 
 namespace {
 
-std::string PresetList() { return fmt::format("{}", fmt::join(sim::GpuPresetNames(), ", ")); }
+std::string PresetList() {
+  return fmt::format("{}", fmt::join(sim::GpuPresetNames(), ", "));
+}
 
 // Who set a field last: where, under which name (the YAML path or the flag) and to what.
 struct Setter {
@@ -103,8 +105,8 @@ sim::GpuConfig ResolveGpu(const DesignSpec& d, const GpuCliOptions& cli) {
       throw InputError(o.loc, field, o.value, problem,
                        "preset and the fields of `gpurf gpu show <preset>`");
     }
-    if (auto it = set_by.find(o.path); it != set_by.end() && it->second.field == o.path &&
-                                       it->second.value != o.value) {
+    if (auto it = set_by.find(o.path);
+        it != set_by.end() && it->second.field == o.path && it->second.value != o.value) {
       throw InputError(o.loc, field, o.value,
                        fmt::format("disagrees with {} = {} at {}", it->second.field,
                                    it->second.value, it->second.loc.str()),
@@ -156,10 +158,10 @@ sim::GpuConfig ResolveGpu(const DesignSpec& d, const GpuCliOptions& cli) {
     }
     if (at == nullptr)
       at = &preset_setter;
-    throw InputError(at->loc, at->field, at->value,
-                     fmt::format("inconsistent GPU configuration ({}): {}", name, p),
-                     "a consistent configuration (`gpurf gpu show " + name +
-                         "` lists the preset's values)");
+    throw InputError(
+        at->loc, at->field, at->value,
+        fmt::format("inconsistent GPU configuration ({}): {}", name, p),
+        "a consistent configuration (`gpurf gpu show " + name + "` lists the preset's values)");
   }
   return g;
 }

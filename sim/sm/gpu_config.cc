@@ -189,7 +189,9 @@ void Put(Preset& p, const std::string& path, const std::string& value, const std
     throw std::logic_error("gpurf: bad preset value " + path + " = " + value);
   p.sources[path] = src;
 }
-void Src(Preset& p, const std::string& path, const std::string& src) { p.sources[path] = src; }
+void Src(Preset& p, const std::string& path, const std::string& src) {
+  p.sources[path] = src;
+}
 
 const char* kGtx480Cfg = "GPGPU-Sim 3.2's GTX480 configuration";
 const char* kAccel = "Accel-Sim's TITAN X Pascal configuration (SM6_TITANX)";
@@ -206,8 +208,7 @@ Preset FermiGebhart() {
       "models it");
   Put(p, "sm.lanes", "32", "Gebhart Table I: 32-wide SIMT");
   Put(p, "sm.warps", "32", "Gebhart section 2.1: a 32-entry warp scheduler (1024 threads)");
-  Put(p, "sm.active_warps", "8",
-      "Gebhart section 7 (Figure 18): 8 active warps perform as all 32");
+  Put(p, "sm.active_warps", "8", "Gebhart section 7 (Figure 18): 8 active warps perform as all 32");
   Put(p, "sm.schedulers", "1", "Gebhart section 2.1: one warp issues per cycle");
   Put(p, "sm.issue_width", "1", "Gebhart section 2.1: single-issue, in-order");
   Put(p, "sm.policy", "two-level", "Gebhart section 3: the two-level warp scheduler");
@@ -224,8 +225,7 @@ Preset FermiGebhart() {
   Put(p, "sm.lat_dram", "400", "Gebhart Table I: DRAM latency 400 cycles");
   Put(p, "sm.lat_const", "8", "not in Gebhart; gpurf: a constant-cache hit takes an ALU latency");
   Put(p, "sm.lat_branch", "1", "not in Gebhart; gpurf: branches resolve in one cycle");
-  Put(p, "sm.sfu_lanes_per_cycle", "8",
-      "Gebhart section 6: special operations at eight per cycle");
+  Put(p, "sm.sfu_lanes_per_cycle", "8", "Gebhart section 6: special operations at eight per cycle");
   Put(p, "sm.tex_lanes_per_cycle", "4", "Gebhart section 6: four texture operations per cycle");
   Put(p, "sm.mem_lanes_per_cycle", "32",
       "not in Gebhart; gpurf: one warp memory instruction per cycle");
@@ -517,7 +517,9 @@ const Preset* FindPreset(const std::string& name) {
   return nullptr;
 }
 
-bool PowerOfTwo(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+bool PowerOfTwo(uint64_t x) {
+  return x != 0 && (x & (x - 1)) == 0;
+}
 
 std::string CacheProblem(const std::string& p, const CacheConfig& c, int slices) {
   if (c.bytes == 0)
@@ -529,9 +531,8 @@ std::string CacheProblem(const std::string& p, const CacheConfig& c, int slices)
                        c.line_bytes);
   const uint64_t set_bytes = static_cast<uint64_t>(c.line_bytes) * c.ways;
   const uint64_t slice = c.bytes / static_cast<uint64_t>(slices);
-  const std::string per = slices > 1 ? fmt::format(" per slice ({} / l2_slices {})", c.bytes,
-                                                   slices)
-                                     : std::string();
+  const std::string per =
+      slices > 1 ? fmt::format(" per slice ({} / l2_slices {})", c.bytes, slices) : std::string();
   if (c.bytes % static_cast<uint64_t>(slices) != 0 || slice % set_bytes != 0 ||
       !PowerOfTwo(slice / set_bytes))
     return fmt::format(
@@ -595,8 +596,8 @@ bool SetGpuField(GpuConfig& g, const std::string& path, const std::string& text)
     case Kind::kUint: {
       long long x = 0;
       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-      if (ec != std::errc() || end != text.data() + text.size() ||
-          static_cast<double>(x) < f->lo || static_cast<double>(x) > f->hi)
+      if (ec != std::errc() || end != text.data() + text.size() || static_cast<double>(x) < f->lo ||
+          static_cast<double>(x) > f->hi)
         return false;
       if (f->kind == Kind::kInt)
         *static_cast<int*>(p) = static_cast<int>(x);
@@ -607,8 +608,8 @@ bool SetGpuField(GpuConfig& g, const std::string& path, const std::string& text)
     case Kind::kDouble: {
       double x = 0;
       const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-      if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(x) ||
-          x < f->lo || x > f->hi)
+      if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(x) || x < f->lo ||
+          x > f->hi)
         return false;
       *static_cast<double*>(p) = x;
       return true;

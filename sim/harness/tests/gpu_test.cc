@@ -2,6 +2,8 @@
 // holds its paper's numbers; a design without a `gpu:` section gets the SM gpurf built before
 // the presets; overrides apply in order; every bad field, value or combination is an InputError
 // at its file:line:column; `gpurf gpu list/show` and `--gpu` on `sim`.
+#include "sim/harness/gpu.h"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -9,7 +11,6 @@
 #include "base/diag.h"
 #include "gen/config/yaml_loader.h"
 #include "sim/harness/driver.h"
-#include "sim/harness/gpu.h"
 #include "sim/sm/gpu_config.h"
 #include "sim/tests/cli_fixture.h"
 
@@ -34,7 +35,9 @@ std::string Fields(const sim::SmConfig& sm) {
   return s;
 }
 
-DesignSpec Load(const std::string& yaml) { return LoadDesignFromString(yaml, "g.yaml"); }
+DesignSpec Load(const std::string& yaml) {
+  return LoadDesignFromString(yaml, "g.yaml");
+}
 
 // The InputError ResolveGpu throws for `yaml` (with `cli`), or a failure.
 InputError Rejected(const std::string& yaml, const GpuCliOptions& cli = {}) {
@@ -50,8 +53,8 @@ InputError Rejected(const std::string& yaml, const GpuCliOptions& cli = {}) {
 
 TEST(GpuPresets, EveryPresetIsConsistentAndEveryFieldHasASource) {
   const std::vector<std::string> names = sim::GpuPresetNames();
-  EXPECT_EQ(names, (std::vector<std::string>{"fermi-gebhart", "gtx480", "gtx980",
-                                             "pascal-finereg", "titanx-pascal"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"fermi-gebhart", "gtx480", "gtx980", "pascal-finereg",
+                                             "titanx-pascal"}));
   for (const auto& n : names) {
     const sim::GpuConfig& g = Preset(n);
     EXPECT_EQ(g.preset, n);
@@ -241,8 +244,9 @@ TEST(ResolveGpu, PresetThenDesignSmThenGpuFieldsThenFlags) {
     ADD_FAILURE();
   } catch (const InputError& e) {
     EXPECT_EQ(e.loc().str(), "g.yaml:14:12");
-    EXPECT_NE(e.problem().find("(titanx-pascal): l2.bytes 43690 per slice (1048576 / l2_slices 24)"),
-              std::string::npos)
+    EXPECT_NE(
+        e.problem().find("(titanx-pascal): l2.bytes 43690 per slice (1048576 / l2_slices 24)"),
+        std::string::npos)
         << e.what();
   }
   g = ResolveGpu(Load("mrf:\n  entries: 512\ngpu:\n  sm.cta_slots: 16\n"), cli);
@@ -336,9 +340,12 @@ TEST(ResolveGpu, ANamedPresetMustHoldTheDesignsRegisterFile) {
   e = Rejected("gpu:\n  sm.registers: 65536\n");
   EXPECT_EQ(e.loc().str(), "g.yaml:2:17");
   // The implicit default adopts the design's MRF (4 KB here: 4 x 64 x 128 bits).
-  EXPECT_EQ(ResolveGpu(Load("sm:\n  lanes: 8\n  warps: 4\n  active_warps: 4\nmrf:\n  banks: 4\n  entries: 64\n"), {})
-                .sm.registers,
-            1024u);
+  EXPECT_EQ(
+      ResolveGpu(
+          Load("sm:\n  lanes: 8\n  warps: 4\n  active_warps: 4\nmrf:\n  banks: 4\n  entries: 64\n"),
+          {})
+          .sm.registers,
+      1024u);
 }
 
 // ------------------------------------------------------------------------------ CLI
@@ -372,8 +379,8 @@ TEST_F(GpuCli, ListAndShow) {
 }
 
 TEST_F(GpuCli, SimRejectsAnUnknownGpuListingThePresets) {
-  const test::CliResult r = Run("sim '" GPURF_SOURCE_DIR
-                                "/configs/examples/hw_rfc_6entry.yaml' --workload vecadd --gpu gtx");
+  const test::CliResult r = Run(
+      "sim '" GPURF_SOURCE_DIR "/configs/examples/hw_rfc_6entry.yaml' --workload vecadd --gpu gtx");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--gpu"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("fermi-gebhart, gtx480, gtx980, pascal-finereg, titanx-pascal"),
