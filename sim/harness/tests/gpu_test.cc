@@ -380,19 +380,19 @@ TEST_F(GpuCli, ListAndShow) {
 
 TEST_F(GpuCli, SimRejectsAnUnknownGpuListingThePresets) {
   const test::CliResult r = Run(
-      "sim '" GPURF_SOURCE_DIR "/configs/examples/hw_rfc_6entry.yaml' --workload vecadd --gpu gtx");
+      "sim '" GPURF_SOURCE_DIR "/configs/examples/hw_rfc_6entry.yaml' --workload vectorAdd --gpu gtx");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--gpu"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("fermi-gebhart, gtx480, gtx980, pascal-finereg, titanx-pascal"),
             std::string::npos)
       << r.err;
   const test::CliResult m = Run("energy '" GPURF_SOURCE_DIR
-                                "/configs/examples/hw_rfc_6entry.yaml' --workload vecadd "
+                                "/configs/examples/hw_rfc_6entry.yaml' --workload vectorAdd "
                                 "--memory perfect");
   EXPECT_EQ(m.code, 2) << m.err;
   // A preset whose register file is not the design's: exit 2 naming both.
   const test::CliResult g = Run("sim '" GPURF_SOURCE_DIR
-                                "/configs/examples/hw_rfc_6entry.yaml' --workload vecadd --gpu "
+                                "/configs/examples/hw_rfc_6entry.yaml' --workload vectorAdd --gpu "
                                 "gtx980");
   EXPECT_EQ(g.code, 2);
   EXPECT_NE(g.err.find("256 KB register file"), std::string::npos) << g.err;
