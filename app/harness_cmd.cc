@@ -41,6 +41,14 @@ void AddCommon(CLI::App* cmd, HarnessArgs& a) {
                   "override the two-level scheduler's inner selection")
       ->check(CLI::IsMember({"greedy", "round-robin"}));
   cmd->add_option("--json", a.json, "write the results as JSON to this file");
+  cmd->add_option("--gpu", a.gpu.preset,
+                  "GPU preset the design runs on, overriding the design's gpu.preset (`gpurf gpu "
+                  "list`)");
+  cmd->add_option("--sms", a.gpu.sms, "override the GPU's number of SMs")
+      ->check(CLI::Range(1, 1024));
+  cmd->add_option("--memory", a.gpu.memory,
+                  "override the GPU's memory: ideal (fixed latency, today's figures) or hierarchy")
+      ->check(CLI::IsMember({"ideal", "hierarchy"}));
   auto* rtl = cmd->add_flag("--rtl", a.rtl,
                             "drive the design's Verilated RTL (MRF, RFC or ORF levels) in the loop "
                             "with the kernel's register values; data-dependent switching energy");
@@ -178,14 +186,19 @@ h::DriverOptions Options(const HarnessArgs& a) {
                                       : h::RfMode::kModels;
   o.rtl.top = a.rtl_top;
   o.rtl.build.cache_dir = a.cache_dir;
+  o.gpu = a.gpu;
+  h::CheckGpuCliOptions(o.gpu);
   return o;
 }
 
+// Bad input of the design's GPU (its gpu: section with --gpu/--sms/--memory) or --active-warps,
+// before any workload is loaded.
 void CheckDesign(const DesignSpec& d, const h::DriverOptions& o) {
-  if (o.active_warps > d.sm.warps) {
+  const int warps = h::ResolveGpu(d, o.gpu).sm.warps;
+  if (o.active_warps > warps) {
     throw InputError({d.source, 0, 0}, "--active-warps", std::to_string(o.active_warps),
-                     fmt::format("more than the design's {} warps", d.sm.warps),
-                     fmt::format("1..{}", d.sm.warps));
+                     fmt::format("more than the design's {} warps", warps),
+                     fmt::format("1..{}", warps));
   }
 }
 

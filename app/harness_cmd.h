@@ -9,7 +9,8 @@
 // JSON), --no-hints (HW RFC without liveness hints), --active-warps N, --scheduler S,
 // --inner-policy P, --rtl or --lockstep (the design's Verilated structures in the loop; exit 1 at
 // a divergence), --rtl-top (the design's rf_system top instead of its structures; alone: --rtl),
-// --cache-dir DIR, --max-record-mb N.
+// --cache-dir DIR, --max-record-mb N, --gpu NAME (a GPU preset, `gpurf gpu list`), --sms N,
+// --memory ideal|hierarchy.
 //
 // Kernels that cannot run on a design's SM (one CTA needs more warps, registers or shared
 // memory than it has): when they come from "all" they are skipped with a warning and listed as
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "app/passes_cmd.h"
+#include "sim/harness/gpu.h"
 
 namespace gpurf {
 
@@ -40,6 +42,7 @@ struct HarnessArgs {
   bool rtl_top = false;                // ... through the rf_system top (sim/harness/rtl_top.h)
   std::string cache_dir;               // Verilator model cache ("" = default)
   RecordLimit record;                  // --max-record-mb of the PTX workloads' functional runs
+  harness::GpuCliOptions gpu;          // --gpu, --sms, --memory (sim/harness/gpu.h)
 };
 
 CLI::App* AddSimCommand(CLI::App& app, HarnessArgs& args);

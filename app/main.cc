@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "app/gpu_cmd.h"
 #include "app/harness_cmd.h"
 #include "app/passes_cmd.h"
 #include "app/prove_cmd.h"
@@ -237,10 +238,12 @@ int Main(int argc, char** argv) {
   CLI::App* energy_cmd = AddEnergyCommand(app, energy_args);
   ProveArgs prove_args;
   CLI::App* prove_cmd = AddProveCommand(app, prove_args);
+  GpuArgs gpu_args;
+  CLI::App* gpu_cmd = AddGpuCommand(app, gpu_args);
 
   const std::vector<std::string> names = {"gen",    "lint",         "verify",  "flow",
                                           "synth",  "workload",     "compile", "sim",
-                                          "energy", "characterize", "prove"};
+                                          "energy", "characterize", "prove",   "gpu"};
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -326,6 +329,8 @@ int Main(int argc, char** argv) {
       return RunEnergyCommand(energy_args);
     if (prove_cmd->parsed())
       return RunProveCommand(prove_cmd, prove_args);
+    if (gpu_cmd->parsed())
+      return RunGpuCommand(gpu_cmd, gpu_args);
     if (workload->parsed())
       return CmdWorkload(wargs);
   } catch (const InputError& e) {

@@ -112,6 +112,10 @@ DesignSpec DeriveDesign(const CheckedSections& in, const std::string& file_name)
   d.sm.warps = sm.IntAsInt("warps");
   d.sm.active_warps = sm.IntAsInt("active_warps");
   d.sm.warp_size = d.sm.lanes;
+  for (const char* f : {"lanes", "lane_cluster", "warps", "active_warps"}) {
+    if (!sm.Get(f).defaulted)
+      d.sm.given.emplace(f, sm.Get(f).loc);
+  }
   if (d.sm.lanes % d.sm.lane_cluster != 0) {
     sm.Reject("lane_cluster", fmt::format("must divide sm.lanes = {}", d.sm.lanes),
               "a divisor of sm.lanes");

@@ -80,6 +80,11 @@ std::string DesignSchemaReference() {
                        f.allowed());
     }
   }
+  s += "gpu:  # the GPU the design runs on in the SM harness (`gpurf gpu list`)\n";
+  s += "  preset:                fermi-gebhart  # fermi-gebhart, gtx480, gtx980, pascal-finereg, "
+       "titanx-pascal\n";
+  s += "  <field>: <value>       # override any preset field, nested or dotted (sm.warps: 48, "
+       "memory: ideal); `gpurf gpu show <preset>`\n";
   s += "structures:  # extra standalone structures, a list of mappings\n";
   s += "  - name: <identifier>   kind: <structure kind>   count: <copies, default 1>   <kind "
        "parameters...>\n";

@@ -1,6 +1,8 @@
 // The design file's schema: its sections (design, sm, mrf, hierarchy, storage, scheduler) and
 // the checked fields of each, with defaults, ranges and help. The YAML reader (yaml_loader.h)
-// reads against it; `gpurf gen --list` and the README print it.
+// reads against it; `gpurf gen --list` and the README print it. The `gpu:` section is read as
+// dotted paths and values (design_spec.h GpuSection) and checked by the harness
+// (sim/harness/gpu.h).
 #pragma once
 
 #include <string>

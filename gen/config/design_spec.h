@@ -3,6 +3,7 @@
 // flags. All derived values are computed once, here.
 #pragma once
 
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -35,6 +36,9 @@ struct SmConfig {
   int warp_size = 32;
   // Derived.
   int clusters = 8;
+  // The fields the file writes (lanes, warps, active_warps...), with their values' locations: a
+  // GPU preset supplies the others (sim/harness/gpu.h).
+  std::map<std::string, SourceLoc> given;
 };
 
 struct MrfConfig {
@@ -56,6 +60,24 @@ struct HierarchyConfig {
   std::string replacement;  // hw-rfc: fifo | lru
 };
 
+// One field the `gpu:` section sets: its dotted path ("sm.warps", "l1d.bytes", "memory"), the
+// value as written and where. The paths and values are checked against the GPU configuration
+// (sim/harness/gpu.h), which gen/ does not know.
+struct GpuOverride {
+  std::string path;
+  std::string value;
+  SourceLoc loc;
+};
+
+// The `gpu:` section: the GPU the design runs on in the SM harness, a preset and overrides in
+// file order. It does not change the generated RTL (nor config_hash).
+struct GpuSection {
+  std::string preset = "fermi-gebhart";
+  bool preset_given = false;  // the file names the preset (`gpu.preset`)
+  SourceLoc loc;              // the preset's value; else the section; else the file's start
+  std::vector<GpuOverride> overrides;
+};
+
 class DesignSpec {
  public:
   std::string name;
@@ -68,6 +90,7 @@ class DesignSpec {
   std::string scheduler;     // single-level | two-level
   std::string inner_policy;  // two-level inner selection: greedy | round-robin
   std::vector<DesignStructure> structures;
+  GpuSection gpu;
 
   std::vector<const DesignStructure*> Implemented() const;
   std::vector<const DesignStructure*> Skipped() const;

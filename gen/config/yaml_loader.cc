@@ -127,6 +127,47 @@ bool IsIdentifier(const std::string& s) {
   return std::regex_match(s, re);
 }
 
+// Flattens the `gpu:` mapping `n` (nested mappings give dotted paths: `sm: {warps: 48}` is
+// `sm.warps`) into `g`; only the shape is checked here, the paths and values by the GPU
+// configuration (sim/harness/gpu.h).
+void ReadGpu(const Reader& rd, const YAML::Node& n, const std::string& prefix, const SourceLoc& at,
+             GpuSection& g, std::set<std::string>& seen) {
+  const std::string where = prefix.empty() ? "gpu" : "gpu." + prefix;
+  const std::string allowed =
+      "preset: <name>, then fields of the GPU configuration (`gpurf gpu show <preset>`), "
+      "nested or dotted: `sm: {warps: 48}` or `sm.warps: 48`";
+  if (!n.IsMap()) {
+    throw InputError(at, where, "",
+                     "expected a mapping of fields to values, got " + Reader::Describe(n), allowed);
+  }
+  for (const auto& kv : n) {
+    if (!kv.first.IsScalar() || kv.first.Scalar().empty())
+      throw InputError(rd.Loc(kv.first), where, "", "keys must be plain names", allowed);
+    const std::string path = prefix.empty() ? kv.first.Scalar() : prefix + "." + kv.first.Scalar();
+    const SourceLoc vl = rd.ValueLoc(kv.first, kv.second);
+    if (kv.second.IsMap()) {
+      ReadGpu(rd, kv.second, path, vl, g, seen);
+      continue;
+    }
+    if (!kv.second.IsScalar()) {
+      throw InputError(vl, "gpu." + path, "",
+                       "expected a single value, got " + Reader::Describe(kv.second), allowed);
+    }
+    if (!seen.insert(path).second) {
+      throw InputError(rd.Loc(kv.first), "gpu." + path, kv.first.Scalar(),
+                       "set twice (nested and dotted forms name the same field)",
+                       "each field at most once");
+    }
+    if (path == "preset") {
+      g.preset = kv.second.Scalar();
+      g.preset_given = true;
+      g.loc = vl;
+    } else {
+      g.overrides.push_back({path, kv.second.Scalar(), vl});
+    }
+  }
+}
+
 DesignStructure Planned(const std::string& name, const std::string& kind, int count,
                         const std::string& role, const SourceLoc& loc) {
   DesignStructure s;
@@ -162,12 +203,14 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   if (root.IsNull()) {
     throw InputError(
         SourceLoc{file_name, 1, 1}, "", "", "the design file is empty",
-        "a mapping with the sections design, sm, mrf, hierarchy, storage, scheduler, structures");
+        "a mapping with the sections design, sm, mrf, hierarchy, storage, scheduler, gpu, "
+        "structures");
   }
 
   std::vector<std::string> top_keys;
   for (const auto& s : DesignSections())
     top_keys.push_back(s.key);
+  top_keys.push_back("gpu");
   top_keys.push_back("structures");
   rd.CheckMap(root, "", top_keys);
   const std::map<std::string, SourceLoc> top_locs = rd.ValueLocs(root);
@@ -186,6 +229,14 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   }
   // The design point: cross-field checks, derived values and the structures they imply.
   DesignSpec d = DeriveDesign(ld, file_name);
+
+  // --- The GPU it runs on in the SM harness (checked there: sim/harness/gpu.h).
+  d.gpu.loc = SourceLoc{file_name, 1, 1};
+  if (root["gpu"]) {
+    d.gpu.loc = top_locs.at("gpu");
+    std::set<std::string> seen;
+    ReadGpu(rd, root["gpu"], "", top_locs.at("gpu"), d.gpu, seen);
+  }
 
   // --- Extra standalone structures.
   if (root["structures"]) {

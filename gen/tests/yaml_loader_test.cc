@@ -405,7 +405,7 @@ TEST(YamlLoaderReject, EmptyFile) {
                     "",
                     "the design file is empty",
                     "a mapping with the sections design, sm, mrf, hierarchy, storage, scheduler, "
-                    "structures"};
+                    "gpu, structures"};
   ExpectRejected("", r);
   ExpectRejected("# only a comment\n\n", r);
 }
@@ -413,7 +413,7 @@ TEST(YamlLoaderReject, EmptyFile) {
 TEST(YamlLoaderReject, TopLevelNotAMapping) {
   ExpectRejected("- a\n- b\n",
                  {1, 1, "", "", "expected a mapping of keys to values, got a list",
-                  "keys: design, sm, mrf, hierarchy, storage, scheduler, structures"});
+                  "keys: design, sm, mrf, hierarchy, storage, scheduler, gpu, structures"});
   ExpectRejected("just text\n", {1, 1, "", "", "got 'just text'", "keys: design, sm"});
 }
 
@@ -426,10 +426,41 @@ TEST(YamlLoaderReject, SectionNotAMapping) {
                  {3, 1, "sm", "", "got nothing", "keys: lanes"});
 }
 
+// The gpu: section is read as dotted paths with their locations (checked by the harness,
+// sim/harness/gpu.h); the design's written sm fields are recorded for it.
+TEST(YamlLoader, GpuSectionAndWrittenSmFields) {
+  const DesignSpec d = LoadDesignFromString(
+      "sm:\n  warps: 48\n  active_warps: 12\ngpu:\n  preset: gtx480\n  sm:\n    policy: gto\n"
+      "  l1d.bytes: 0\n  memory: ideal\n",
+      "t.yaml");
+  EXPECT_EQ(d.gpu.preset, "gtx480");
+  EXPECT_TRUE(d.gpu.preset_given);
+  EXPECT_EQ(d.gpu.loc.str(), "t.yaml:5:11");
+  ASSERT_EQ(d.gpu.overrides.size(), 3u);
+  EXPECT_EQ(d.gpu.overrides[0].path, "sm.policy");
+  EXPECT_EQ(d.gpu.overrides[0].value, "gto");
+  EXPECT_EQ(d.gpu.overrides[0].loc.str(), "t.yaml:7:13");
+  EXPECT_EQ(d.gpu.overrides[1].path, "l1d.bytes");
+  EXPECT_EQ(d.gpu.overrides[2].path, "memory");
+  EXPECT_EQ(d.sm.given.size(), 2u);
+  EXPECT_EQ(d.sm.given.at("warps").str(), "t.yaml:2:10");
+  // No section: the default preset, not named; nothing written.
+  const DesignSpec e = LoadDesignFromString("design:\n  name: x\n", "t.yaml");
+  EXPECT_EQ(e.gpu.preset, "fermi-gebhart");
+  EXPECT_FALSE(e.gpu.preset_given);
+  EXPECT_TRUE(e.gpu.overrides.empty());
+  EXPECT_TRUE(e.sm.given.empty());
+  // The RTL's hash ignores the GPU.
+  EXPECT_EQ(LoadDesignFromString("design:\n  name: x\ngpu:\n  sms: 3\n", "t.yaml").config_hash,
+            e.config_hash);
+  ExpectRejected("gpu: 3\n", {1, 6, "gpu", "", "expected a mapping of fields to values", "preset"});
+  ExpectRejected("gpu:\n  l2: [1]\n", {2, 7, "gpu.l2", "", "expected a single value", "preset"});
+}
+
 TEST(YamlLoaderReject, UnknownTopLevelKeySuggests) {
   ExpectRejected("design:\n  name: x\nhierachy:\n  kind: sw-orf\n",
                  {3, 1, "hierachy", "hierachy", "unknown key (did you mean 'hierarchy'?)",
-                  "design, sm, mrf, hierarchy, storage, scheduler, structures"});
+                  "design, sm, mrf, hierarchy, storage, scheduler, gpu, structures"});
   // Nothing close: no suggestion.
   ExpectRejected("frobnicate: 1\n", {1, 1, "frobnicate", "frobnicate", "unknown key", "design"});
 }

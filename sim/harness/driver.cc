@@ -27,12 +27,11 @@ double DesignResult::Normalized() const {
 }
 
 sim::SmConfig SmConfigFor(const DesignSpec& d, const DriverOptions& o, bool& two_level) {
-  sim::SmConfig sm;
-  sm.lanes = d.sm.lanes;
-  sm.warps = d.sm.warps;
-  sm.active_warps = o.active_warps > 0 ? o.active_warps : d.sm.active_warps;
-  sm.registers =
-      static_cast<uint32_t>(static_cast<long long>(d.mrf.banks) * d.mrf.entries * d.mrf.width / 32);
+  // lanes, warps, active warps and registers are the design's unless a GPU says otherwise
+  // (sim/harness/gpu.h); the rest of the SM is the preset's.
+  sim::SmConfig sm = ResolveGpu(d, o.gpu).sm;
+  if (o.active_warps > 0)
+    sm.active_warps = o.active_warps;
   const std::string& sched = o.scheduler.empty() ? d.scheduler : o.scheduler;
   two_level = sched == "two-level" && sm.active_warps < sm.warps;
   if (!two_level)

@@ -17,6 +17,7 @@
 
 #include "energy/energy_model.h"
 #include "gen/config/design_spec.h"
+#include "sim/harness/gpu.h"
 #include "sim/harness/rf_systems.h"
 #include "sim/harness/rtl_loop.h"
 #include "sim/kernel/kernel.h"
@@ -40,6 +41,9 @@ struct DriverOptions {
   // --rtl / --lockstep: the design's structures as Verilated RTL in the loop (rtl_loop.h). The
   // MRF-only baseline always runs on the C++ models (it only normalizes).
   RtlLoopOptions rtl;
+  // --gpu / --sms / --memory: with the design's `gpu:` section, the GPU it runs on
+  // (ResolveGpu(design, gpu), sim/harness/gpu.h). Per design: `energy` runs several.
+  GpuCliOptions gpu;
 };
 
 struct KernelResult {
@@ -80,8 +84,10 @@ struct DesignResult {
   double Normalized() const;  // total energy / baseline total energy
 };
 
-// The SM configuration the design describes (with the option overrides); `two_level` is set to
-// whether warps are descheduled on long-latency waits.
+// The SM configuration the design describes: the SM of its GPU (ResolveGpu(d, o.gpu)) with the
+// option overrides (--active-warps, --scheduler); `two_level` is set to whether warps are
+// descheduled on long-latency waits. Without a `gpu:` section and GPU flags it is the SM gpurf
+// built before the presets, field for field.
 sim::SmConfig SmConfigFor(const DesignSpec& d, const DriverOptions& o, bool& two_level);
 
 // The energies for the design's hierarchy (see the file comment), at the design's row width,

@@ -4,8 +4,9 @@
 // slices and DRAM shared by all SMs).
 //
 // Presets reproduce the GPUs of the papers gpurf implements (fermi-gebhart, gtx480, gtx980,
-// pascal-finereg, titanx-pascal); gpu_presets.cc gives the source of every field. A design's
-// `gpu:` section starts from a preset and overrides fields.
+// pascal-finereg, titanx-pascal); gpu_config.cc gives the source of every field. A design's
+// `gpu:` section starts from a preset and overrides fields by dotted path (GpuFields():
+// "sm.warps", "l1d.bytes", "memory"...); sim/harness/gpu.h resolves it.
 #pragma once
 
 #include <cstdint>
@@ -69,6 +70,26 @@ const GpuConfig* FindGpuPreset(const std::string& name);
 // One paragraph per preset field: its value and its source (paper table or section), for the
 // README and `gpurf gpu show NAME`.
 std::string DescribeGpuPreset(const GpuConfig& g);
+
+// One settable field of GpuConfig, by dotted path: what values it allows, and its value as
+// text. Every field of the configuration is one (sm.lanes included: it comes from the design).
+struct GpuField {
+  std::string path;     // "sms", "sm.warps", "memory", "l1d.bytes", "dram_bytes_per_cycle"
+  std::string allowed;  // "integer 1..64", "one of: lrr, gto, two-level"
+  std::string help;     // one line
+};
+const std::vector<GpuField>& GpuFields();
+const GpuField* FindGpuField(const std::string& path);
+// The value of field `path` of `g` as text (as a design file would write it).
+std::string GpuFieldValue(const GpuConfig& g, const std::string& path);
+// Sets field `path` of `g` from `text`; false when the text is not an allowed value (the range
+// of the field; relations between fields are GpuConfigProblem's).
+bool SetGpuField(GpuConfig& g, const std::string& path, const std::string& text);
+// Where preset `preset`'s value of `path` comes from (paper, table or section; or the public
+// GPU's figure, or gpurf's own choice, said so).
+std::string GpuFieldSource(const std::string& preset, const std::string& path);
+// One line of what a preset is and where it comes from.
+std::string GpuPresetSummary(const std::string& preset);
 
 // Why `g` is inconsistent (e.g. "sm.active_warps 12 exceeds sm.warps 8 / sm.schedulers 2"),
 // empty when it is usable. Checks every field's range and the relations between fields.
