@@ -8,6 +8,7 @@
 #include "gen/config/hierarchy.h"
 #include "sim/harness/hierarchy.h"
 #include "sim/harness/rtl_top.h"
+#include "sim/mem/memory.h"
 #include "sim/passes/analysis.h"
 
 namespace gpurf::harness {
@@ -54,6 +55,19 @@ std::string DescribeHierarchy(const DesignSpec& d, const DriverOptions& o, int s
   return HarnessHierarchyOf(d).describe(d, o.harness, slots);
 }
 
+sim::GpuConfig GpuFor(const DesignSpec& d, const DriverOptions& o) {
+  sim::GpuConfig g = ResolveGpu(d, o.gpu);
+  if (!g.mem.ideal && o.gpu.sms > 0) {
+    // Fewer SMs than the GPU has: each still gets its share of the DRAM bandwidth.
+    GpuCliOptions configured = o.gpu;
+    configured.sms = 0;
+    const int full = ResolveGpu(d, configured).sms;
+    if (g.sms < full)
+      g.mem.dram_bytes_per_cycle *= static_cast<double>(g.sms) / static_cast<double>(full);
+  }
+  return g;
+}
+
 namespace {
 
 // CPU seconds of this thread (the simulation rate on one core, whatever else the machine runs).
@@ -65,16 +79,38 @@ double ThreadSeconds() {
 
 struct One {
   sim::SmStats sm;
+  std::vector<sim::SmStats> sms;  // per SM
+  sim::mem::MemStats mem;
   RfStats rf;
   DataActivity activity;
   bool values = true;
 };
 
+// The warp selection policy: the design's two-level scheduler picks greedily or round-robin
+// among its active warps; without it the GPU's policy (greedy-then-oldest, loose round-robin,
+// or for a two-level GPU the design's inner policy over all warps).
+struct Policies {
+  explicit Policies(uint32_t warps) : round_robin(warps), greedy(warps) {}
+  sim::SchedulerPolicy& For(const sim::SmConfig& sm, bool two_level, bool greedy_inner) {
+    if (!two_level && sm.policy == sim::WarpPolicy::kGto)
+      return gto;
+    if (!two_level && sm.policy == sim::WarpPolicy::kLooseRoundRobin)
+      return round_robin;
+    return greedy_inner ? static_cast<sim::SchedulerPolicy&>(greedy) : round_robin;
+  }
+  sim::RoundRobinPolicy round_robin;
+  sim::GreedyPolicy greedy;
+  sim::GtoPolicy gto;
+};
+
 // Counts into `energies`. `rtl` non-null: the structures of the RTL in the loop (mode in `ro`).
+// Every SM of `gpu` gets sm.rf_partitions register-file systems (each with the partition's
+// warps and active warps) and, unless the memory is ideal, the SMs share one memory system.
 One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& run,
-             const sim::SmConfig& sm, bool two_level, bool greedy, const sp::PassOptions& po,
-             bool allocates, const HarnessOptions& ho, const energy::Energies& energies,
-             const std::vector<RtlStructure>* rtl = nullptr, const RtlLoopOptions* ro = nullptr) {
+             const sim::GpuConfig& gpu, const sim::SmConfig& sm, bool two_level, bool greedy,
+             const sp::PassOptions& po, bool allocates, const HarnessOptions& ho,
+             const energy::Energies& energies, const std::vector<RtlStructure>* rtl = nullptr,
+             const RtlLoopOptions* ro = nullptr) {
   // Every design runs the same two-level scheduler, which deschedules where the strand analysis
   // says a warp waits for its long-latency results (the SW ORF allocation relies on it).
   sp::KernelAnalysis a;
@@ -84,32 +120,60 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
     a.live = sp::ComputeLiveness(k);
     a.strands = sp::FormStrands(k, a.live, po.strands);
   }
-  std::unique_ptr<RfSystem> rf = MakeRfSystem(d, k, sm, a, ho, energies);
-  sim::RoundRobinPolicy round_robin(static_cast<uint32_t>(sm.warps));
-  sim::GreedyPolicy greedy_policy(static_cast<uint32_t>(sm.warps));
-  sim::SchedulerPolicy& policy =
-      greedy ? static_cast<sim::SchedulerPolicy&>(greedy_policy) : round_robin;
+  const int sms = std::max(1, gpu.sms);
+  const int parts = std::max(1, sm.rf_partitions);
+  sim::SmConfig part = sm;
+  part.warps = sm.warps / parts;
+  part.active_warps = std::max(1, sm.active_warps / parts);
+  std::vector<std::unique_ptr<RfSystem>> systems;
+  std::vector<std::unique_ptr<RtlTopSystem>> tops;
+  std::vector<std::unique_ptr<RtlLoopSystem>> loops;
+  std::vector<std::vector<sim::RegisterFileSystem*>> grid(static_cast<size_t>(sms));
+  for (int s = 0; s < sms; ++s) {
+    for (int p = 0; p < parts; ++p) {
+      systems.push_back(MakeRfSystem(d, k, part, a, ho, energies));
+      sim::RegisterFileSystem* sys = systems.back().get();
+      if (rtl != nullptr && ro->top) {
+        tops.push_back(MakeRtlTopSystem(d, k, part, *systems.back(), rtl->front(), *ro));
+        sys = tops.back().get();
+      } else if (rtl != nullptr) {
+        loops.push_back(std::make_unique<RtlLoopSystem>(d, k, part, *systems.back(), *rtl, *ro));
+        sys = loops.back().get();
+      }
+      grid[static_cast<size_t>(s)].push_back(sys);
+    }
+  }
+  std::unique_ptr<sim::mem::MemorySystem> memory;
+  if (!gpu.mem.ideal)
+    memory = std::make_unique<sim::mem::MemorySystem>(gpu.mem, sms);
+  Policies policies(static_cast<uint32_t>(sm.warps));
   sim::SmOptions so;
   so.two_level = two_level;
   so.long_wait = &a.strands.waits;
+  sim::SmConfig gpu_sm = sm;
+  gpu_sm.rf_partitions = parts;
+  const sim::GpuStats gs =
+      sim::RunGpu(run, gpu_sm, policies.For(sm, two_level, greedy), grid, memory.get(), so);
   One r;
-  if (rtl != nullptr && ro->top) {
-    const std::unique_ptr<RtlTopSystem> loop = MakeRtlTopSystem(d, k, sm, *rf, rtl->front(), *ro);
-    r.sm = sim::RunSm(run, sm, policy, loop.get(), so);
-    loop->Finish();
-    r.activity = loop->activity();
-    r.values = loop->has_values();
-  } else if (rtl != nullptr) {
-    RtlLoopSystem loop(d, k, sm, *rf, *rtl, *ro);
-    r.sm = sim::RunSm(run, sm, policy, &loop, so);
-    loop.Finish();
-    r.activity = loop.activity();
-    r.values = loop.has_values();
-  } else {
-    r.sm = sim::RunSm(run, sm, policy, rf.get(), so);
-    rf->Finish();
+  r.sm = gs.total;
+  r.sms = gs.sms;
+  if (memory)
+    r.mem = memory->Total();
+  for (auto& t : tops) {
+    t->Finish();
+    r.activity += t->activity();
+    r.values = r.values && t->has_values();
   }
-  r.rf = rf->stats();
+  for (auto& l : loops) {
+    l->Finish();
+    r.activity += l->activity();
+    r.values = r.values && l->has_values();
+  }
+  for (auto& sys : systems) {
+    if (rtl == nullptr)
+      sys->Finish();
+    r.rf += sys->stats();
+  }
   r.rf.counts.cycles = 0;  // leakage is not in Gebhart's comparison: no leakage term
   return r;
 }
@@ -121,6 +185,7 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   DesignResult res;
   res.design = d.name;
   res.sm = SmConfigFor(d, o, res.two_level);
+  res.gpu = GpuFor(d, o);
   res.inner_policy = o.inner_policy.empty() ? d.inner_policy : o.inner_policy;
   if (res.inner_policy.empty())
     res.inner_policy = "round-robin";
@@ -154,12 +219,17 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     kr.kernel = wk.kernel->name;
     const double t0 = ThreadSeconds();
     One r = o.rtl.mode == RfMode::kModels
-                ? Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, allocates,
+                ? Simulate(d, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
+                           allocates,
                            o.harness, res.energies)
-                : Simulate(d, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, allocates,
+                : Simulate(d, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
+                           allocates,
                            o.harness, res.energies, &rtl, &o.rtl);
     res.sim_seconds += ThreadSeconds() - t0;
     kr.sm = r.sm;
+    kr.sms = r.sms;
+    kr.mem = r.mem;
+    res.mem.Add(r.mem);
     kr.rf = r.rf;
     kr.activity = r.activity;
     res.activity += r.activity;
@@ -168,7 +238,8 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     if (o.baseline) {
       if (!same) {
         // The baseline counts into the design's energies (every hierarchy's has the MRF).
-        One b = Simulate(base, *wk.kernel, *wk.run, res.sm, res.two_level, greedy, po, allocates,
+        One b = Simulate(base, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
+                         allocates,
                          o.harness, res.energies);
         kr.base_sm = b.sm;
         kr.base_energy = energy::Evaluate(b.rf.counts, res.energies, res.geometry);

@@ -21,6 +21,7 @@
 #include "sim/harness/rf_systems.h"
 #include "sim/harness/rtl_loop.h"
 #include "sim/kernel/kernel.h"
+#include "sim/mem/memory.h"
 #include "sim/sm/sm.h"
 
 namespace gpurf::harness {
@@ -51,7 +52,9 @@ struct KernelResult {
   sim::SmStats sm;
   RfStats rf;
   energy::Breakdown energy;
-  sim::SmStats base_sm;  // MRF-only baseline (when simulated)
+  std::vector<sim::SmStats> sms;  // per SM (sm: their sum, cycles the GPU's)
+  sim::mem::MemStats mem;         // the memory hierarchy's (empty with ideal memory)
+  sim::SmStats base_sm;           // MRF-only baseline (when simulated)
   energy::Breakdown base_energy;
   DataActivity activity;  // RTL in the loop: data-port toggles
 };
@@ -59,6 +62,7 @@ struct KernelResult {
 struct DesignResult {
   std::string design, hierarchy;  // name, one-line description of the hierarchy
   sim::SmConfig sm;
+  sim::GpuConfig gpu;  // the GPU it ran on (GpuFor)
   bool two_level = false;
   std::string inner_policy;   // greedy | round-robin (the inner selection, two-level or not)
   energy::Energies energies;  // the hierarchy's levels and components (counts index them)
@@ -66,6 +70,7 @@ struct DesignResult {
   std::vector<KernelResult> kernels;
   // Sums over the kernels.
   energy::AccessCounts counts;
+  sim::mem::MemStats mem;
   energy::Breakdown energy, base_energy;
   uint64_t cycles = 0, base_cycles = 0, warp_instructions = 0;
   std::array<uint64_t, energy::kNumUnits> bank_conflicts{};
@@ -89,6 +94,10 @@ struct DesignResult {
 // descheduled on long-latency waits. Without a `gpu:` section and GPU flags it is the SM gpurf
 // built before the presets, field for field.
 sim::SmConfig SmConfigFor(const DesignSpec& d, const DriverOptions& o, bool& two_level);
+
+// The GPU the design runs on: ResolveGpu(d, o.gpu), and when --sms asks for fewer SMs than the
+// GPU has, each SM's share of the DRAM bandwidth (the full GPU's divided by its SM count).
+sim::GpuConfig GpuFor(const DesignSpec& d, const DriverOptions& o);
 
 // The energies for the design's hierarchy (see the file comment), at the design's row width,
 // and the per-access energies the compiler passes use. Throws InputError for a bad
