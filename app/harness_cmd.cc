@@ -227,6 +227,26 @@ double AccessPj(const energy::Breakdown& b, const std::string& name) {
   return l != nullptr ? l->access_pj : 0.0;
 }
 
+nlohmann::ordered_json MemoryJson(const sim::mem::MemStats& m) {
+  nlohmann::ordered_json j;
+  j["warp_accesses"] = m.warp_accesses;
+  auto level = [](const sim::mem::LevelStats& l) {
+    return nlohmann::ordered_json{{"accesses", l.accesses},
+                                  {"hits", l.hits},
+                                  {"misses", l.misses},
+                                  {"mshr_merges", l.mshr_merges},
+                                  {"reservation_stalls", l.reservation_stalls},
+                                  {"bank_conflicts", l.bank_conflicts},
+                                  {"bytes", l.bytes}};
+  };
+  j["l1d"] = level(m.l1d);
+  j["shared"] = level(m.shared);
+  j["constant"] = level(m.constant);
+  j["l2"] = level(m.l2);
+  j["dram"] = level(m.dram);
+  return j;
+}
+
 nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   nlohmann::ordered_json j;
   j["design"] = r.design;
@@ -234,6 +254,12 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   j["active_warps"] = r.sm.active_warps;
   j["two_level"] = r.two_level;
   j["inner_policy"] = r.inner_policy;
+  j["gpu"] = {{"preset", r.gpu.preset},
+              {"sms", r.gpu.sms},
+              {"schedulers", r.sm.schedulers},
+              {"issue_width", r.sm.issue_width},
+              {"policy", sim::WarpPolicyName(r.sm.policy)},
+              {"memory", r.gpu.mem.ideal ? "ideal" : "hierarchy"}};
   j["ipc"] = r.Ipc();
   j["baseline_ipc"] = r.BaseIpc();
   j["cycles"] = r.cycles;
@@ -243,6 +269,8 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   j["energy"] = r.energy.ToJson();
   j["baseline_energy_pj"] = r.base_energy.total_pj();
   j["normalized"] = r.Normalized();
+  if (!r.gpu.mem.ideal)
+    j["memory"] = MemoryJson(r.mem);
   j["rf_mode"] = h::RfModeName(r.mode);
   if (r.mode != h::RfMode::kModels)
     j["rtl_granularity"] = r.rtl_top ? "system" : "structures";
@@ -277,6 +305,21 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
     kj["counts"] = CountsJson(k.rf.counts, r.energies);
     kj["bank_conflicts"] = {{"private", k.rf.bank_conflicts[0]},
                             {"shared", k.rf.bank_conflicts[1]}};
+    kj["sm_stats"] = {{"dual_issues", k.sm.dual_issues},
+                      {"alloc_stalls", k.sm.alloc_stalls},
+                      {"mem_stalls", k.sm.mem_stalls},
+                      {"cta_refusals", k.sm.cta_refusals},
+                      {"max_resident_ctas", k.sm.max_resident_ctas}};
+    if (k.sms.size() > 1) {
+      auto& per = kj["sms"] = nlohmann::ordered_json::array();
+      for (const auto& sm : k.sms)
+        per.push_back({{"cycles", sm.cycles},
+                       {"warp_instructions", sm.warp_instructions},
+                       {"ctas", sm.ctas},
+                       {"ipc", sm.Ipc()}});
+    }
+    if (!r.gpu.mem.ideal)
+      kj["memory"] = MemoryJson(k.mem);
     kj["energy_pj"] = k.energy.total_pj();
     kj["baseline_energy_pj"] = k.base_energy.total_pj();
     ks.push_back(kj);
@@ -349,9 +392,48 @@ std::string RtlSummary(const h::DesignResult& r) {
 
 std::string Header(const h::DesignResult& r) {
   return fmt::format(
-      "design {}: {}; SM {} lanes, {} warps, {} scheduling{} ({} inner)\n", r.design, r.hierarchy,
-      r.sm.lanes, r.sm.warps, r.two_level ? "two-level" : "single-level",
-      r.two_level ? fmt::format(" with {} active", r.sm.active_warps) : "", r.inner_policy);
+      "design {}: {}; SM {} lanes, {} warps, {} scheduling{} ({} inner)\n"
+      "  GPU {}: {} SM{}, {} scheduler{} x {} issue per SM, {} memory\n",
+      r.design, r.hierarchy, r.sm.lanes, r.sm.warps, r.two_level ? "two-level" : "single-level",
+      r.two_level ? fmt::format(" with {} active", r.sm.active_warps) : "", r.inner_policy,
+      r.gpu.preset, r.gpu.sms, r.gpu.sms == 1 ? "" : "s", r.sm.schedulers,
+      r.sm.schedulers == 1 ? "" : "s", r.sm.issue_width,
+      r.gpu.mem.ideal ? "ideal (fixed-latency)" : "hierarchy");
+}
+
+// The memory hierarchy's statistics per level (--stats).
+std::string MemoryTable(const sim::mem::MemStats& m) {
+  std::string s = fmt::format("  {:<8} {:>11} {:>11} {:>11} {:>12} {:>12} {:>12} {:>12}\n",
+                              "memory", "accesses", "hits", "misses", "MSHR merges", "reserv. fail",
+                              "bank confl.", "bytes");
+  auto row = [&](const char* name, const sim::mem::LevelStats& l) {
+    s += fmt::format("  {:<8} {:>11} {:>11} {:>11} {:>12} {:>12} {:>12} {:>12}\n", name, l.accesses,
+                     l.hits, l.misses, l.mshr_merges, l.reservation_stalls, l.bank_conflicts,
+                     l.bytes);
+  };
+  row("L1D", m.l1d);
+  row("shared", m.shared);
+  row("const", m.constant);
+  row("L2", m.l2);
+  row("DRAM", m.dram);
+  return s;
+}
+
+// Per-SM IPC of a kernel (--stats): the busiest and idlest SMs and how many ran at all.
+std::string PerSmLine(const h::KernelResult& k) {
+  if (k.sms.size() <= 1)
+    return {};
+  double lo = 1e300, hi = 0;
+  size_t used = 0;
+  for (const auto& s : k.sms) {
+    if (s.warp_instructions == 0)
+      continue;
+    ++used;
+    lo = std::min(lo, s.Ipc());
+    hi = std::max(hi, s.Ipc());
+  }
+  return fmt::format("  SMs: {} of {} ran CTAs, per-SM IPC {:.3f}..{:.3f}, whole GPU {:.3f}\n",
+                     used, k.sms.size(), used ? lo : 0.0, hi, k.sm.Ipc());
 }
 
 }  // namespace
@@ -414,11 +496,21 @@ int RunSimCommand(const HarnessArgs& a) {
           k.sm.operand_delay_cycles, k.sm.activations, k.sm.deactivations, k.rf.flushes,
           k.rf.dead_kills, k.rf.core_reads, k.rf.core_conflicts, k.rf.core_issue_stalls,
           k.rf.dispatch_mismatches);
+      if (k.sm.dual_issues + k.sm.alloc_stalls + k.sm.mem_stalls + k.sm.cta_refusals > 0)
+        fmt::print(
+            "  dual issues {}, allocation stalls {}, memory reservation stalls {}, CTA "
+            "launches refused {}\n",
+            k.sm.dual_issues, k.sm.alloc_stalls, k.sm.mem_stalls, k.sm.cta_refusals);
+      fmt::print("{}", PerSmLine(k));
+      if (!r.gpu.mem.ideal)
+        fmt::print("{}", MemoryTable(k.mem));
     }
   }
   fmt::print("total: {} cycles, {} warp instructions, IPC {:.3f} (MRF-only baseline {:.3f})\n",
              r.cycles, r.warp_instructions, r.Ipc(), r.BaseIpc());
   fmt::print("{}", CountsTable(r.counts, r.energies, r.bank_conflicts));
+  if (a.stats && !r.gpu.mem.ideal)
+    fmt::print("{}", MemoryTable(r.mem));
   const double b = r.base_energy.total_pj();
   fmt::print("energy: {:.1f} nJ = {:.3f} of the MRF-only baseline ({:.1f} nJ)\n",
              r.energy.total_pj() / 1e3, b > 0 ? r.energy.total_pj() / b : 0.0, b / 1e3);

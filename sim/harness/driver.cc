@@ -220,11 +220,9 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     const double t0 = ThreadSeconds();
     One r = o.rtl.mode == RfMode::kModels
                 ? Simulate(d, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
-                           allocates,
-                           o.harness, res.energies)
+                           allocates, o.harness, res.energies)
                 : Simulate(d, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
-                           allocates,
-                           o.harness, res.energies, &rtl, &o.rtl);
+                           allocates, o.harness, res.energies, &rtl, &o.rtl);
     res.sim_seconds += ThreadSeconds() - t0;
     kr.sm = r.sm;
     kr.sms = r.sms;
@@ -239,8 +237,7 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
       if (!same) {
         // The baseline counts into the design's energies (every hierarchy's has the MRF).
         One b = Simulate(base, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
-                         allocates,
-                         o.harness, res.energies);
+                         allocates, o.harness, res.energies);
         kr.base_sm = b.sm;
         kr.base_energy = energy::Evaluate(b.rf.counts, res.energies, res.geometry);
       } else {
