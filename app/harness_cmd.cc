@@ -271,6 +271,10 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   j["normalized"] = r.Normalized();
   if (!r.gpu.mem.ideal)
     j["memory"] = MemoryJson(r.mem);
+  j["sim_seconds"] = r.sim_seconds;
+  j["baseline_seconds"] = r.base_seconds;
+  j["warp_instructions_per_second"] =
+      r.sim_seconds > 0 ? static_cast<double>(r.warp_instructions) / r.sim_seconds : 0.0;
   j["rf_mode"] = h::RfModeName(r.mode);
   if (r.mode != h::RfMode::kModels)
     j["rtl_granularity"] = r.rtl_top ? "system" : "structures";
@@ -511,6 +515,13 @@ int RunSimCommand(const HarnessArgs& a) {
   fmt::print("{}", CountsTable(r.counts, r.energies, r.bank_conflicts));
   if (a.stats && !r.gpu.mem.ideal)
     fmt::print("{}", MemoryTable(r.mem));
+  if (a.stats) {
+    const double wi = static_cast<double>(r.warp_instructions);
+    fmt::print(
+        "simulation: {:.2f} s for the design ({:.0f} warp instructions/s), {:.2f} s for the "
+        "MRF-only baseline (CPU seconds of this thread)\n",
+        r.sim_seconds, r.sim_seconds > 0 ? wi / r.sim_seconds : 0.0, r.base_seconds);
+  }
   const double b = r.base_energy.total_pj();
   fmt::print("energy: {:.1f} nJ = {:.3f} of the MRF-only baseline ({:.1f} nJ)\n",
              r.energy.total_pj() / 1e3, b > 0 ? r.energy.total_pj() / b : 0.0, b / 1e3);

@@ -236,8 +236,10 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     if (o.baseline) {
       if (!same) {
         // The baseline counts into the design's energies (every hierarchy's has the MRF).
+        const double tb = ThreadSeconds();
         One b = Simulate(base, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
                          allocates, o.harness, res.energies);
+        res.base_seconds += ThreadSeconds() - tb;
         kr.base_sm = b.sm;
         kr.base_energy = energy::Evaluate(b.rf.counts, res.energies, res.geometry);
       } else {

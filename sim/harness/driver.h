@@ -82,7 +82,8 @@ struct DesignResult {
   bool values = true;
   DataActivity activity;
   energy::Breakdown data_energy;
-  double sim_seconds = 0;  // CPU seconds of the design's simulations (baseline excluded)
+  double sim_seconds = 0;   // CPU seconds of the design's simulations (baseline excluded)
+  double base_seconds = 0;  // ... of the MRF-only baseline's
 
   double Ipc() const;
   double BaseIpc() const;
