@@ -123,29 +123,38 @@ namespace {
 
 enum class WarpState { kEmpty, kPending, kActive, kDone };
 
+// The fields the per-cycle scans read come first, so that a warp's scan touches one cache line;
+// the per-register arrays follow.
 struct Warp {
   const WarpStream* stream = nullptr;
+  size_t next = 0;    // index of the next DynInst
+  size_t length = 0;  // instructions in the stream
   uint32_t cta_slot = 0;
-  size_t next = 0;  // index of the next DynInst
   WarpState state = WarpState::kEmpty;
   bool at_barrier = false;
-  int outstanding = 0;       // issued instructions whose results are not written back yet
-  int long_outstanding = 0;  // ... of which long-latency operations
   bool wait_long = false;    // two-level: suspended until long_outstanding drops to 0
   bool unplanned = false;    // ... for a dependence the strand analysis did not mark
-  std::array<uint64_t, kMaxRegs + 1> ready_at{};  // cycle each register's pending write lands
-  std::array<bool, kMaxRegs + 1> long_pending{};  // that write comes from a long-latency op
-  uint64_t cta_seq = 0;  // launch order of its CTA, for activation fairness
-  uint64_t age = 0;      // launch order of the warp (GTO's "oldest")
-  // Cache of the long-latency wait of the next instruction: while `next` is `wait_next`, the
-  // instruction waits on a long-latency result until cycle `wait_until` (its registers' ready_at
-  // change only when the warp itself issues).
+  int outstanding = 0;       // issued instructions whose results are not written back yet
+  int long_outstanding = 0;  // ... of which long-latency operations
+  // Caches, valid while `next` equals their key (a warp's registers' ready_at change only when
+  // the warp itself issues): the next instruction's scoreboard-ready cycle (`ready_next`,
+  // `ready_until`); whether it waits on a long-latency result until `wait_until` (`wait_next`);
+  // for the strand end after it, whether the instruction after it depends on its long-latency
+  // results (`strand_dep`) or on another long-latency result until `strand_until`.
+  size_t ready_next = SIZE_MAX;
+  uint64_t ready_until = 0;
   size_t wait_next = SIZE_MAX;
   uint64_t wait_until = 0;
+  size_t strand_next = SIZE_MAX;
+  bool strand_dep = false;
+  uint64_t strand_until = 0;
+  uint64_t cta_seq = 0;  // launch order of its CTA, for activation fairness
+  uint64_t age = 0;      // launch order of the warp (GTO's "oldest")
+  std::array<uint64_t, kMaxRegs + 1> ready_at{};  // cycle each register's pending write lands
+  std::array<bool, kMaxRegs + 1> long_pending{};  // that write comes from a long-latency op
   // Register events: registers written since launch or their release.
   std::bitset<kMaxRegs + 1> allocated;
 
-  size_t length = 0;  // instructions in the stream
   bool finished_stream() const { return next >= length; }
 };
 
@@ -433,7 +442,7 @@ class SmSim {
 
   // Two-level: does issuing warp w's next instruction end a strand (see sm.h)? Sets
   // `long_wait` when the warp then waits for its long-latency results.
-  bool EndsStrand(const Warp& w, uint64_t cycle, bool& long_wait, bool& unplanned) const {
+  bool EndsStrand(Warp& w, uint64_t cycle, bool& long_wait, bool& unplanned) const {
     long_wait = false;
     unplanned = false;
     const size_t n = w.next + 1;
@@ -444,16 +453,24 @@ class SmSim {
         slots_[w.cta_slot].arrived + 1 < BarrierLive(slots_[w.cta_slot]))
       return true;
     const uint32_t y_index = w.stream->insts[n].inst;
-    const Instruction& y = k_.code[y_index];
-    bool dep = false;
-    auto check = [&](uint32_t r) {
+    if (w.strand_next != w.next) {
+      // Computed once per instruction: the registers' ready cycles change only when w issues.
+      const Instruction& y = k_.code[y_index];
       bool from_x = false;
-      if (x.long_latency)
-        ForEachReg(x.dsts, [&](uint32_t q) { from_x = from_x || q == r; });
-      dep = dep || from_x || (w.long_pending[r] && w.ready_at[r] > cycle);
-    };
-    ForEachReg(y.srcs, check);
-    ForEachReg(y.dsts, check);
+      uint64_t until = 0;
+      auto check = [&](uint32_t r) {
+        if (x.long_latency)
+          ForEachReg(x.dsts, [&](uint32_t q) { from_x = from_x || q == r; });
+        if (w.long_pending[r])
+          until = std::max(until, w.ready_at[r]);
+      };
+      ForEachReg(y.srcs, check);
+      ForEachReg(y.dsts, check);
+      w.strand_next = w.next;
+      w.strand_dep = from_x;
+      w.strand_until = until;
+    }
+    const bool dep = w.strand_dep || w.strand_until > cycle;
     const bool outstanding = w.long_outstanding > 0 || x.long_latency;
     if (opt_.long_wait != nullptr) {
       // The compiler's strand analysis marks where the warp waits; a dependence it did not
@@ -499,11 +516,15 @@ class SmSim {
     Warp& w = warps_[wid];
     const DynInst& d = w.stream->insts[w.next];
     const Instruction& in = k_.code[d.inst];
-    bool ready = true;
-    auto check = [&](uint32_t r) { ready = ready && w.ready_at[r] <= cycle; };
-    ForEachReg(in.srcs, check);
-    ForEachReg(in.dsts, check);
-    if (!ready) {
+    if (w.ready_next != w.next) {
+      uint64_t until = 0;
+      auto check = [&](uint32_t r) { until = std::max(until, w.ready_at[r]); };
+      ForEachReg(in.srcs, check);
+      ForEachReg(in.dsts, check);
+      w.ready_next = w.next;
+      w.ready_until = until;
+    }
+    if (w.ready_until > cycle) {
       sb_stall_ = true;
       return false;
     }
