@@ -165,6 +165,8 @@ struct CtaSlot {
   uint32_t cta = 0;             // linear CTA id
   uint64_t static_registers = 0;
   bool stalled = false;  // CtaStalled delivered, no warp issued since
+  // A warp of it may have finished (a write-back, or the launch): the retire step looks.
+  bool check = false;
 };
 
 struct Completion {
@@ -337,6 +339,7 @@ class SmSim {
       CtaSlot& slot = slots_[s];
       slot = CtaSlot{};
       slot.busy = true;
+      slot.check = true;
       slot.cta = info.cta;
       slot.static_registers = occ_.regs_per_cta;
       static_registers_ += occ_.regs_per_cta;
@@ -720,6 +723,7 @@ void SmSim::Step(uint64_t cycle) {
     if (k_.code[w.stream->insts[c.dyn].inst].long_latency)
       --w.long_outstanding;
     retire_ = true;
+    slots_[w.cta_slot].check = true;
     if (RegisterFileSystem* r = Part(c.warp))
       r->Writeback(cycle, Local(c.warp), w.stream->insts[c.dyn]);
   }
@@ -730,8 +734,11 @@ void SmSim::Step(uint64_t cycle) {
   bool freed = false;
   for (uint32_t s = 0; s < slots_.size() && retire_; ++s) {
     CtaSlot& slot = slots_[s];
-    if (!slot.busy)
+    // A warp finishes only in a cycle with its write-back (or, with nothing to execute, at its
+    // launch), so only slots with one can retire anything.
+    if (!slot.busy || !slot.check)
       continue;
+    slot.check = false;
     bool all_done = true;
     for (uint32_t wid : slot.warps) {
       Warp& w = warps_[wid];
@@ -802,9 +809,10 @@ void SmSim::Step(uint64_t cycle) {
     WarpScheduler::Decision decision;
     if (sc.two_level) {
       WarpScheduler::Inputs in;
+      int local = -1;
       for (uint32_t wid = s; wid < warps_.size(); wid += nsched_) {
         Warp& w = warps_[wid];
-        const int local = static_cast<int>(wid / nsched_);
+        ++local;  // wid / nsched_
         const uint64_t bit = 1ULL << local;
         const bool live = (w.state == WarpState::kPending || w.state == WarpState::kActive) &&
                           !w.finished_stream();
