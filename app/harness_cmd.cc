@@ -397,11 +397,11 @@ std::string RtlSummary(const h::DesignResult& r) {
 std::string Header(const h::DesignResult& r) {
   return fmt::format(
       "design {}: {}; SM {} lanes, {} warps, {} scheduling{} ({} inner)\n"
-      "  GPU {}: {} SM{}, {} scheduler{} x {} issue per SM, {} memory\n",
+      "  GPU {}: {} SM{}, {} scheduler{} x {} issue per SM, {} KB registers per SM, {} memory\n",
       r.design, r.hierarchy, r.sm.lanes, r.sm.warps, r.two_level ? "two-level" : "single-level",
       r.two_level ? fmt::format(" with {} active", r.sm.active_warps) : "", r.inner_policy,
       r.gpu.preset, r.gpu.sms, r.gpu.sms == 1 ? "" : "s", r.sm.schedulers,
-      r.sm.schedulers == 1 ? "" : "s", r.sm.issue_width,
+      r.sm.schedulers == 1 ? "" : "s", r.sm.issue_width, r.sm.registers / 256,
       r.gpu.mem.ideal ? "ideal (fixed-latency)" : "hierarchy");
 }
 

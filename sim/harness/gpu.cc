@@ -31,11 +31,6 @@ Setter Flag(std::string flag, std::string value, int order) {
   return s;
 }
 
-std::string Kb(uint32_t registers) {
-  const uint64_t bytes = uint64_t{registers} * 4;
-  return bytes % 1024 == 0 ? fmt::format("{} KB", bytes / 1024) : fmt::format("{} B", bytes);
-}
-
 }  // namespace
 
 uint32_t DesignRegisters(const DesignSpec& d) {
@@ -127,22 +122,12 @@ sim::GpuConfig ResolveGpu(const DesignSpec& d, const GpuCliOptions& cli) {
     set_by["memory"] = Flag("--memory", cli.memory, ++order);
   }
 
-  // The register file is the design's.
-  const uint32_t mrf = DesignRegisters(d);
-  const auto regs = set_by.find("sm.registers");
-  if ((cli_preset || d.gpu.preset_given || regs != set_by.end()) && g.sm.registers != mrf) {
-    const Setter& at = regs != set_by.end() ? regs->second : preset_setter;
-    throw InputError(
-        at.loc, at.field, at.value,
-        fmt::format("GPU {} has a {} register file ({} registers) but the design's MRF holds {} "
-                    "(mrf: {} banks x {} entries x {} bits)",
-                    name, Kb(g.sm.registers), g.sm.registers, Kb(mrf), d.mrf.banks, d.mrf.entries,
-                    d.mrf.width),
-        fmt::format("an mrf section of {}, or `sm.registers: {}` in the gpu section to run {} "
-                    "with the design's register file",
-                    Kb(g.sm.registers), mrf, name));
-  }
-  g.sm.registers = mrf;
+  // The SM's register capacity (what limits resident CTAs) is the GPU's when a preset is named
+  // or gpu.sm.registers is written, otherwise the design's MRF capacity: the implicit
+  // fermi-gebhart runs every design as it was built. Either way the register-file models use
+  // the design's MRF organisation (banks, width, collectors) in each partition.
+  if (!cli_preset && !d.gpu.preset_given && set_by.find("sm.registers") == set_by.end())
+    g.sm.registers = DesignRegisters(d);
 
   if (const std::string p = sim::GpuConfigProblem(g); !p.empty()) {
     // At the setter of the field the problem is about, else of the last field it names.

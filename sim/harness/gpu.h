@@ -10,10 +10,11 @@
 //   3. the `gpu:` section's fields, in file order (a field also written in `sm:` with another
 //      value is an error naming both);
 //   4. --sms N and --memory ideal|hierarchy.
-// The register file is the design's: sm.registers is the MRF's capacity / 4 bytes. A preset
-// named explicitly (--gpu or gpu.preset) whose register file (after gpu.sm.registers) differs
-// from the design's MRF is an error naming both; the implicit fermi-gebhart adopts the MRF, so
-// small example designs keep working and every SM is what SmConfigFor built before presets.
+// Register capacity: the GPU's when a preset is named (--gpu or gpu.preset) or
+// gpu.sm.registers is written, otherwise the design's MRF capacity (the implicit fermi-gebhart
+// adopts the MRF, so small example designs keep working and every SM is what SmConfigFor built
+// before presets). The register-file models of every partition keep the design's MRF
+// organisation (banks, width, collectors).
 //
 // Every rejection is an InputError at the YAML field's file:line:column (or the flag): an
 // unknown field path (with a suggestion), a value the field does not allow (naming what is), or

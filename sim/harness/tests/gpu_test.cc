@@ -319,26 +319,16 @@ TEST(ResolveGpu, RejectionsAreLocated) {
   }
 }
 
-TEST(ResolveGpu, ANamedPresetMustHoldTheDesignsRegisterFile) {
-  // 128 KB MRF on a 256 KB GPU.
-  InputError e = Rejected("gpu:\n  preset: gtx980\n");
-  EXPECT_EQ(e.loc().str(), "g.yaml:2:11");
-  EXPECT_NE(e.problem().find("GPU gtx980 has a 256 KB register file (65536 registers) but the "
-                             "design's MRF holds 128 KB (mrf: 32 banks x 256 entries x 128 bits)"),
-            std::string::npos)
-      << e.what();
-  EXPECT_NE(e.allowed().find("sm.registers: 32768"), std::string::npos);
+TEST(ResolveGpu, ANamedPresetBringsItsRegisterCapacity) {
+  // 128 KB MRF on a 256 KB GPU: the GPU's capacity decides how many CTAs are resident.
+  EXPECT_EQ(ResolveGpu(Load("gpu:\n  preset: gtx980\n"), {}).sm.registers, 65536u);
   GpuCliOptions cli;
   cli.preset = "titanx-pascal";
-  e = Rejected("design:\n  name: a\n", cli);
-  EXPECT_EQ(e.field(), "--gpu");
-  // ... unless the gpu section gives the GPU the design's register file.
+  EXPECT_EQ(ResolveGpu(Load("design:\n  name: a\n"), cli).sm.registers, 65536u);
+  // gpu.sm.registers overrides it, with or without a named preset.
   EXPECT_EQ(ResolveGpu(Load("gpu:\n  preset: gtx980\n  sm.registers: 32768\n"), {}).sm.registers,
             32768u);
-  EXPECT_EQ(ResolveGpu(Load("mrf:\n  entries: 512\ngpu:\n  preset: gtx980\n"), {}).sm.registers,
-            65536u);
-  e = Rejected("gpu:\n  sm.registers: 65536\n");
-  EXPECT_EQ(e.loc().str(), "g.yaml:2:17");
+  EXPECT_EQ(ResolveGpu(Load("gpu:\n  sm.registers: 65536\n"), {}).sm.registers, 65536u);
   // The implicit default adopts the design's MRF (4 KB here: 4 x 64 x 128 bits).
   EXPECT_EQ(
       ResolveGpu(
@@ -379,8 +369,9 @@ TEST_F(GpuCli, ListAndShow) {
 }
 
 TEST_F(GpuCli, SimRejectsAnUnknownGpuListingThePresets) {
-  const test::CliResult r = Run(
-      "sim '" GPURF_SOURCE_DIR "/configs/examples/hw_rfc_6entry.yaml' --workload vectorAdd --gpu gtx");
+  const test::CliResult r =
+      Run("sim '" GPURF_SOURCE_DIR
+          "/configs/examples/hw_rfc_6entry.yaml' --workload vectorAdd --gpu gtx");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("--gpu"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("fermi-gebhart, gtx480, gtx980, pascal-finereg, titanx-pascal"),
@@ -390,12 +381,13 @@ TEST_F(GpuCli, SimRejectsAnUnknownGpuListingThePresets) {
                                 "/configs/examples/hw_rfc_6entry.yaml' --workload vectorAdd "
                                 "--memory perfect");
   EXPECT_EQ(m.code, 2) << m.err;
-  // A preset whose register file is not the design's: exit 2 naming both.
+  // A preset whose register file is not the design's runs with the GPU's capacity.
   const test::CliResult g = Run("sim '" GPURF_SOURCE_DIR
                                 "/configs/examples/hw_rfc_6entry.yaml' --workload vectorAdd --gpu "
-                                "gtx980");
-  EXPECT_EQ(g.code, 2);
-  EXPECT_NE(g.err.find("256 KB register file"), std::string::npos) << g.err;
+                                "gtx980 --sms 1");
+  EXPECT_EQ(g.code, 0) << g.err;
+  EXPECT_NE(g.out.find("GPU gtx980: 1 SM, 4 schedulers x 2 issue per SM, 256 KB registers per SM"), std::string::npos)
+      << g.out;
 }
 
 }  // namespace
