@@ -413,10 +413,10 @@ void Sgemm(ReferenceContext& c) {
 }
 
 // kmeans(membership, sums, counts, feat, centroids, n, k): nearest centroid (squared distance
-// over 16 features, first minimum) of each point, then per-cluster feature sums and counts.
+// over 12 features, first minimum) of each point, then per-cluster feature sums and counts.
 // feat is feature-major (feat[f * n + i]).
 void Kmeans(ReferenceContext& c) {
-  constexpr uint64_t kF = 16;
+  constexpr uint64_t kF = 12;
   const uint64_t n = c.Count(5, "the number of points");
   const uint64_t k = c.Count(6, "the number of clusters", 1);
   auto member = c.Buffer<int32_t>(0);
@@ -425,9 +425,9 @@ void Kmeans(ReferenceContext& c) {
   auto feat = c.Buffer<float>(3);
   auto cent = c.Buffer<float>(4);
   member.Need(n, Why("n", n, 5));
-  feat.Need(CountMul(kF, n), "16 features x n with " + Why("n", n, 5));
-  cent.Need(CountMul(k, kF), "k x 16 features with " + Why("k", k, 6));
-  sums.Need(CountMul(k, kF), "k x 16 features with " + Why("k", k, 6));
+  feat.Need(CountMul(kF, n), "12 features x n with " + Why("n", n, 5));
+  cent.Need(CountMul(k, kF), "k x 12 features with " + Why("k", k, 6));
+  sums.Need(CountMul(k, kF), "k x 12 features with " + Why("k", k, 6));
   counts.Need(k, Why("k", k, 6));
   std::vector<double> acc(k * kF, 0.0);
   std::vector<uint32_t> cnt(k, 0);
@@ -689,17 +689,17 @@ void Pathfinder(ReferenceContext& c) {
 }
 
 // backprop(hidden, in, w, nhid): hidden(s, h) = 1 / (1 + exp(-sum_i in(s, i) w(i, h))) with
-// 256 inputs, w input-major; samples = grid.y, hidden units = 16 x grid.x.
+// 256 inputs, w input-major; samples = grid.x, hidden units = 16 x grid.y.
 void Backprop(ReferenceContext& c) {
   constexpr uint64_t kIn = 256;
   const uint64_t nhid = c.Count(3, "the number of hidden units");
   auto hidden = c.Buffer<float>(0);
   auto in = c.Buffer<float>(1);
   auto w = c.Buffer<float>(2);
-  const uint64_t samples = c.spec.grid.y, units = 16 * uint64_t{c.spec.grid.x};
+  const uint64_t samples = c.spec.grid.x, units = 16 * uint64_t{c.spec.grid.y};
   hidden.Need(CountMul(samples, nhid),
-              fmt::format("grid.y = {} samples x {}", samples, Why("nhid", nhid, 3)));
-  in.Need(CountMul(samples, kIn), fmt::format("grid.y = {} samples x 256 inputs", samples));
+              fmt::format("grid.x = {} samples x {}", samples, Why("nhid", nhid, 3)));
+  in.Need(CountMul(samples, kIn), fmt::format("grid.x = {} samples x 256 inputs", samples));
   w.Need(CountMul(kIn, nhid), "256 inputs x " + Why("nhid", nhid, 3));
   for (uint64_t s = 0; s < samples; ++s) {
     for (uint64_t h = 0; h < std::min(units, nhid); ++h) {
@@ -722,15 +722,15 @@ void SubHistogram(ReferenceContext& c) {
     ++hist[keys[i] >> 22];
 }
 
-// lud(out, in, shift): packed LU factors (unit-lower L, U) without pivoting of each 24 x 24
-// matrix in + shift I, one per CTA.
+// lud(out, in, shift): packed LU factors (unit-lower L, U) without pivoting of each 16 x 16
+// matrix in + shift I, two per CTA.
 void Lud(ReferenceContext& c) {
-  constexpr uint64_t kN = 24;
+  constexpr uint64_t kN = 16;
   const double shift = c.Float(2);
   auto out = c.Buffer<float>(0);
   auto in = c.Buffer<float>(1);
-  const uint64_t mats = c.spec.grid.x;
-  const std::string why = fmt::format("24 x 24 per CTA, grid.x = {}", mats);
+  const uint64_t mats = 2 * uint64_t{c.spec.grid.x};
+  const std::string why = fmt::format("two 16 x 16 matrices per CTA, grid.x = {}", c.spec.grid.x);
   out.Need(CountMul(mats, kN * kN), why);
   in.Need(CountMul(mats, kN * kN), why);
   std::vector<double> a(kN * kN);

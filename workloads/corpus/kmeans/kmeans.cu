@@ -4,15 +4,15 @@
 // sums / counts, left to the host or a later launch).
 //
 // Layout: features are stored feature-major (feat[f * n + i]) so a warp's loads of one feature
-// are coalesced; the k x 16 centroid table is row-major in global memory (1 KB for k = 16:
+// are coalesced; the k x 12 centroid table is row-major in global memory (192 bytes for k = 4:
 // small enough to stay in any L1, so this kernel is not cache-sensitive).
-// Sizes (launch.yaml): n = 61440 points of 16 features, k = 4 clusters; each thread handles
+// Sizes (launch.yaml): n = 61440 points of 12 features, k = 4 clusters; each thread handles
 // two points, so 240 CTAs of 128 threads.
 // Occupancy on the Fermi-class SM (48 warps, 32768 registers, 8 CTAs, 48 KB shared): the two
-// points' 32 features stay in registers for the whole centroid loop, with the two running
+// points' 24 features stay in registers for the whole centroid loop, with the two running
 // distances, minima and indices: more than 32 registers per thread, so 32768 / (128 x regs) < 8
 // CTAs and registers limit occupancy (warps would allow 12, no shared memory is used).
-#define F 16
+#define F 12
 #define PPT 2  // points per thread
 
 extern "C" __global__ void kmeans(int* membership, float* sums, unsigned* counts,

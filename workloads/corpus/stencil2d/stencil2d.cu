@@ -13,7 +13,7 @@
 // that is 12-24 KB per step: a 16 KB L1 keeps at most the d = 1 reuse (often not even that),
 // a 48 KB L1 keeps d = 1..2 (up to 3 with fewer warps), so the L1 hit rate (and with it
 // the IPC of this memory-bound kernel) moves by well over 10% between 16 KB and 48 KB.
-// Sizes (launch.yaml): 512 x 1920 floats (3.75 MB), seg = 8 rows: 240 CTAs of 128 threads.
+// Sizes (launch.yaml): 512 x 1200 floats (2.3 MB), seg = 5 rows: 240 CTAs of 128 threads.
 #define W4 128  // float4 per row (width 512)
 
 extern "C" __global__ void stencil2d(float4* out, const float4* in, int h, int seg, float c0,
