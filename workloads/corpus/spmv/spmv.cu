@@ -10,7 +10,8 @@
 // most half of x and the streaming lines evict it further, so at most about half the gathers
 // hit. The L1 hit rate and the IPC of this latency-bound kernel change by far more than 10%.
 // Sizes (launch.yaml): 3840 rows x 8192 columns, 32 nonzeros per row (122880 in all): 240 CTAs
-// of 128 threads.
+// of 128 threads. Occupancy: 20 registers, 512 bytes of shared memory: the 8 CTA slots limit
+// it (32 resident warps).
 #define TPR 8   // threads per row
 #define RPC 16  // rows per CTA
 

@@ -10,8 +10,8 @@
 // (neighbours come from L1).
 // Sizes (launch.yaml): 256 x 240 pixels, 16 x 15 = 240 CTAs of 256 threads, q0^2 given.
 // Occupancy on the Fermi-class SM (48 warps, 32768 registers, 8 CTAs, 48 KB shared): the five
-// image values, four differences and the coefficient arithmetic need more than 26 registers per
-// thread, so 32768 / (256 x regs) < 6 CTAs: registers limit occupancy (warps allow 6, shared
+// image values, four differences and the coefficient arithmetic take 26 registers per thread
+// in gpurf, so 32768 / (256 x 26) = 4 < 6 CTAs: registers limit occupancy (warps allow 6, shared
 // memory, 1.2 KB per CTA, 40).
 #define BS 16
 

@@ -14,6 +14,10 @@
 // a 48 KB L1 keeps d = 1..2 (up to 3 with fewer warps), so the L1 hit rate (and with it
 // the IPC of this memory-bound kernel) moves by well over 10% between 16 KB and 48 KB.
 // Sizes (launch.yaml): 512 x 1200 floats (2.3 MB), seg = 5 rows: 240 CTAs of 128 threads.
+// Occupancy on the Fermi-class SM (48 warps, 32768 registers, 8 CTAs, 48 KB shared): the seven
+// float4 operands (28 values) are live at once, 48 registers per thread in gpurf, so
+// 32768 / (128 x 48) = 5 < 8 CTAs: registers limit occupancy (20 resident warps, which is the
+// warp count the reuse-distance estimate above uses at its low end).
 #define W4 128  // float4 per row (width 512)
 
 extern "C" __global__ void stencil2d(float4* out, const float4* in, int h, int seg, float c0,

@@ -3,13 +3,13 @@
 // (the boundary of out is left as it is). Each thread owns one (x, y) column and marches over a
 // chunk of 8 planes with a register queue along z (below, centre, above: the z reuse never
 // leaves registers); the four in-plane neighbours are global loads that hit lines brought in
-// by the neighbouring threads and warps. The z loop is fully unrolled so all 8 planes' loads
-// can be issued early, which keeps many values live.
+// by the neighbouring threads and warps (reuse distance of about one z step of the resident
+// warps, a few KB: not expected to be L1-size sensitive).
 // Sizes (launch.yaml): 64 x 64 x 66 grid (64 interior planes), CTAs of 32 x 4 threads,
 // 2 x 16 x 8 = 256 CTAs.
-// Occupancy on the Fermi-class SM (48 warps, 32768 registers, 8 CTAs, 48 KB shared): with the
-// unrolled z chunk more than 32 registers per thread are live, so 32768 / (128 x regs) < 8
-// CTAs: registers limit occupancy (warps would allow 12, no shared memory).
+// Occupancy on the Fermi-class SM (48 warps, 32768 registers, 8 CTAs, 48 KB shared): 24
+// registers per thread in gpurf (registers would allow 10 CTAs, warps 12, no shared memory):
+// the 8 CTA slots limit occupancy.
 #define ZCHUNK 8
 
 extern "C" __global__ void stencil3d(float* out, const float* in, int nx, int ny, int nz,
