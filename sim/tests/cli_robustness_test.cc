@@ -39,8 +39,10 @@ class CliRobustness : public test::CliFixture {
 };
 
 TEST_F(CliRobustness, EnergyOverAllSkipsKernelsThatDoNotFitTheSm) {
-  // small_arrays has 4 warps per SM: the 256-thread kernels (8 warps per CTA) cannot run; the
-  // 128-thread ones (nbody, scalarProd) can. Before: exit 1 "kernel bfs does not fit".
+  // small_arrays has 4 warps per SM and 1024 registers (8 lanes): the 256-thread kernels (8
+  // warps per CTA) cannot run; the 128-thread ones with at most 32 registers (nbody,
+  // scalarProd, spmv, particleFilter, pathfinder, backprop, stencil3d) and the one-warp ones
+  // (nw, lud) can. Before: exit 1 "kernel bfs does not fit".
   const fs::path out = dir_ / "e";
   fs::create_directories(out);
   const Result r = Run("energy " + kSmall + " --workload all --md " + (out / "e.md").string() +
@@ -71,8 +73,8 @@ TEST_F(CliRobustness, EnergyOverAllSkipsKernelsThatDoNotFitTheSm) {
   }
   EXPECT_TRUE(bfs);
   EXPECT_FALSE(nbody);
-  EXPECT_EQ(j["skipped"].size(), 10u);  // all but nbody and scalarProd
-  EXPECT_EQ(j["designs"][0]["kernels"].size(), 2u);
+  EXPECT_EQ(j["skipped"].size(), 17u);  // all but the nine above
+  EXPECT_EQ(j["designs"][0]["kernels"].size(), 9u);
   EXPECT_EQ(Listing(out), (std::vector<std::string>{"e.csv", "e.json", "e.md", "e.svg"}));
 }
 
@@ -82,9 +84,17 @@ TEST_F(CliRobustness, AllWithNothingThatFitsIsBadInput) {
   text.replace(text.find("warps: 4"), 8, "warps: 2");
   text.replace(text.find("active_warps: 4"), 15, "active_warps: 2");
   std::ofstream(d) << text;
+  // A one-warp CTA of 16 registers fits every valid design (nw, lud), so "all" runs over a corpus
+  // of two 256-thread kernels, through GPURF_HOME.
+  const fs::path home = dir_ / "home";
+  fs::create_directories(home / "workloads" / "corpus");
+  for (const char* w : {"vectorAdd", "bfs"})
+    fs::copy(kCorpus + "/" + w, home / "workloads" / "corpus" / w, fs::copy_options::recursive);
+  setenv("GPURF_HOME", home.c_str(), 1);
   const Result r = Run("sim " + d.string() + " --workload all");
+  unsetenv("GPURF_HOME");
   EXPECT_EQ(r.code, 2) << r.err;
-  EXPECT_NE(r.err.find("none of the 12 kernels fits the design's SM"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("none of the 2 kernels fits the design's SM"), std::string::npos) << r.err;
 }
 
 TEST_F(CliRobustness, ExplicitKernelThatDoesNotFitIsBadInput) {
