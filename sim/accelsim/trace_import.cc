@@ -645,6 +645,9 @@ class KernelParser {
       in.pc = s.pc;
       in.opcode = s.opcode;
       in.op_class = s.info.op_class;
+      // BAR.SYNC / BAR.RED / BAR.ARV wait for the CTA; MEMBAR, DEPBAR, WARPSYNC do not.
+      in.cta_barrier =
+          s.opcode.rfind("BAR", 0) == 0 && (s.opcode.size() == 3 || s.opcode[3] == '.');
       const OperandWidths w =
           SassOperandWidths(s.opcode, s.info, static_cast<int>(s.dsts.size()),
                             static_cast<int>(s.srcs.size()), header_.binary_version);

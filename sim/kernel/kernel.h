@@ -67,6 +67,9 @@ struct Instruction {
   uint8_t guard = kNoPred;         // guard predicate (@p / @!p), kNoPred when unguarded
   bool guard_negated = false;
   bool long_latency = false;  // its results arrive after a long-latency operation
+  // A CTA-wide barrier (bar.sync, BAR.SYNC): the warp waits until every live warp of its CTA
+  // arrived. Other kBarrier-class instructions (membar/fence, MEMBAR, WARPSYNC) do not wait.
+  bool cta_barrier = false;
   bool conditional = false;   // branch that may diverge (guarded, not known uniform)
   int32_t target = -1;        // instruction index of a branch target, -1 otherwise
   uint8_t mem_bytes = 0;      // bytes per thread of a memory access, 0 otherwise

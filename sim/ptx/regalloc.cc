@@ -112,6 +112,7 @@ Kernel CfgShell(const PtxFunction& fn) {
     o.pc = i;
     o.opcode = in.opcode;
     o.op_class = ClassOf(in);
+    o.cta_barrier = in.op == Op::kBar;
     o.target = in.target;
     o.loc = in.loc;
     if (in.has_guard) {
@@ -480,6 +481,7 @@ Instruction ToInstruction(const PtxInst& in, uint32_t index) {
   o.pc = index;
   o.opcode = in.opcode;
   o.op_class = ClassOf(in);
+  o.cta_barrier = in.op == Op::kBar;
   o.loc = in.loc;
   for (int i = 0; i < in.n_src; ++i) {
     const Operand& s = in.src[static_cast<size_t>(i)];

@@ -452,7 +452,7 @@ class SmSim {
     if (n >= w.length)
       return true;  // its last instruction: the warp leaves the active set
     const Instruction& x = k_.code[w.stream->insts[w.next].inst];
-    if (x.op_class == OpClass::kBarrier &&
+    if (x.cta_barrier &&
         slots_[w.cta_slot].arrived + 1 < BarrierLive(slots_[w.cta_slot]))
       return true;
     const uint32_t y_index = w.stream->insts[n].inst;
@@ -626,7 +626,7 @@ class SmSim {
           p->CtaResumed(cycle, info);
       }
     }
-    if (in.op_class == OpClass::kBarrier) {
+    if (in.cta_barrier) {
       w.at_barrier = true;
       ++slot.arrived;
       if (slot.arrived >= BarrierLive(slot)) {

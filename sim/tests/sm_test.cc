@@ -20,6 +20,15 @@ Instruction Op(OpClass c, std::vector<uint16_t> dst, std::vector<uint16_t> src,
   for (auto r : src)
     i.srcs.push_back({r, 1});
   i.long_latency = long_latency;
+  i.cta_barrier = c == OpClass::kBarrier;  // bar.sync; Membar() below is the other kind
+  return i;
+}
+
+// A memory fence: barrier-class (latency, strand rules) but no CTA-wide wait.
+Instruction Membar() {
+  Instruction i = Op(OpClass::kBarrier, {}, {});
+  i.opcode = "membar.gl";
+  i.cta_barrier = false;
   return i;
 }
 
@@ -564,6 +573,23 @@ TEST(SmV2, LoadsTakeTheMemoryHierarchysTimeAndRetryWhenMshrsAreBusy) {
   EXPECT_EQ(ideal.issued.at({5, 0}), 5u);
   EXPECT_EQ(ideal.issued.at({0, 1}), 400u);
   EXPECT_EQ(si.mem_stalls, 0u);
+}
+
+// Regression: membar/fence were barrier-class and the SM made a warp that executed one wait for
+// the whole CTA, so a fence only some warps execute (inside `if (tid == 0)`) hung the run.
+TEST(SmV2, AFenceIsNotACtaBarrier) {
+  Fixture f({Membar(), Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kExit, {}, {})}, 1, 2);
+  f.run.warps[1].insts.erase(f.run.warps[1].insts.begin());  // warp 1 skips the fence
+  SmConfig cfg;
+  RoundRobinPolicy rr(cfg.warps);
+  SpyRf rf(cfg.warps);
+  SmOptions opt;
+  opt.max_cycles = 10000;
+  const SmStats st = RunSm(f.run, cfg, rr, &rf, opt);
+  EXPECT_EQ(rf.issued.at({0, 0}), 0u);  // the fence
+  EXPECT_EQ(rf.issued.at({1, 1}), 1u);  // warp 1's ALU op
+  EXPECT_EQ(rf.issued.at({0, 1}), 2u);  // warp 0 goes on without waiting for warp 1
+  EXPECT_EQ(st.warp_instructions, 5u);
 }
 
 }  // namespace v2
