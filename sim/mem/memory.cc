@@ -822,6 +822,13 @@ bool MemorySystem::CanIssue(int sm, uint64_t cycle, const Access& a) const {
   return true;
 }
 
+uint64_t MemorySystem::RetryCycle(int sm, uint64_t cycle, const Access& a) const {
+  SmState& s = impl_->sm[static_cast<size_t>(sm)];
+  SmCache& c = a.space == Space::kConst ? s.cc : s.l1;
+  c.FreeMshrs(cycle);  // drops the MSHRs freed by `cycle`: the heap's top is the next release
+  return c.mshr.empty() ? cycle + 1 : std::max(cycle + 1, c.mshr.front());
+}
+
 const MemStats& MemorySystem::Stats(int sm) const {
   return impl_->sm[static_cast<size_t>(sm)].stats;
 }

@@ -151,6 +151,11 @@ class MemorySystem {
   std::optional<uint64_t> Issue(int sm, uint64_t cycle, const Access& a);
   // Whether Issue(sm, cycle, a) would accept the access now; no side effects.
   bool CanIssue(int sm, uint64_t cycle, const Access& a) const;
+  // After CanIssue(sm, cycle, a) refused: the first cycle at which it may accept, the next
+  // release of an MSHR of the cache that refused (every line in flight holds one, and nothing
+  // else frees a resource a refused access needs). Later issues only take resources, so the
+  // access stays refused until then; the SM need not ask before.
+  uint64_t RetryCycle(int sm, uint64_t cycle, const Access& a) const;
 
   const MemStats& Stats(int sm) const;  // L2 and DRAM fields: what this SM caused
   MemStats Total() const;

@@ -148,6 +148,8 @@ struct Warp {
   size_t strand_next = SIZE_MAX;
   bool strand_dep = false;
   uint64_t strand_until = 0;
+  size_t mem_next = SIZE_MAX;  // the memory system refused the next instruction until mem_retry
+  uint64_t mem_retry = 0;
   uint64_t cta_seq = 0;  // launch order of its CTA, for activation fairness
   uint64_t age = 0;      // launch order of the warp (GTO's "oldest")
   std::array<uint64_t, kMaxRegs + 1> ready_at{};  // cycle each register's pending write lands
@@ -452,8 +454,7 @@ class SmSim {
     if (n >= w.length)
       return true;  // its last instruction: the warp leaves the active set
     const Instruction& x = k_.code[w.stream->insts[w.next].inst];
-    if (x.cta_barrier &&
-        slots_[w.cta_slot].arrived + 1 < BarrierLive(slots_[w.cta_slot]))
+    if (x.cta_barrier && slots_[w.cta_slot].arrived + 1 < BarrierLive(slots_[w.cta_slot]))
       return true;
     const uint32_t y_index = w.stream->insts[n].inst;
     if (w.strand_next != w.next) {
@@ -548,8 +549,15 @@ class SmSim {
       }
     }
     mem::Access a;
-    if (AccessOf(w, d, in, a) && !mem_->CanIssue(id_, cycle, a)) {
+    if (AccessOf(w, d, in, a)) {
+      if (w.mem_next != w.next || w.mem_retry <= cycle) {
+        if (mem_->CanIssue(id_, cycle, a))
+          return true;
+        w.mem_next = w.next;
+        w.mem_retry = mem_->RetryCycle(id_, cycle, a);
+      }
       mem_stall_ = true;
+      mem_retry_ = std::min(mem_retry_, w.mem_retry);
       return false;
     }
     return true;
@@ -705,6 +713,7 @@ class SmSim {
   uint64_t next_cycle_ = 0;
   bool sb_stall_ = false, unit_stall_ = false, rf_stall_ = false, alloc_stall_ = false,
        mem_stall_ = false;
+  uint64_t mem_retry_ = UINT64_MAX;  // this cycle: the earliest retry of a refused access
   std::vector<uint16_t> new_regs_;
   SmStats st_;
 };
@@ -793,6 +802,7 @@ void SmSim::Step(uint64_t cycle) {
 
   // 3. Issue, scheduler by scheduler: which of its active warps could issue this cycle.
   sb_stall_ = unit_stall_ = rf_stall_ = alloc_stall_ = mem_stall_ = false;
+  mem_retry_ = UINT64_MAX;
   bool any_issuable = false, issued = false, events = false;
   for (uint32_t s = 0; s < nsched_; ++s) {
     Sched& sc = sched_[s];
@@ -903,14 +913,15 @@ void SmSim::Step(uint64_t cycle) {
       r->Tick(cycle);
   }
   next_cycle_ = cycle + 1;
-  // Event-driven step: when no warp could issue and none waited for the register-file system
-  // or the memory system, no warp can issue before the next write-back or the next shared unit
-  // becoming free, so the cycles in between are counted with this cycle's stall reasons and
-  // skipped; the register-file systems still tick through them while they have work of their
-  // own. (Not after a two-level activation or deactivation: a newly active warp may issue in
-  // the next cycle.)
-  if (!any_issuable && !rf_stall_ && !alloc_stall_ && !mem_stall_ && !events) {
+  // Event-driven step: when no warp could issue and none waited for the register-file system,
+  // no warp can issue before the next write-back, the next shared unit becoming free or the
+  // memory system's next MSHR release (for an access it refused), so the cycles in between are
+  // counted with this cycle's stall reasons and skipped; the register-file systems still tick
+  // through them while they have work of their own. (Not after a two-level activation or
+  // deactivation: a newly active warp may issue in the next cycle.)
+  if (!any_issuable && !rf_stall_ && !alloc_stall_ && !events) {
     uint64_t next = completions_.empty() ? UINT64_MAX : completions_.top().cycle;
+    next = std::min(next, mem_retry_);
     for (const Sched& sc : sched_) {
       for (uint64_t f : sc.unit_free) {
         if (f > cycle && f < next)
@@ -922,6 +933,7 @@ void SmSim::Step(uint64_t cycle) {
       st_.idle_cycles += skip;
       st_.scoreboard_stalls += sb_stall_ ? skip : 0;
       st_.unit_stalls += unit_stall_ ? skip : 0;
+      st_.mem_stalls += mem_stall_ ? skip : 0;
       for (auto* r : rf_) {
         for (uint64_t c = cycle + 1; r != nullptr && c <= cycle + skip && r->Busy(); ++c)
           r->Tick(c);

@@ -306,7 +306,10 @@ TEST(L1, MshrExhaustionRefusesWithoutChangingState) {
   // Line 0 at cycle 0, 1 at 1 (DRAM: line j starts at 4j): fills 300, 304, 308, 312.
   EXPECT_EQ(a.Issue(0, 10, FullLine(0)), 300u);  // a merge needs no MSHR
   EXPECT_EQ(b.Issue(0, 10, FullLine(0)), 300u);
-  // A fifth line: no MSHR.
+  // A fifth line: no MSHR, until the first fill frees one at 300.
+  EXPECT_FALSE(a.CanIssue(0, 20, FullLine(5)));
+  EXPECT_EQ(a.RetryCycle(0, 20, FullLine(5)), 300u);
+  EXPECT_FALSE(a.CanIssue(0, 299, FullLine(5)));
   EXPECT_EQ(a.Issue(0, 20, FullLine(5)), std::nullopt);
   // Two lines, one resident (a merge) and one new: refused as a whole.
   Warp two = FullLine(1);
