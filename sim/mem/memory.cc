@@ -478,10 +478,29 @@ struct MemorySystem::Impl {
   std::optional<uint64_t> ReadThrough(SmCache& c, LevelStats& ls, MemStats& st, uint64_t now,
                                       uint64_t step, bool lowest_priority) {
     if (!PlanRead(c, now)) {
+      if (Structural(c, now))
+        return Bypass(c, ls, st, now, step);
       ++ls.reservation_stalls;
       return std::nullopt;
     }
     return CommitRead(c, ls, st, now, step, lowest_priority);
+  }
+
+  // A refusal with no line in flight (every MSHR free) can never turn into an acceptance: the
+  // access needs more MSHRs than the cache has, or more new lines in one set than it has ways
+  // (a scattered warp access). The hardware replays such an access in parts; here its lines
+  // bypass the cache to the L2.
+  static bool Structural(SmCache& c, uint64_t now) { return c.FreeMshrs(now) == c.cfg.mshrs; }
+  uint64_t Bypass(SmCache& c, LevelStats& ls, MemStats& st, uint64_t now, uint64_t step) {
+    uint64_t done = 0;
+    for (size_t k = 0; k < lines.size(); ++k) {
+      const uint32_t n = static_cast<uint32_t>(std::popcount(lines[k].sectors));
+      ls.accesses += n;
+      ls.misses += n;
+      done = std::max(done, ToL2(st, now + k * step, lines[k].line, lines[k].sectors,
+                                 c.sector_shift, c.line_shift, L2Op::kRead));
+    }
+    return done;
   }
 
   // The check pass of ReadThrough: fills `plan` for `lines`; false when an MSHR, a merge slot
@@ -610,8 +629,12 @@ struct MemorySystem::Impl {
     }
     SectoredCache& tags = c.tags;
     if (!PlanStore(c, now, wa)) {
-      ++st.l1d.reservation_stalls;
-      return std::nullopt;
+      if (!Structural(c, now)) {
+        ++st.l1d.reservation_stalls;
+        return std::nullopt;
+      }
+      wa = false;  // more new lines in a set than ways: written through without allocating
+      PlanStore(c, now, wa);
     }
     for (int pass = 0; pass < 2; ++pass) {
       for (size_t k = 0; k < lines.size(); ++k) {
@@ -802,7 +825,8 @@ bool MemorySystem::CanIssue(int sm, uint64_t cycle, const Access& a) const {
       if (!s.cc.tags.enabled())
         return true;
       Coalesce(a, s.cc.cfg.line_bytes, s.cc.cfg.sector_bytes, m.lines);
-      return m.PlanRead(s.cc, std::max(cycle, s.const_free));
+      return m.PlanRead(s.cc, std::max(cycle, s.const_free)) ||
+             Impl::Structural(s.cc, std::max(cycle, s.const_free));
     case Space::kGlobal:
     case Space::kLocal:
     case Space::kTexture: {
@@ -812,11 +836,12 @@ bool MemorySystem::CanIssue(int sm, uint64_t cycle, const Access& a) const {
       Coalesce(a, s.l1.cfg.line_bytes, s.l1.cfg.sector_bytes, m.lines);
       if (a.write) {
         const bool local = a.space == Space::kLocal;
-        return m.PlanStore(s.l1, now, local || s.l1.cfg.write_allocate);
+        return m.PlanStore(s.l1, now, local || s.l1.cfg.write_allocate) ||
+               Impl::Structural(s.l1, now);
       }
       if (a.space != Space::kTexture && (a.op == CacheOp::kCg || a.op == CacheOp::kCv))
         return true;
-      return m.PlanRead(s.l1, now);
+      return m.PlanRead(s.l1, now) || Impl::Structural(s.l1, now);
     }
   }
   return true;

@@ -393,6 +393,37 @@ TEST(L1, CanIssueAgreesWithIssueAndChangesNothing) {
   EXPECT_EQ(n.Stats(0).l1d.reservation_stalls, 0u);
 }
 
+// Regression: an access that needs more new lines in one set than the set has ways, or more
+// MSHRs than the cache has, was refused forever (the SM retried it until its cycle limit). With
+// nothing in flight such an access bypasses the L1 to the L2.
+TEST(L1, AccessLargerThanTheCacheCanHoldBypassesIt) {
+  MemorySystem m(Cfg(), 1);  // 4 sets x 2 ways, 4 MSHRs
+  Warp w = OneLane(0);
+  w.mask = 0x7;
+  w.lanes[1] = 4 * 128;  // lines 0, 4, 8: all in set 0
+  w.lanes[2] = 8 * 128;
+  EXPECT_TRUE(m.CanIssue(0, 0, w));
+  const auto done = m.Issue(0, 0, w);
+  ASSERT_TRUE(done.has_value());
+  EXPECT_GE(*done, 300u);  // L2 misses
+  EXPECT_EQ(m.Stats(0).l1d.misses, 3u);
+  EXPECT_EQ(m.Stats(0).l1d.reservation_stalls, 0u);
+  // Nothing was allocated: line 0 misses again later (an L2 hit now).
+  EXPECT_EQ(m.Issue(0, 1000, OneLane(0)), 1000u + 100u);
+  // Five lines in five sets need five MSHRs of four.
+  MemorySystem n(Cfg(), 1);
+  Warp five = OneLane(0);
+  five.mask = 0x1f;
+  for (size_t i = 0; i < 5; ++i)
+    five.lanes[i] = (1 + i) * 128;
+  EXPECT_TRUE(n.CanIssue(0, 0, five));
+  EXPECT_TRUE(n.Issue(0, 0, five).has_value());
+  // With lines in flight the same access waits for them instead (it may fit then).
+  MemorySystem busy(Cfg(), 1);
+  EXPECT_TRUE(busy.Issue(0, 0, FullLine(1)).has_value());
+  EXPECT_FALSE(busy.CanIssue(0, 1, five));
+}
+
 TEST(L1, Texture_And_Nc_GoThroughL1_CgAndCvBypass) {
   MemorySystem m(Cfg(), 1);
   EXPECT_EQ(m.Issue(0, 0, With(FullLine(0), Space::kGlobal, false, CacheOp::kCg)), 300u);
