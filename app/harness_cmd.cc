@@ -72,7 +72,8 @@ struct Loaded {
   std::vector<bool> from_all;  // per kernel: it came from "all", not a name the user gave
 };
 
-Loaded LoadAll(const std::vector<std::string>& names, const RecordLimit& limit) {
+// `values`: record the lanes' register values (the RTL in the loop drives them).
+Loaded LoadAll(const std::vector<std::string>& names, const RecordLimit& limit, bool values) {
   std::vector<std::pair<std::string, bool>> expanded;
   for (const auto& n : names) {
     if (n == "all") {
@@ -84,7 +85,9 @@ Loaded LoadAll(const std::vector<std::string>& names, const RecordLimit& limit) 
   }
   Loaded l;
   for (const auto& [n, from_all] : expanded) {
-    l.owners.push_back(LoadWorkloadKernels(n, limit));
+    PtxLoadOptions ptx;
+    ptx.values = values;
+    l.owners.push_back(LoadWorkloadKernels(n, limit, ptx));
     for (const auto& it : l.owners.back().kernels) {
       // A workload of several launches: one entry per executed launch, "bfs#2".
       l.kernels.push_back({n + it.launch, it.kernel, it.run});
@@ -469,7 +472,7 @@ int RunSimCommand(const HarnessArgs& a) {
   CheckDesign(d, o);
   if (!a.json.empty())
     CheckOutputPath(a.json, "--json");
-  Loaded l = LoadAll(a.workloads, a.record);
+  Loaded l = LoadAll(a.workloads, a.record, a.rtl || a.lockstep || a.rtl_top);
   const std::vector<Skipped> skipped = DropUnfit(l, {d}, o);
   h::DesignResult r;
   try {
@@ -553,7 +556,7 @@ int RunEnergyCommand(const HarnessArgs& a) {
     if (!path.empty())
       CheckOutputPath(path, option);
   }
-  Loaded l = LoadAll(a.workloads, a.record);
+  Loaded l = LoadAll(a.workloads, a.record, a.rtl || a.lockstep || a.rtl_top);
   const std::vector<Skipped> skipped = DropUnfit(l, designs, o);
   std::vector<h::DesignResult> results;
   try {

@@ -119,6 +119,7 @@ WorkloadKernels LoadWorkloadKernels(const std::string& path, const RecordLimit& 
         is_launch ? path : sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), path);
     sim::RunOptions ro;
     ro.alloc.max_regs = ptx.max_regs;
+    ro.exec.record_values = ptx.values;
     if (limit.mb > 0)
       ro.exec.max_recorded_bytes = limit.mb << 20;
     auto run = std::shared_ptr<sim::WorkloadRun>(sim::RunWorkload(sim::LoadLaunch(launch), ro));

@@ -42,6 +42,9 @@ struct WorkloadKernels {
 struct PtxLoadOptions {
   int max_regs = 63;
   bool allow_ptx_alone = false;
+  // Record the lanes' register values in the streams (what the RTL in the loop and the value
+  // analyses read); the timing models need only the addresses.
+  bool values = true;
 };
 
 // An Accel-Sim trace folder, kernelslist.g or .traceg file, a PTX workload's launch.yaml, or the
