@@ -277,6 +277,7 @@ int CmdWorkload(const WorkloadArgs& a) {
   const sim::LaunchSpec spec = sim::LoadLaunch(LaunchPathOf(a.name, corpus));
   sim::RunOptions opt;
   opt.alloc.max_regs = a.max_regs;
+  opt.exec.record_addresses = false;  // only the timing model (sim, energy) reads them
   if (a.record.mb > 0)
     opt.exec.max_recorded_bytes = a.record.mb << 20;
   const auto r = sim::RunWorkload(spec, opt);

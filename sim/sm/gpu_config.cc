@@ -110,6 +110,9 @@ const std::vector<Field>& Fields() {
            &SmConfig::active_warps);
     sm_int("schedulers", 1, 8, "warp schedulers; warp w is scheduler w % schedulers'",
            &SmConfig::schedulers);
+    sm_int("rf_partitions", 1, 8,
+           "register-file partitions: 1 (shared by the schedulers) or one per scheduler",
+           &SmConfig::rf_partitions);
     sm_int("issue_width", 1, 2, "instructions one scheduler issues per cycle",
            &SmConfig::issue_width);
     v.push_back(Make("sm.policy", Kind::kPolicy, 0, 0, "warp selection of each scheduler",
@@ -210,6 +213,7 @@ Preset FermiGebhart() {
   Put(p, "sm.warps", "32", "Gebhart section 2.1: a 32-entry warp scheduler (1024 threads)");
   Put(p, "sm.active_warps", "8", "Gebhart section 7 (Figure 18): 8 active warps perform as all 32");
   Put(p, "sm.schedulers", "1", "Gebhart section 2.1: one warp issues per cycle");
+  Put(p, "sm.rf_partitions", "1", "Gebhart Figure 1: one banked register file per SM");
   Put(p, "sm.issue_width", "1", "Gebhart section 2.1: single-issue, in-order");
   Put(p, "sm.policy", "two-level", "Gebhart section 3: the two-level warp scheduler");
   Put(p, "sm.cta_slots", "8", "not in Gebhart; Fermi's 8 resident CTAs (GPGPU-Sim GTX480: 8)");
@@ -292,6 +296,8 @@ Preset Gtx480() {
       "two_level_active:6 sizes it: 2 x 6");
   Put(p, "sm.schedulers", "2",
       "Jeon section 5: two schedulers; Jing Table I: 2 warp schedulers per SM");
+  Put(p, "sm.rf_partitions", "1",
+      "Jeon section 5: one 128 KB register file of 4 banks x 8 sub-banks shared by the SM");
   Put(p, "sm.issue_width", "1",
       "Jeon section 5: the two schedulers issue two instructions per cycle, one each "
       "(GPGPU-Sim: one instruction per warp per cycle)");
@@ -389,6 +395,8 @@ Preset Gtx980() {
   Put(p, "sm.warps", "64", b + ": 64 warps/SM");
   Put(p, "sm.active_warps", "16", b + ": 4 active warps per scheduler x 4 schedulers");
   Put(p, "sm.schedulers", "4", b + ": 4 schedulers/SM");
+  Put(p, "sm.rf_partitions", "4",
+      "Bailey section II: each scheduler has its own register file partition (Maxwell)");
   Put(p, "sm.issue_width", "2", b + ": up to 2 instructions per scheduler per cycle");
   Put(p, "sm.policy", "two-level",
       b + ": two-level scheduler for the register cache designs (GTO for the baseline)");
@@ -419,6 +427,8 @@ Preset PascalFineReg() {
   Put(p, "sm.warps", "64", f + ": 64 warps (2048 threads) per SM");
   Put(p, "sm.active_warps", "64", "GTO chooses among all warps");
   Put(p, "sm.schedulers", "4", f + ": 4 warp schedulers per SM");
+  Put(p, "sm.rf_partitions", "4",
+      "not in " + f + "; Pascal's register file is split among its 4 processing blocks");
   Put(p, "sm.issue_width", "1", "not in " + f + "; single issue");
   Put(p, "sm.policy", "gto", f + ": greedy-then-oldest");
   Put(p, "sm.cta_slots", "32", f + ": 32 CTAs per SM");
@@ -447,6 +457,8 @@ Preset TitanXPascal() {
   Put(p, "sm.warps", "64", a + ": 2048 threads = 64 warps per SM");
   Put(p, "sm.active_warps", "64", "GTO chooses among all warps");
   Put(p, "sm.schedulers", "4", a + ": 4 schedulers per SM");
+  Put(p, "sm.rf_partitions", "4",
+      "Accel-Sim SM6_TITANX: the register file banks are split among the 4 sub-cores");
   Put(p, "sm.issue_width", "2", a + ": 2 instructions per warp per cycle (different units)");
   Put(p, "sm.policy", "gto", a + ": greedy-then-oldest");
   Put(p, "sm.cta_slots", "32", a + ": 32 CTAs per SM");
@@ -688,6 +700,9 @@ std::string GpuConfigProblem(const GpuConfig& g) {
     return fmt::format("sm.active_warps {} exceeds sm.warps {}", sm.active_warps, sm.warps);
   if (sm.warps % sm.schedulers != 0)
     return fmt::format("sm.warps {} do not divide evenly among sm.schedulers {}", sm.warps,
+                       sm.schedulers);
+  if (sm.rf_partitions != 1 && sm.rf_partitions != sm.schedulers)
+    return fmt::format("sm.rf_partitions {} must be 1 or sm.schedulers {}", sm.rf_partitions,
                        sm.schedulers);
   if (sm.active_warps % sm.schedulers != 0)
     return fmt::format("sm.active_warps {} do not divide evenly among sm.schedulers {}",
