@@ -77,6 +77,15 @@ double ThreadSeconds() {
   return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
+// The SM as one register-file partition sees it: its share of the warps and active warps.
+sim::SmConfig PartitionOf(const sim::SmConfig& sm) {
+  const int parts = std::max(1, sm.rf_partitions);
+  sim::SmConfig part = sm;
+  part.warps = sm.warps / parts;
+  part.active_warps = std::max(1, sm.active_warps / parts);
+  return part;
+}
+
 struct One {
   sim::SmStats sm;
   std::vector<sim::SmStats> sms;  // per SM
@@ -122,9 +131,7 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
   }
   const int sms = std::max(1, gpu.sms);
   const int parts = std::max(1, sm.rf_partitions);
-  sim::SmConfig part = sm;
-  part.warps = sm.warps / parts;
-  part.active_warps = std::max(1, sm.active_warps / parts);
+  const sim::SmConfig part = PartitionOf(sm);
   std::vector<std::unique_ptr<RfSystem>> systems;
   std::vector<std::unique_ptr<RtlTopSystem>> tops;
   std::vector<std::unique_ptr<RtlLoopSystem>> loops;
@@ -207,9 +214,9 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   res.rtl_top = o.rtl.mode != RfMode::kModels && o.rtl.top;
   std::vector<RtlStructure> rtl;
   if (o.rtl.mode != RfMode::kModels && o.rtl.top)
-    rtl.push_back(PrepareRtlTop(d, res.sm, o.rtl.build));
+    rtl.push_back(PrepareRtlTop(d, PartitionOf(res.sm), o.rtl.build));
   else if (o.rtl.mode != RfMode::kModels)
-    rtl = PrepareRtl(d, res.sm, o.rtl.build);
+    rtl = PrepareRtl(d, PartitionOf(res.sm), o.rtl.build);
 
   for (const auto& wk : kernels) {
     if (wk.kernel == nullptr || wk.run == nullptr)
