@@ -166,6 +166,16 @@ std::string SkippedCsv(const std::vector<Skipped>& s) {
   return out;
 }
 
+// The kernels a design's RTL in the loop could not hold (RunDesign skipped them).
+void AddRtlSkipped(const h::DesignResult& r, std::vector<Skipped>& skipped) {
+  for (const auto& k : r.rtl_skipped) {
+    spdlog::warn("skipping kernel {} of workload {} with the RTL in the loop: {}", k.kernel,
+                 k.workload, k.reason);
+    skipped.push_back(
+        {k.workload, k.kernel, fmt::format("RTL in the loop: {} (design {})", k.reason, r.design)});
+  }
+}
+
 nlohmann::ordered_json SkippedJson(const std::vector<Skipped>& s) {
   auto j = nlohmann::ordered_json::array();
   for (const auto& k : s)
@@ -473,10 +483,11 @@ int RunSimCommand(const HarnessArgs& a) {
   if (!a.json.empty())
     CheckOutputPath(a.json, "--json");
   Loaded l = LoadAll(a.workloads, a.record, a.rtl || a.lockstep || a.rtl_top);
-  const std::vector<Skipped> skipped = DropUnfit(l, {d}, o);
+  std::vector<Skipped> skipped = DropUnfit(l, {d}, o);
   h::DesignResult r;
   try {
     r = h::RunDesign(d, l.kernels, o);
+    AddRtlSkipped(r, skipped);
   } catch (const InputError&) {
     throw;
   } catch (const ToolError&) {
@@ -557,11 +568,13 @@ int RunEnergyCommand(const HarnessArgs& a) {
       CheckOutputPath(path, option);
   }
   Loaded l = LoadAll(a.workloads, a.record, a.rtl || a.lockstep || a.rtl_top);
-  const std::vector<Skipped> skipped = DropUnfit(l, designs, o);
+  std::vector<Skipped> skipped = DropUnfit(l, designs, o);
   std::vector<h::DesignResult> results;
   try {
     for (const auto& d : designs)
       results.push_back(h::RunDesign(d, l.kernels, o));
+    for (const auto& r : results)
+      AddRtlSkipped(r, skipped);
   } catch (const InputError&) {
     throw;
   } catch (const ToolError&) {

@@ -221,6 +221,13 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   for (const auto& wk : kernels) {
     if (wk.kernel == nullptr || wk.run == nullptr)
       continue;
+    if (!rtl.empty()) {
+      // The RTL holds a fixed number of registers per thread and warps; the models do not.
+      if (std::string p = RtlKernelProblem(rtl, *wk.kernel, PartitionOf(res.sm)); !p.empty()) {
+        res.rtl_skipped.push_back({wk.workload, wk.kernel->name, std::move(p)});
+        continue;
+      }
+    }
     KernelResult kr;
     kr.workload = wk.workload;
     kr.kernel = wk.kernel->name;

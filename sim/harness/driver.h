@@ -82,6 +82,12 @@ struct DesignResult {
   bool values = true;
   DataActivity activity;
   energy::Breakdown data_energy;
+  // RTL in the loop: kernels the design's RTL cannot hold (registers per thread, warps), not
+  // simulated.
+  struct Skip {
+    std::string workload, kernel, reason;
+  };
+  std::vector<Skip> rtl_skipped;
   double sim_seconds = 0;   // CPU seconds of the design's simulations (baseline excluded)
   double base_seconds = 0;  // ... of the MRF-only baseline's
 

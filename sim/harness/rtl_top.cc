@@ -5,6 +5,7 @@
 #include "base/diag.h"
 #include "base/registry.h"
 #include "gen/structures/emit.h"
+#include "sim/harness/transactor.h"
 #include "verif/verify.h"
 
 namespace gpurf::harness {
@@ -42,6 +43,22 @@ RtlStructure PrepareRtlTop(const DesignSpec& d, const sim::SmConfig& sm,
   RtlStructure s{ds->name, *ds->spec, Emit(*ds->spec), {}};
   s.built = BuildModel(s.rtl, build);
   return s;
+}
+
+std::string RtlKernelProblem(const std::vector<RtlStructure>& structures, const sim::Kernel& k,
+                             const sim::SmConfig& sm) {
+  for (const RtlStructure& s : structures) {
+    std::function<std::string(const StructureSpec&, const sim::Kernel&, const sim::SmConfig&)> f;
+    if (const RtlTopKind* t = Registry<RtlTopKind>::Get().Find(s.spec.kind()))
+      f = t->kernel_problem;
+    else if (const RtlTransactorKind* x = Registry<RtlTransactorKind>::Get().Find(s.spec.kind()))
+      f = x->kernel_problem;
+    if (f) {
+      if (std::string p = f(s.spec, k, sm); !p.empty())
+        return p;
+    }
+  }
+  return {};
 }
 
 std::unique_ptr<RtlTopSystem> MakeRtlTopSystem(const DesignSpec& d, const sim::Kernel& k,

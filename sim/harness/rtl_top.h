@@ -38,12 +38,20 @@ class RtlTopSystem : public sim::RegisterFileSystem, public StructureListener {
 struct RtlTopKind {
   // Warp slots of the top (0: it holds every warp); must equal the SM's active warps.
   std::function<int(const StructureSpec&)> warp_slots;
+  // Why kernel `k` cannot run with this top in the loop on `sm` (as RtlTransactorKind's).
+  std::function<std::string(const StructureSpec&, const sim::Kernel& k, const sim::SmConfig& sm)>
+      kernel_problem;
   // The system for `top` (from PrepareRtlTop); `inner` does the timing and counting.
   std::function<std::unique_ptr<RtlTopSystem>(const DesignSpec&, const sim::Kernel&,
                                               const sim::SmConfig&, RfSystem& inner,
                                               const RtlStructure& top, const RtlLoopOptions&)>
       make;
 };
+
+// Why kernel `k` cannot run on (a partition of) `sm` with the RTL `structures` in the loop
+// (PrepareRtl's, or PrepareRtlTop's one top), empty when it can.
+std::string RtlKernelProblem(const std::vector<RtlStructure>& structures, const sim::Kernel& k,
+                             const sim::SmConfig& sm);
 
 // The system of the kind of `top`.
 std::unique_ptr<RtlTopSystem> MakeRtlTopSystem(const DesignSpec& d, const sim::Kernel& k,

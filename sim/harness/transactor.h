@@ -152,6 +152,10 @@ struct RtlTransactorKind {
   bool register_home = false;
   // Warp slots the structure has (0: it holds every warp); must equal the SM's active warps.
   std::function<int(const StructureSpec&)> warp_slots;
+  // Why kernel `k` cannot run with this structure in the loop on (a partition of) `sm`: the
+  // registers per thread or the warps it cannot hold; empty when it can. Null: every kernel can.
+  std::function<std::string(const StructureSpec&, const sim::Kernel& k, const sim::SmConfig& sm)>
+      kernel_problem;
   // The transactor of one design structure, `dut` reset and idle.
   std::function<std::unique_ptr<RtlTransactor>(const RtlStructure&, RtlDut dut, RtlLoopContext&)>
       make;

@@ -98,6 +98,27 @@ using rtl_points::CorruptFirstResult;
 using rtl_points::ExpectMentions;
 using rtl_points::FlipBit;
 
+// Regression: a kernel with more registers per thread than the design's MRF rows hold (the
+// 26-kernel corpus's kmeans, sgemm, ...) stopped `gpurf sim --workload all --lockstep` with an
+// error; now RunDesign skips it with the reason and simulates the others.
+TEST(RtlLoop, KernelsTheRtlCannotHoldAreSkippedWithTheReason) {
+  const DesignSpec d = Design("hw_rfc_1");
+  const WorkloadKernel& small = Kernel("vectorAdd");
+  sim::Kernel big = *small.kernel;
+  big.name = "bigregs";
+  big.regs_per_thread = 250;
+  sim::KernelRun run = *small.run;
+  run.kernel = &big;
+  DesignResult r;
+  ASSERT_NO_THROW(r = RunDesign(d, {{"bigregs", &big, &run}, small}, Options(RfMode::kLockstep)));
+  ASSERT_EQ(r.rtl_skipped.size(), 1u);
+  EXPECT_EQ(r.rtl_skipped[0].kernel, "bigregs");
+  EXPECT_NE(r.rtl_skipped[0].reason.find("needs 250 registers"), std::string::npos)
+      << r.rtl_skipped[0].reason;
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_EQ(r.kernels[0].kernel, "vectorAdd");
+}
+
 TEST(RtlLoopMutation, FlippedMrfOperandBitIsReported) {
   const DesignSpec d = Design("mrf_only");
   DriverOptions o = Options(RfMode::kLockstep);

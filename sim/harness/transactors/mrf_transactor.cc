@@ -22,18 +22,20 @@ namespace {
 
 using Level = ActivityLevel;
 
+std::string KernelProblem(const StructureSpec& s, const sim::Kernel& k, const sim::SmConfig& sm) {
+  const MrfSpec& m = SpecAs<MrfSpec>(s);
+  if (k.regs_per_thread <= m.regs && m.warps >= sm.warps)
+    return {};
+  return fmt::format("kernel {} needs {} registers x {} warps, the design's MRF holds {} x {}",
+                     k.name, k.regs_per_thread, sm.warps, m.regs, m.warps);
+}
+
 class MrfTransactor : public RtlTransactor, public RegisterHome {
  public:
   MrfTransactor(const RtlStructure& s, RtlDut dut, RtlLoopContext& ctx)
       : RtlTransactor(std::move(dut), ctx), spec_(SpecAs<MrfSpec>(s.spec)) {
-    const sim::Kernel& k = ctx.kernel();
-    const int warps = ctx.sm().warps;
-    if (k.regs_per_thread > spec_.regs || spec_.warps < warps) {
-      throw std::runtime_error(fmt::format(
-          "RTL in the loop: kernel {} needs {} registers x {} warps, the design's MRF holds {} x "
-          "{}",
-          k.name, k.regs_per_thread, warps, spec_.regs, spec_.warps));
-    }
+    if (const std::string p = KernelProblem(s.spec, ctx.kernel(), ctx.sm()); !p.empty())
+      throw std::runtime_error("RTL in the loop: " + p);
     tag_mask_ = (uint64_t{1} << spec_.tag_width) - 1;
   }
 
@@ -208,6 +210,7 @@ GPURF_REGISTER(RtlTransactorKind, mrf, "mrf",
                (RtlTransactorKind{
                    .register_home = true,
                    .warp_slots = [](const StructureSpec&) { return 0; },
+                   .kernel_problem = KernelProblem,
                    .make = [](const RtlStructure& s, RtlDut dut,
                               RtlLoopContext& ctx) -> std::unique_ptr<RtlTransactor> {
                      return std::make_unique<MrfTransactor>(s, std::move(dut), ctx);

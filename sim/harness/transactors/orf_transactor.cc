@@ -199,6 +199,7 @@ RtlTransactorKind OrfKind() {
   return RtlTransactorKind{
       .register_home = false,
       .warp_slots = [](const StructureSpec& s) { return SpecAs<OrfSpec>(s).active_warps; },
+      .kernel_problem = nullptr,  // entries are per slot, any register fits
       .make = [](const RtlStructure& s, RtlDut dut,
                  RtlLoopContext& ctx) -> std::unique_ptr<RtlTransactor> {
         return std::make_unique<OrfTransactor>(s, std::move(dut), ctx);

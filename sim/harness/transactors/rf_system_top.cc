@@ -83,6 +83,15 @@ int SrcLevelOf(sp::RfLevel l) {
 // Cycles a request may wait for its ready before the top is declared stuck.
 constexpr int kPatience = 4096;
 
+std::string KernelProblem(const StructureSpec& s, const sim::Kernel& k, const sim::SmConfig& sm) {
+  const RfSystemSpec& r = SpecAs<RfSystemSpec>(s);
+  if (k.regs_per_thread <= r.mrf.regs && r.warps >= sm.warps)
+    return {};
+  return fmt::format(
+      "kernel {} needs {} registers x {} warps, the design's rf_system holds {} x {}", k.name,
+      k.regs_per_thread, sm.warps, r.mrf.regs, r.warps);
+}
+
 class RfSystemTop : public RtlTopSystem {
  public:
   RfSystemTop(const DesignSpec& d, const sim::Kernel& k, const sim::SmConfig& sm, RfSystem& inner,
@@ -239,12 +248,8 @@ RfSystemTop::RfSystemTop(const DesignSpec& d, const sim::Kernel& k, const sim::S
   counter_mask_ =
       spec_.counter_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << spec_.counter_width) - 1;
   tag_mask_ = spec_.tag_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << spec_.tag_width) - 1;
-  if (k.regs_per_thread > spec_.mrf.regs || spec_.warps < sm.warps) {
-    throw std::runtime_error(fmt::format(
-        "RTL in the loop: kernel {} needs {} registers x {} warps, the design's rf_system holds "
-        "{} x {}",
-        k.name, k.regs_per_thread, sm.warps, spec_.mrf.regs, spec_.warps));
-  }
+  if (const std::string p = KernelProblem(top.spec, k, sm); !p.empty())
+    throw std::runtime_error("RTL in the loop: " + p);
   const auto warps = static_cast<size_t>(sm.warps);
   rows_.emplace(k, warps, width_, lanes_, opt.seed);
   orf_slot_of_.assign(warps, -1);
@@ -832,6 +837,7 @@ GPURF_REGISTER(RtlTopKind, rf_system, "rf-system",
                          const auto& rs = SpecAs<RfSystemSpec>(s);
                          return rs.upper() ? rs.active_warps : 0;
                        },
+                   .kernel_problem = KernelProblem,
                    .make = [](const DesignSpec& d, const sim::Kernel& k, const sim::SmConfig& sm,
                               RfSystem& inner, const RtlStructure& top,
                               const RtlLoopOptions& opt) -> std::unique_ptr<RtlTopSystem> {

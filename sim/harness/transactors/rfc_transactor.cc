@@ -17,19 +17,22 @@ namespace {
 
 using Level = ActivityLevel;
 
+std::string KernelProblem(const StructureSpec& s, const sim::Kernel& k, const sim::SmConfig&) {
+  const RfcSpec& r = SpecAs<RfcSpec>(s);
+  if (k.regs_per_thread <= r.registers())
+    return {};
+  return fmt::format("kernel {} needs {} registers, the RFC tags name {}", k.name,
+                     k.regs_per_thread, r.registers());
+}
+
 class RfcTransactor : public RtlTransactor {
  public:
   RfcTransactor(const RtlStructure& s, RtlDut dut, RtlLoopContext& ctx)
       : RtlTransactor(std::move(dut), ctx),
         spec_(SpecAs<RfcSpec>(s.spec)),
         p_(RfcPorts::For(spec_)) {
-    const sim::Kernel& k = ctx.kernel();
-    if (k.regs_per_thread > spec_.registers()) {
-      throw std::runtime_error(
-          fmt::format("RTL in the loop: kernel {} needs {} registers, the RFC "
-                      "tags name {}",
-                      k.name, k.regs_per_thread, spec_.registers()));
-    }
+    if (const std::string p = KernelProblem(s.spec, ctx.kernel(), ctx.sm()); !p.empty())
+      throw std::runtime_error("RTL in the loop: " + p);
   }
 
   bool Transaction(const StructureTransaction& t) override {
@@ -238,6 +241,7 @@ GPURF_REGISTER(RtlTransactorKind, rfc, "rfc",
                    .register_home = false,
                    .warp_slots =
                        [](const StructureSpec& s) { return SpecAs<RfcSpec>(s).active_warps; },
+                   .kernel_problem = KernelProblem,
                    .make = [](const RtlStructure& s, RtlDut dut,
                               RtlLoopContext& ctx) -> std::unique_ptr<RtlTransactor> {
                      return std::make_unique<RfcTransactor>(s, std::move(dut), ctx);
