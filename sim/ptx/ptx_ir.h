@@ -231,8 +231,12 @@ struct Symbol {  // .shared or .local array of the function
   std::string name;
   Space space = Space::kShared;
   uint32_t offset = 0;
-  uint32_t size = 0;
+  uint32_t size = 0;  // 0 for a dynamic array (its size is the launch's dynamic_shared_bytes)
   uint32_t align = 1;
+  // A module-scope `.extern .shared NAME[]` the kernel uses: the dynamic shared memory, at the
+  // static arrays' size rounded up to 16 bytes (or to the extern arrays' alignment if larger;
+  // shared_bytes is then padded to it), where the launch's dynamic_shared_bytes start.
+  bool dynamic = false;
 };
 
 struct PtxFunction {
