@@ -492,6 +492,17 @@ uint64_t IntOp(const PtxInst& in, uint64_t a, uint64_t b, uint64_t c) {
       return static_cast<uint64_t>(std::popcount(ZExt(a, bits)));
     case Op::kClz:
       return static_cast<uint64_t>(std::countl_zero(ZExt(a, bits)) - (64 - bits));
+    case Op::kBfind: {
+      // The most significant 1 bit (signed: the most significant bit that differs from the
+      // sign), as a position or (.shiftamt) as bits - 1 - position; none: 0xffffffff.
+      uint64_t v = ZExt(a, bits);
+      if (sgn && (v >> (bits - 1)) & 1)
+        v = ZExt(~v, bits);
+      if (v == 0)
+        return 0xffffffffu;
+      const int pos = 63 - std::countl_zero(v);
+      return static_cast<uint64_t>(in.shiftamt ? bits - 1 - pos : pos);
+    }
     case Op::kBrev: {
       uint64_t r = 0;
       for (int i = 0; i < bits; ++i)

@@ -84,6 +84,7 @@ enum class Op : uint8_t {
   kPopc,
   kClz,
   kBrev,
+  kBfind,  // bfind[.shiftamt].{u32,s32,u64,s64} d (u32), a: nvcc's __ffs / __clz helpers
   kBfe,
   kBfi,
   kPrmt,
@@ -190,6 +191,7 @@ struct PtxInst {
   bool approx = false;
   bool uni = false;    // bra.uni
   bool to = false;     // cvta.to (generic -> space) rather than space -> generic
+  bool shiftamt = false;  // bfind.shiftamt: the left shift that brings the bit to the top
   bool spill = false;  // inserted by the register allocator
   // Form of a warp-level operation: ShflMode, VoteMode, match (0 any, 1 all), redux (AtomOp
   // in `atom`).

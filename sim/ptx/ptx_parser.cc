@@ -92,7 +92,7 @@ const char* PtxOpcodes() {
          "neg, and, or, xor, not, shl, shr, setp, selp, cvt, cvta, ld, st (param/global/shared/"
          "local/generic, .v2/.v4), atom and red (global/shared: add/min/max/exch/cas/and/or/xor/"
          "inc/dec), bra, bar.sync/barrier.sync, membar/fence, ret, exit, rcp, sqrt, rsqrt, ex2, "
-         "lg2, sin, cos, popc, clz, brev, bfe, bfi, prmt, shfl.sync (up/down/bfly/idx), vote.sync "
+         "lg2, sin, cos, popc, clz, brev, bfind, bfe, bfi, prmt, shfl.sync (up/down/bfly/idx), vote.sync "
          "(all/any/uni/ballot), activemask, match.sync (any/all), redux.sync, bar.warp.sync, "
          "prefetch; .f16/.f16x2 add, sub, mul, fma, min, max, abs, neg, setp, cvt; mov packing "
          "{a,b}";
@@ -237,7 +237,7 @@ struct Mods {
   std::optional<AtomOp> atom;
   int vec = 1;
   bool ftz = false, sat = false, approx = false, full = false, uni = false, to = false;
-  bool sync = false;
+  bool sync = false, shiftamt = false;
   uint8_t cache_op = 0;  // sim/mem/memory.h CacheOp numbering
   std::string sub;       // shfl/vote/match/redux form, prefetch level, bar.warp
 };
@@ -1025,6 +1025,8 @@ class Parser {
         m.approx = true;
       } else if (s == "full") {
         m.full = true;
+      } else if (s == "shiftamt") {
+        m.shiftamt = true;
       } else if (s == "uni") {
         m.uni = true;
       } else if (s == "to") {
@@ -1387,6 +1389,7 @@ class Parser {
                                                    {"popc", Op::kPopc},
                                                    {"clz", Op::kClz},
                                                    {"brev", Op::kBrev},
+                                                   {"bfind", Op::kBfind},
                                                    {"bfe", Op::kBfe},
                                                    {"bfi", Op::kBfi},
                                                    {"prmt", Op::kPrmt},
@@ -1811,6 +1814,19 @@ class Parser {
         in.n_src = 1;
         break;
       }
+      case Op::kBfind: {
+        const Type t = OneType(op, m, ".u32, .s32, .u64, .s64", [](Type x) {
+          return x == Type::kU32 || x == Type::kS32 || x == Type::kU64 || x == Type::kS64;
+        });
+        NeedOps(op, ops, 2);
+        in.type = t;
+        in.shiftamt = m.shiftamt;
+        in.dst = DstOperand(ops[0], Type::kU32);
+        in.src[0] = SrcOperand(ops[1], t);
+        in.n_dst = 1;
+        in.n_src = 1;
+        break;
+      }
       case Op::kBfe: {
         const Type t = OneType(op, m, ".u32, .s32, .u64, .s64", [](Type x) {
           return TypeBits(x) >= 32 && !IsFloat(x) && x != Type::kB32 && x != Type::kB64;
@@ -1981,6 +1997,8 @@ class Parser {
       throw Error(op, "instruction", op.text, ".uni applies to bra and ret");
     if (m.to && in.op != Op::kCvta)
       throw Error(op, "instruction", op.text, ".to applies to cvta");
+    if (m.shiftamt && in.op != Op::kBfind)
+      throw Error(op, "instruction", op.text, ".shiftamt applies to bfind");
   }
 
   std::string file_;
