@@ -189,10 +189,10 @@ struct PtxInst {
   bool ftz = false;
   bool sat = false;
   bool approx = false;
-  bool uni = false;    // bra.uni
-  bool to = false;     // cvta.to (generic -> space) rather than space -> generic
+  bool uni = false;       // bra.uni
+  bool to = false;        // cvta.to (generic -> space) rather than space -> generic
   bool shiftamt = false;  // bfind.shiftamt: the left shift that brings the bit to the top
-  bool spill = false;  // inserted by the register allocator
+  bool spill = false;     // inserted by the register allocator
   // Form of a warp-level operation: ShflMode, VoteMode, match (0 any, 1 all), redux (AtomOp
   // in `atom`).
   uint8_t sub = 0;

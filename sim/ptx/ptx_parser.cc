@@ -92,10 +92,10 @@ const char* PtxOpcodes() {
          "neg, and, or, xor, not, shl, shr, setp, selp, cvt, cvta, ld, st (param/global/shared/"
          "local/generic, .v2/.v4), atom and red (global/shared: add/min/max/exch/cas/and/or/xor/"
          "inc/dec), bra, bar.sync/barrier.sync, membar/fence, ret, exit, rcp, sqrt, rsqrt, ex2, "
-         "lg2, sin, cos, popc, clz, brev, bfind, bfe, bfi, prmt, shfl.sync (up/down/bfly/idx), vote.sync "
-         "(all/any/uni/ballot), activemask, match.sync (any/all), redux.sync, bar.warp.sync, "
-         "prefetch; .f16/.f16x2 add, sub, mul, fma, min, max, abs, neg, setp, cvt; mov packing "
-         "{a,b}";
+         "lg2, sin, cos, popc, clz, brev, bfind, bfe, bfi, prmt, shfl.sync (up/down/bfly/idx), "
+         "vote.sync (all/any/uni/ballot), activemask, match.sync (any/all), redux.sync, "
+         "bar.warp.sync, prefetch; .f16/.f16x2 add, sub, mul, fma, min, max, abs, neg, setp, cvt; "
+         "mov packing {a,b}";
 }
 
 namespace {
@@ -2012,7 +2012,7 @@ class Parser {
   std::unordered_map<std::string, SourceLoc> globals_;  // module-scope .global variables
   std::unordered_map<std::string, SourceLoc> externs_;  // module-scope .extern .shared arrays
   uint32_t extern_align_ = 1;                           // their largest alignment
-  std::optional<std::string> dynamic_placed_;  // the first extern array the kernel used
+  std::optional<std::string> dynamic_placed_;           // the first extern array the kernel used
   std::vector<std::pair<Operand, int>> unpack_;         // unpacking mov: destination, bit offset
   std::unordered_map<std::string, uint32_t> labels_;
   std::vector<std::pair<std::string, std::pair<uint32_t, int>>> fixups_;

@@ -77,7 +77,7 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CorpusRun, testing::ValuesIn(Cases()),
 
 TEST(Corpus, HasTheKernelsOfTheIssues) {
   const std::vector<std::string> names = ListWorkloads(kCorpus);
-  // The first twelve, then the fourteen of issue 14 (section 3).
+  // The first twelve, the fourteen of issue 14 (section 3), then the three warp-level kernels.
   for (const char* n : {"vectorAdd",      "matrixMul",
                         "reduction",      "scalarProd",
                         "histogram",      "convolutionSeparable",
@@ -90,9 +90,11 @@ TEST(Corpus, HasTheKernelsOfTheIssues) {
                         "particleFilter", "nw",
                         "pathfinder",     "backprop",
                         "subHistogram",   "lud",
-                        "stencil3d",      "mriQ"})
+                        "stencil3d",      "mriQ",
+                        "warpReduce",     "warpScan",
+                        "warpHistogram"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
-  EXPECT_GE(names.size(), 24u);
+  EXPECT_GE(names.size(), 29u);
 }
 
 TEST(Functional, DeterministicStreams) {

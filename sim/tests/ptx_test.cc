@@ -178,7 +178,8 @@ TEST(PtxParser, NestedVectorOperandsAreRejectedNotRecursed) {
 TEST(PtxParser, UnsupportedConstructsAreErrorsNotSkips) {
   ExpectError(std::string(kHeader) + ".func foo()\n{\n}\n", 4, 1, {".func"});
   ExpectError(std::string(kHeader) + ".global .u32 g;\n", 4, 1, {"module-scope"});
-  ExpectError(Kernel1("\n\tret;\n", "\t.shared .align 4 .b8 dyn[];\n"), 14, 23, {"unsized", "module scope"});
+  ExpectError(Kernel1("\n\tret;\n", "\t.shared .align 4 .b8 dyn[];\n"), 14, 23,
+              {"unsized", "module scope"});
   ExpectError(Kernel1("\n\tret;\n", "\t.reg .bf16 %h<2>;\n"), 14, 7, {"bfloat16"});
   // Only the unused one-byte objects nvcc emits for library headers are accepted at module
   // scope; using one is an error where it is used.
@@ -222,12 +223,12 @@ TEST(PtxParser, ExternSharedArraysFollowTheStaticArrays) {
   }
   {
     // Two extern arrays alias one offset; a 64-byte alignment pads 33 static bytes to 64.
-    const std::string text = std::string(kHeader) +
-                             ".extern .shared .align 4 .b8 a[];\n"
-                             ".extern .shared .align 64 .b8 b[];\n" +
-                             Kernel1("\tmov.u32 %r1, a;\n\tmov.u32 %r2, b;\n",
-                                     "\t.shared .align 1 .b8 st[33];\n")
-                                 .substr(std::string(kHeader).size());
+    const std::string text =
+        std::string(kHeader) +
+        ".extern .shared .align 4 .b8 a[];\n"
+        ".extern .shared .align 64 .b8 b[];\n" +
+        Kernel1("\tmov.u32 %r1, a;\n\tmov.u32 %r2, b;\n", "\t.shared .align 1 .b8 st[33];\n")
+            .substr(std::string(kHeader).size());
     const PtxFunction& f = ParsePtx(text, "t.ptx").entries[0];
     EXPECT_EQ(f.code[0].src[0].imm, 64);
     EXPECT_EQ(f.code[1].src[0].imm, 64);
@@ -241,8 +242,7 @@ TEST(PtxParser, ExternSharedArraysFollowTheStaticArrays) {
   ExpectError(std::string(kHeader) + ".shared .align 16 .b8 s[];\n", 4, 1, {"module-scope"});
   ExpectError(std::string(kHeader) + ext + ".extern .shared .align 4 .b32 dyn[];\n", 5, 31,
               {"declared twice"});
-  ExpectError(std::string(kHeader) + ".extern .shared .align 16 s[];\n", 4, 9,
-              {"without a type"});
+  ExpectError(std::string(kHeader) + ".extern .shared .align 16 s[];\n", 4, 9, {"without a type"});
   ExpectError(std::string(kHeader) + ".extern .shared .align 16 .b8 s[][4];\n", 4, 34,
               {"one unsized dimension"});
   ExpectError(kernel("\tmov.u32 %r1, dyn;\n\t.shared .align 4 .b8 late[4];\n\tret;\n", ""), 16, 23,

@@ -281,16 +281,16 @@ TEST(WarpBits, BfindPositionsShiftAmountsSignedAndEmpty) {
   // Signed: lane - 5 = -5, -4, -3, -2, -1, 0, 1, 2, ...: the highest bit unlike the sign bit
   // (-5 = ...1011 -> 2, -4 -> 1, -3 -> 1, -2 -> 0, -1 and 0 -> none), then 1 -> 0, 2..3 -> 1,
   // 4..7 -> 2, 8..15 -> 3, 16..26 -> 4.
-  const uint32_t sgn[32] = {2,          1, 1, 0, 0xffffffffu, 0xffffffffu, 0, 1, 1, 2, 2,
-                            2,          2, 3, 3, 3,           3,           3, 3, 3, 3, 4,
-                            4,          4, 4, 4, 4,           4,           4, 4, 4, 4};
+  constexpr uint32_t N = 0xffffffffu;
+  const uint32_t sgn[32] = {2, 1, 1, 0, N, N, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3,
+                            3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
   // The lowest set bit of 10 l + 1 is bit 0 (it is odd): brev puts it at bit 31, shift amount 0.
   for (uint32_t l = 0; l < 32; ++l) {
     const uint32_t* o = &s.out[8 * l];
     EXPECT_EQ(o[0], high(l)) << l;
     EXPECT_EQ(o[1], 31 - high(l)) << l;
     EXPECT_EQ(o[2], sgn[l]) << l;
-    EXPECT_EQ(o[3], sgn[l] == 0xffffffffu ? 0xffffffffu : 31 - sgn[l]) << l;
+    EXPECT_EQ(o[3], sgn[l] == N ? N : 31 - sgn[l]) << l;
     EXPECT_EQ(o[4], high(l) + 20) << l;
     EXPECT_EQ(o[5], 63 - 20 - high(l)) << l;
     EXPECT_EQ(o[6], 0xffffffffu) << l;
