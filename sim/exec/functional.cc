@@ -492,6 +492,17 @@ uint64_t IntOp(const PtxInst& in, uint64_t a, uint64_t b, uint64_t c) {
       return static_cast<uint64_t>(std::popcount(ZExt(a, bits)));
     case Op::kClz:
       return static_cast<uint64_t>(std::countl_zero(ZExt(a, bits)) - (64 - bits));
+    case Op::kBfind: {
+      // The most significant 1 bit (signed: the most significant bit that differs from the
+      // sign), as a position or (.shiftamt) as bits - 1 - position; none: 0xffffffff.
+      uint64_t v = ZExt(a, bits);
+      if (sgn && (v >> (bits - 1)) & 1)
+        v = ZExt(~v, bits);
+      if (v == 0)
+        return 0xffffffffu;
+      const int pos = 63 - std::countl_zero(v);
+      return static_cast<uint64_t>(in.shiftamt ? bits - 1 - pos : pos);
+    }
     case Op::kBrev: {
       uint64_t r = 0;
       for (int i = 0; i < bits; ++i)
@@ -1045,7 +1056,16 @@ class Machine {
       w.regs[(size_t{reg} + 1) * 32 + l] = static_cast<uint32_t>(v >> 32);
   }
 
-  uint64_t Address(const Warp& w, const Operand& o, uint32_t l) const {
+  // Whether `in`'s address is a 32-bit shared address: ld/st/atom on .shared through a 32-bit
+  // register or a variable alone. The hardware computes those modulo 2^32, so a register below 0
+  // plus an offset that brings it back into the CTA's memory is a valid access (nvcc forms such
+  // temporaries when it strength-reduces an unrolled loop over a shared array).
+  static bool Shared32(const PtxInst& in) {
+    return in.space == Space::kShared && (!in.src[0].has_base || in.src[0].width == 1);
+  }
+
+  uint64_t Address(const Warp& w, const PtxInst& in, uint32_t l) const {
+    const Operand& o = in.src[0];
     uint64_t a = static_cast<uint64_t>(o.imm);
     if (o.has_base) {
       const uint64_t b = o.width == 2 ? (w.regs[size_t{o.reg} * 32 + l] |
@@ -1053,7 +1073,7 @@ class Machine {
                                       : w.regs[size_t{o.reg} * 32 + l];
       a += b;
     }
-    return a;
+    return Shared32(in) ? a & 0xffffffffu : a;
   }
 
   // Out-of-bounds and similar errors name the warp, the lane, the instruction (index, PC,
@@ -1187,6 +1207,10 @@ class Machine {
       } else {
         for (uint32_t l = 0; l < 32; ++l)
           a[l] = (mask >> l) & 1 ? imm + lo[l] : 0;
+      }
+      if (Shared32(in)) {
+        for (uint32_t l = 0; l < 32; ++l)
+          a[l] &= 0xffffffffu;
       }
       if (in.space == Space::kGeneric) {
         for (uint32_t l = 0; l < 32; ++l) {
@@ -1794,7 +1818,7 @@ class Machine {
     const uint32_t n = in.vec;
     for (uint32_t m = mask; m; m &= m - 1) {
       const auto l = static_cast<uint32_t>(std::countr_zero(m));
-      const uint64_t addr = Address(w, in.src[0], l);
+      const uint64_t addr = Address(w, in, l);
       const uint8_t* p = Mem(in, w, in.space, addr, eb * n, l);
       if (in.dst.kind == Operand::kVec) {
         // Read every element before writing (an element may overwrite the address register).
@@ -1814,7 +1838,7 @@ class Machine {
     const uint32_t n = in.vec;
     for (uint32_t m = mask; m; m &= m - 1) {
       const auto l = static_cast<uint32_t>(std::countr_zero(m));
-      const uint64_t addr = Address(w, in.src[0], l);
+      const uint64_t addr = Address(w, in, l);
       uint8_t* p = Mem(in, w, in.space, addr, eb * n, l);
       const Operand& v = in.src[1];
       if (v.kind == Operand::kVec) {
@@ -1836,7 +1860,7 @@ class Machine {
     const Type t = in.type;
     for (uint32_t m = mask; m; m &= m - 1) {
       const auto l = static_cast<uint32_t>(std::countr_zero(m));
-      const uint64_t addr = Address(w, in.src[0], l);
+      const uint64_t addr = Address(w, in, l);
       uint8_t* p = Mem(in, w, in.space, addr, eb, l);
       const uint64_t old = Canon(LoadBytes(p, eb), t);
       const uint64_t b = Canon(Read(w, in.src[1], l), t);

@@ -84,6 +84,7 @@ enum class Op : uint8_t {
   kPopc,
   kClz,
   kBrev,
+  kBfind,  // bfind[.shiftamt].{u32,s32,u64,s64} d (u32), a: nvcc's __ffs / __clz helpers
   kBfe,
   kBfi,
   kPrmt,
@@ -188,9 +189,10 @@ struct PtxInst {
   bool ftz = false;
   bool sat = false;
   bool approx = false;
-  bool uni = false;    // bra.uni
-  bool to = false;     // cvta.to (generic -> space) rather than space -> generic
-  bool spill = false;  // inserted by the register allocator
+  bool uni = false;       // bra.uni
+  bool to = false;        // cvta.to (generic -> space) rather than space -> generic
+  bool shiftamt = false;  // bfind.shiftamt: the left shift that brings the bit to the top
+  bool spill = false;     // inserted by the register allocator
   // Form of a warp-level operation: ShflMode, VoteMode, match (0 any, 1 all), redux (AtomOp
   // in `atom`).
   uint8_t sub = 0;
@@ -231,8 +233,12 @@ struct Symbol {  // .shared or .local array of the function
   std::string name;
   Space space = Space::kShared;
   uint32_t offset = 0;
-  uint32_t size = 0;
+  uint32_t size = 0;  // 0 for a dynamic array (its size is the launch's dynamic_shared_bytes)
   uint32_t align = 1;
+  // A module-scope `.extern .shared NAME[]` the kernel uses: the dynamic shared memory, at the
+  // static arrays' size rounded up to 16 bytes (or to the extern arrays' alignment if larger;
+  // shared_bytes is then padded to it), where the launch's dynamic_shared_bytes start.
+  bool dynamic = false;
 };
 
 struct PtxFunction {

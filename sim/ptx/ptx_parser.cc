@@ -92,10 +92,10 @@ const char* PtxOpcodes() {
          "neg, and, or, xor, not, shl, shr, setp, selp, cvt, cvta, ld, st (param/global/shared/"
          "local/generic, .v2/.v4), atom and red (global/shared: add/min/max/exch/cas/and/or/xor/"
          "inc/dec), bra, bar.sync/barrier.sync, membar/fence, ret, exit, rcp, sqrt, rsqrt, ex2, "
-         "lg2, sin, cos, popc, clz, brev, bfe, bfi, prmt, shfl.sync (up/down/bfly/idx), vote.sync "
-         "(all/any/uni/ballot), activemask, match.sync (any/all), redux.sync, bar.warp.sync, "
-         "prefetch; .f16/.f16x2 add, sub, mul, fma, min, max, abs, neg, setp, cvt; mov packing "
-         "{a,b}";
+         "lg2, sin, cos, popc, clz, brev, bfind, bfe, bfi, prmt, shfl.sync (up/down/bfly/idx), "
+         "vote.sync (all/any/uni/ballot), activemask, match.sync (any/all), redux.sync, "
+         "bar.warp.sync, prefetch; .f16/.f16x2 add, sub, mul, fma, min, max, abs, neg, setp, cvt; "
+         "mov packing {a,b}";
 }
 
 namespace {
@@ -237,7 +237,7 @@ struct Mods {
   std::optional<AtomOp> atom;
   int vec = 1;
   bool ftz = false, sat = false, approx = false, full = false, uni = false, to = false;
-  bool sync = false;
+  bool sync = false, shiftamt = false;
   uint8_t cache_op = 0;  // sim/mem/memory.h CacheOp numbering
   std::string sub;       // shfl/vote/match/redux form, prefetch level, bar.warp
 };
@@ -292,6 +292,10 @@ class Parser {
         if (n.text != "64" && n.text != "32")
           throw Error(n, ".address_size", n.text, "unsupported address size", "32, 64");
         m.address_size = std::stoi(n.text);
+      } else if (t.text == ".extern" && Peek(1).kind == Token::kIdent &&
+                 Peek(1).text == ".shared") {
+        Next();
+        ParseExternShared(Next());
       } else if (t.text == ".visible" || t.text == ".weak" || t.text == ".extern") {
         Next();
       } else if (t.text == ".entry") {
@@ -344,7 +348,8 @@ class Parser {
                  t.text == ".surfref" || t.text == ".texref") {
         throw Error(t, "directive", t.text,
                     "module-scope variables are not supported (declare shared arrays inside the "
-                    "kernel; pass data through parameters)");
+                    "kernel, or dynamic ones as `.extern .shared .align N .b8 NAME[];`; pass "
+                    "data through parameters)");
       } else {
         throw Error(t, "directive", t.text, "unknown or unsupported module directive",
                     ".version, .target, .address_size, .visible, .entry, .file");
@@ -460,6 +465,7 @@ class Parser {
     scopes_.clear();
     labels_.clear();
     fixups_.clear();
+    dynamic_placed_.reset();
     ExpectPunct("(");
     if (!Accept(")")) {
       do {
@@ -712,7 +718,8 @@ class Parser {
     while (Accept("[")) {
       if (Accept("]"))
         throw Error(n, d.text, s.name,
-                    "unsized (extern, dynamically sized) arrays are not supported");
+                    "unsized (extern, dynamically sized) arrays are only supported at module "
+                    "scope, as nvcc writes them: `.extern .shared .align N .b8 NAME[];`");
       size *= ExpectUInt("array size");
       ExpectPunct("]");
     }
@@ -721,6 +728,12 @@ class Parser {
     ExpectPunct(";");
     if (size > (1u << 24))
       throw Error(n, d.text, std::to_string(size), "array too large", "<= 16 MiB");
+    if (space == Space::kShared && dynamic_placed_)
+      throw Error(n, d.text, s.name,
+                  fmt::format("static .shared array declared after the kernel used the dynamic "
+                              "(extern) shared array '{}', which is placed after the static ones",
+                              *dynamic_placed_),
+                  "declare .shared arrays before the first instruction that uses an extern one");
     uint32_t& top = space == Space::kShared ? fn_->shared_bytes : fn_->local_bytes;
     top = (top + s.align - 1) / s.align * s.align;
     s.offset = top;
@@ -731,6 +744,69 @@ class Parser {
         throw Error(n, d.text, s.name, "variable declared twice");
     }
     fn_->symbols.push_back(s);
+  }
+
+  // A module-scope `.extern .shared [.align N] .TYPE NAME[];` (`extern __shared__ T NAME[];`):
+  // the launch's dynamic shared memory. Only unsized arrays; every one names the same memory.
+  void ParseExternShared(const Token& d) {
+    uint32_t align = 1;
+    std::optional<Type> type;
+    while (Peek().kind == Token::kIdent && Peek().text.starts_with(".")) {
+      const Token& m = Next();
+      if (m.text == ".align") {
+        align = static_cast<uint32_t>(ExpectUInt("alignment"));
+        if (align == 0 || (align & (align - 1)) != 0 || align > 4096)
+          throw Error(m, ".align", std::to_string(align),
+                      "alignment must be a power of two up to 4096");
+      } else if (auto t = ParseTypeName(m.text.substr(1)); t && *t != Type::kPred) {
+        type = t;
+      } else {
+        throw Error(m, ".extern .shared", m.text, "unknown qualifier",
+                    ".align N and a type such as .b8");
+      }
+    }
+    if (!type)
+      throw Error(d, ".extern .shared", "", "variable without a type");
+    const Token& n = Expect(Token::kIdent, "variable name");
+    if (!Accept("[") || !Accept("]"))
+      throw Error(n, ".extern .shared", n.text,
+                  "a module-scope shared variable must be an unsized extern array (dynamic "
+                  "shared memory)",
+                  "`.extern .shared .align N .b8 NAME[];`");
+    if (Peek().kind == Token::kPunct && Peek().text == "[")
+      throw Error(Peek(), ".extern .shared", n.text,
+                  "a dynamic shared array has one unsized dimension");
+    ExpectPunct(";");
+    align = std::max(align, static_cast<uint32_t>(TypeBits(*type) / 8));
+    if (externs_.count(n.text) || globals_.count(n.text))
+      throw Error(n, ".extern .shared", n.text, "module-scope variable declared twice");
+    externs_[n.text] = Loc(n);
+    extern_align_ = std::max(extern_align_, align);
+  }
+
+  // Places the module's extern shared arrays in the current kernel on first use: after the
+  // static arrays, at the static size rounded up to 16 bytes (where the launch side,
+  // SharedBytesWithDynamic, starts a CTA's dynamic shared memory), or to the extern arrays'
+  // largest alignment when that is more (the static size is then padded to that offset, so the
+  // launch side's rounding lands on it too). Every extern array aliases that offset.
+  const Symbol* PlaceExtern(const std::string& name) {
+    if (!externs_.count(name))
+      return nullptr;
+    const uint32_t a = std::max(16u, extern_align_);
+    const uint32_t base = (fn_->shared_bytes + a - 1) / a * a;
+    if (a > 16)
+      fn_->shared_bytes = base;
+    Symbol s;
+    s.name = name;
+    s.space = Space::kShared;
+    s.offset = base;
+    s.size = 0;
+    s.align = a;
+    s.dynamic = true;
+    fn_->symbols.push_back(s);
+    if (!dynamic_placed_)
+      dynamic_placed_ = name;
+    return &fn_->symbols.back();
   }
 
   // ---------------------------------------------------------------------- instructions
@@ -949,6 +1025,8 @@ class Parser {
         m.approx = true;
       } else if (s == "full") {
         m.full = true;
+      } else if (s == "shiftamt") {
+        m.shiftamt = true;
       } else if (s == "uni") {
         m.uni = true;
       } else if (s == "to") {
@@ -1140,12 +1218,12 @@ class Parser {
     return RegOperand(r, bits, wider_ok);
   }
 
-  const Symbol* FindSymbol(const std::string& name) const {
+  const Symbol* FindSymbol(const std::string& name) {
     for (const auto& s : fn_->symbols) {
       if (s.name == name)
         return &s;
     }
-    return nullptr;
+    return PlaceExtern(name);
   }
 
   // An address operand for `space`; returns the resolved space (param/shared/local symbols fix
@@ -1311,6 +1389,7 @@ class Parser {
                                                    {"popc", Op::kPopc},
                                                    {"clz", Op::kClz},
                                                    {"brev", Op::kBrev},
+                                                   {"bfind", Op::kBfind},
                                                    {"bfe", Op::kBfe},
                                                    {"bfi", Op::kBfi},
                                                    {"prmt", Op::kPrmt},
@@ -1735,6 +1814,19 @@ class Parser {
         in.n_src = 1;
         break;
       }
+      case Op::kBfind: {
+        const Type t = OneType(op, m, ".u32, .s32, .u64, .s64", [](Type x) {
+          return x == Type::kU32 || x == Type::kS32 || x == Type::kU64 || x == Type::kS64;
+        });
+        NeedOps(op, ops, 2);
+        in.type = t;
+        in.shiftamt = m.shiftamt;
+        in.dst = DstOperand(ops[0], Type::kU32);
+        in.src[0] = SrcOperand(ops[1], t);
+        in.n_dst = 1;
+        in.n_src = 1;
+        break;
+      }
       case Op::kBfe: {
         const Type t = OneType(op, m, ".u32, .s32, .u64, .s64", [](Type x) {
           return TypeBits(x) >= 32 && !IsFloat(x) && x != Type::kB32 && x != Type::kB64;
@@ -1905,6 +1997,8 @@ class Parser {
       throw Error(op, "instruction", op.text, ".uni applies to bra and ret");
     if (m.to && in.op != Op::kCvta)
       throw Error(op, "instruction", op.text, ".to applies to cvta");
+    if (m.shiftamt && in.op != Op::kBfind)
+      throw Error(op, "instruction", op.text, ".shiftamt applies to bfind");
   }
 
   std::string file_;
@@ -1916,6 +2010,9 @@ class Parser {
   // Nested blocks: per open block, the registers it declared and what they shadowed.
   std::vector<std::vector<std::pair<std::string, std::optional<uint16_t>>>> scopes_;
   std::unordered_map<std::string, SourceLoc> globals_;  // module-scope .global variables
+  std::unordered_map<std::string, SourceLoc> externs_;  // module-scope .extern .shared arrays
+  uint32_t extern_align_ = 1;                           // their largest alignment
+  std::optional<std::string> dynamic_placed_;           // the first extern array the kernel used
   std::vector<std::pair<Operand, int>> unpack_;         // unpacking mov: destination, bit offset
   std::unordered_map<std::string, uint32_t> labels_;
   std::vector<std::pair<std::string, std::pair<uint32_t, int>>> fixups_;

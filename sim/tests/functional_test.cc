@@ -80,7 +80,7 @@ INSTANTIATE_TEST_SUITE_P(Corpus, CorpusRun, testing::ValuesIn(Cases()),
 
 TEST(Corpus, HasTheKernelsOfTheIssues) {
   const std::vector<std::string> names = ListWorkloads(kCorpus);
-  // The first twelve, then the fourteen of issue 14 (section 3).
+  // The first twelve, the fourteen of issue 14 (section 3), then the three warp-level kernels.
   for (const char* n : {"vectorAdd",      "matrixMul",
                         "reduction",      "scalarProd",
                         "histogram",      "convolutionSeparable",
@@ -93,9 +93,11 @@ TEST(Corpus, HasTheKernelsOfTheIssues) {
                         "particleFilter", "nw",
                         "pathfinder",     "backprop",
                         "subHistogram",   "lud",
-                        "stencil3d",      "mriQ"})
+                        "stencil3d",      "mriQ",
+                        "warpReduce",     "warpScan",
+                        "warpHistogram"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
-  EXPECT_GE(names.size(), 24u);
+  EXPECT_GE(names.size(), 29u);
 }
 
 TEST(Functional, DeterministicStreams) {
@@ -261,6 +263,60 @@ TEST(Functional, OutOfRangeAccessIsAnErrorAtTheInstruction) {
     EXPECT_EQ(e.loc().file, "small.ptx");
     EXPECT_EQ(e.loc().line, 13);
     EXPECT_NE(std::string(e.what()).find("outside every buffer"), std::string::npos) << e.what();
+  }
+}
+
+// 32-bit shared addresses wrap modulo 2^32 as on the hardware: nvcc's unrolled wavefront loops
+// (Needleman-Wunsch) form a register below shared address 0 and add an offset that brings the
+// access back into the CTA's memory.
+TEST(Functional, SharedAddressBelowZeroWrapsBackIntoRange) {
+  const Small s = RunSmall(std::string(R"(
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r4, sm;
+	shl.b32 %r5, %r1, 2;
+	add.s32 %r6, %r4, %r5;
+	mul.lo.s32 %r8, %r1, 3;
+	st.shared.u32 [%r6], %r8;
+	bar.sync 0;
+	sub.s32 %r7, %r6, 1024;
+	ld.shared.u32 %r9, [%r7+1028];
+)") + kStoreTid,
+                           32, 32);
+  // Lane t stores 3t at sm[t] and reads sm[t + 1] through 4t - 1024 (negative in every lane)
+  // plus 1028; sm[32] was never written.
+  for (uint32_t t = 0; t < 32; ++t)
+    EXPECT_EQ(s.out[t], t < 31 ? (t + 1) * 3 : 0u) << t;
+  // The recorded lane addresses are the wrapped offsets 4t + 4 of the load (instruction 8 of the
+  // 32-thread warp's stream, after 2 movs, shl, add, mul, st, bar, sub).
+  const WarpStream& w = s.run.warps[0];
+  ASSERT_GT(w.insts.size(), 8u);
+  const DynInst& ld = w.insts[8];
+  EXPECT_EQ(s.ck.kernel.code[ld.inst].op_class, OpClass::kSharedMem);
+  EXPECT_FALSE(s.ck.kernel.code[ld.inst].mem_write);
+  for (uint32_t t = 0; t < 32; ++t)
+    EXPECT_EQ(w.addrs[ld.addrs + t], 4 * t + 4) << t;
+}
+
+TEST(Functional, SharedAddressThatStaysOutOfRangeIsStillAnError) {
+  try {
+    RunSmall(std::string(R"(
+	mov.u32 %r1, %tid.x;
+	mov.u32 %r4, sm;
+	shl.b32 %r5, %r1, 2;
+	add.s32 %r6, %r4, %r5;
+	sub.s32 %r7, %r6, 1024;
+	ld.shared.u32 %r9, [%r7+512];
+)") + kStoreTid,
+             32, 32);
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    // 4t - 512 modulo 2^32: lane 0 reads 0xfffffe00, outside the 256 bytes.
+    EXPECT_EQ(e.loc().file, "small.ptx");
+    EXPECT_EQ(e.loc().line, 16);
+    const std::string m = e.what();
+    EXPECT_NE(m.find("shared address outside the CTA's 256 bytes"), std::string::npos) << m;
+    EXPECT_NE(m.find("0xfffffe00"), std::string::npos) << m;
+    EXPECT_NE(m.find("lane 0"), std::string::npos) << m;
   }
 }
 

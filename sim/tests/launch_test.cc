@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/diag.h"
+#include "sim/ptx/ptx_parser.h"
 #include "sim/workload/occupancy.h"
 
 namespace gpurf::sim {
@@ -313,6 +314,68 @@ TEST_F(LaunchFiles, DynamicSharedMemoryFollowsTheStaticArrays) {
   LaunchSpec small = s;
   small.launches[0].dynamic_shared_bytes = 64;
   EXPECT_THROW(RunWorkload(small), InputError);
+}
+
+// nvcc's `extern __shared__ float s[];` is a module-scope `.extern .shared .align 16 .b8 s[];`
+// (sim/tests/data/dynshared_cuda/dynshared.cu): the parser places it after the kernel's static
+// arrays at the offset where SharedBytesWithDynamic starts the launch's dynamic memory.
+TEST_F(LaunchFiles, CudaExternSharedArrayIsTheLaunchsDynamicMemory) {
+  const fs::path dir = GPURF_SOURCE_DIR "/sim/tests/data/dynshared_cuda";
+  const LaunchSpec s = LoadLaunch((dir / "launch.yaml").string());
+  ASSERT_EQ(s.launches.size(), 1u);
+  EXPECT_EQ(s.launches[0].dynamic_shared_bytes, 512u);
+  const auto r = RunWorkload(s);
+  // Static: the 12-byte tag array; dynamic: 512 bytes from 16 (12 rounded up to 16).
+  const ptx::PtxModule module = ptx::LoadPtx((dir / "dynshared.ptx").string());
+  const ptx::PtxFunction* f = module.Find("dynShared");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->shared_bytes, 12u);
+  const ptx::Symbol* ext = nullptr;
+  for (const auto& sym : f->symbols) {
+    if (sym.name == "s")
+      ext = &sym;
+  }
+  ASSERT_NE(ext, nullptr);
+  EXPECT_TRUE(ext->dynamic);
+  EXPECT_EQ(ext->offset, 16u);
+  EXPECT_EQ(ext->offset, SharedBytesWithDynamic(f->shared_bytes, 512) - 512);
+  EXPECT_EQ(r->compiled.fn.shared_bytes, 528u);
+  EXPECT_EQ(r->compiled.kernel.shared_bytes, 528u);
+  // out[64b + t] = in[64b + 63 - t] + 2 in[64b + t] + 100 (t % 3 + 1), in[i] = i.
+  const auto& out = r->final_buffers.Get("out").bytes;
+  ASSERT_EQ(out.size(), 128u * 4);
+  for (uint32_t b = 0; b < 2; ++b) {
+    for (uint32_t t = 0; t < 64; ++t) {
+      float got = 0;
+      std::memcpy(&got, out.data() + (64 * b + t) * 4, 4);
+      const auto want =
+          static_cast<float>((64 * b + 63 - t) + 2 * (64 * b + t) + 100 * (t % 3 + 1));
+      EXPECT_EQ(got, want) << b << " " << t;
+    }
+  }
+  // 256 dynamic bytes: thread 0's store to s[64] (byte 16 + 256) is past static + dynamic.
+  LaunchSpec small = s;
+  small.launches[0].dynamic_shared_bytes = 256;
+  try {
+    RunWorkload(small);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind((dir / "dynshared.ptx").string() + ":56:2: error:", 0), 0u) << m;
+    EXPECT_NE(m.find("shared address outside the CTA's 272 bytes"), std::string::npos) << m;
+    EXPECT_NE(m.find("0x110"), std::string::npos) << m;
+  }
+  // None: the first store to s (byte 16) is already outside the 12 static bytes.
+  LaunchSpec none = s;
+  none.launches[0].dynamic_shared_bytes = 0;
+  try {
+    RunWorkload(none);
+    ADD_FAILURE();
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_EQ(m.rfind((dir / "dynshared.ptx").string() + ":52:2: error:", 0), 0u) << m;
+    EXPECT_NE(m.find("shared address outside the CTA's 12 bytes"), std::string::npos) << m;
+  }
 }
 
 // ------------------------------------------------------------------------------ occupancy

@@ -178,13 +178,75 @@ TEST(PtxParser, NestedVectorOperandsAreRejectedNotRecursed) {
 TEST(PtxParser, UnsupportedConstructsAreErrorsNotSkips) {
   ExpectError(std::string(kHeader) + ".func foo()\n{\n}\n", 4, 1, {".func"});
   ExpectError(std::string(kHeader) + ".global .u32 g;\n", 4, 1, {"module-scope"});
-  ExpectError(Kernel1("\n\tret;\n", "\t.shared .align 4 .b8 dyn[];\n"), 14, 23, {"unsized"});
+  ExpectError(Kernel1("\n\tret;\n", "\t.shared .align 4 .b8 dyn[];\n"), 14, 23,
+              {"unsized", "module scope"});
   ExpectError(Kernel1("\n\tret;\n", "\t.reg .bf16 %h<2>;\n"), 14, 7, {"bfloat16"});
   // Only the unused one-byte objects nvcc emits for library headers are accepted at module
   // scope; using one is an error where it is used.
   ExpectError(std::string(kHeader) + ".global .align 4 .b8 g[8];\n", 4, 1, {"module-scope"});
   ExpectError(std::string(kHeader) + ".visible .entry k()\n{\n\tret;\n", 7, 1, {"missing '}'"});
   EXPECT_THROW(LoadPtx("/nonexistent/x.ptx"), InputError);
+}
+
+// nvcc writes `extern __shared__ T s[];` as a module-scope `.extern .shared .align N .b8 s[];`.
+// A kernel that uses it finds it after its static arrays, at their size rounded up to 16 bytes
+// (where the launch's dynamic_shared_bytes start; SharedBytesWithDynamic), or to the extern
+// arrays' alignment when that is larger (the static size is then padded to the offset).
+TEST(PtxParser, ExternSharedArraysFollowTheStaticArrays) {
+  const std::string ext = ".extern .shared .align 16 .b8 dyn[];\n";
+  auto kernel = [&](const std::string& body, const std::string& decls) {
+    std::string k = Kernel1(body, decls);
+    return k.insert(std::string(kHeader).size(), ext);
+  };
+  {
+    // 12 static bytes: dyn at 16; mov takes the offset, an address adds it.
+    const PtxModule m = ParsePtx(kernel("\tmov.u32 %r1, dyn;\n\tld.shared.u32 %r2, [dyn+8];\n",
+                                        "\t.shared .align 4 .b8 st[12];\n"),
+                                 "t.ptx");
+    const PtxFunction& f = m.entries[0];
+    EXPECT_EQ(f.shared_bytes, 12u);
+    ASSERT_EQ(f.symbols.size(), 2u);
+    EXPECT_EQ(f.symbols[1].name, "dyn");
+    EXPECT_TRUE(f.symbols[1].dynamic);
+    EXPECT_FALSE(f.symbols[0].dynamic);
+    EXPECT_EQ(f.symbols[1].offset, 16u);
+    EXPECT_EQ(f.code[0].src[0].imm, 16);
+    EXPECT_EQ(f.code[1].src[0].imm, 24);
+  }
+  {
+    // No static arrays: offset 0. A kernel that does not use it has no symbol for it.
+    const PtxModule m = ParsePtx(kernel("\tmov.u32 %r1, dyn;\n", ""), "t.ptx");
+    EXPECT_EQ(m.entries[0].shared_bytes, 0u);
+    EXPECT_EQ(m.entries[0].code[0].src[0].imm, 0);
+    const PtxModule n = ParsePtx(kernel("\tret;\n", ""), "t.ptx");
+    EXPECT_TRUE(n.entries[0].symbols.empty());
+  }
+  {
+    // Two extern arrays alias one offset; a 64-byte alignment pads 33 static bytes to 64.
+    const std::string text =
+        std::string(kHeader) +
+        ".extern .shared .align 4 .b8 a[];\n"
+        ".extern .shared .align 64 .b8 b[];\n" +
+        Kernel1("\tmov.u32 %r1, a;\n\tmov.u32 %r2, b;\n", "\t.shared .align 1 .b8 st[33];\n")
+            .substr(std::string(kHeader).size());
+    const PtxFunction& f = ParsePtx(text, "t.ptx").entries[0];
+    EXPECT_EQ(f.code[0].src[0].imm, 64);
+    EXPECT_EQ(f.code[1].src[0].imm, 64);
+    EXPECT_EQ(f.shared_bytes, 64u);
+  }
+  // Errors: sized or non-extern module-scope shared variables, a second declaration, a static
+  // array declared after the extern one was placed, a typeless declaration.
+  ExpectError(std::string(kHeader) + ".extern .shared .align 16 .b8 s[64];\n", 4, 31,
+              {"unsized extern array"});
+  ExpectError(std::string(kHeader) + ".shared .align 16 .b8 s[64];\n", 4, 1, {"module-scope"});
+  ExpectError(std::string(kHeader) + ".shared .align 16 .b8 s[];\n", 4, 1, {"module-scope"});
+  ExpectError(std::string(kHeader) + ext + ".extern .shared .align 4 .b32 dyn[];\n", 5, 31,
+              {"declared twice"});
+  ExpectError(std::string(kHeader) + ".extern .shared .align 16 s[];\n", 4, 9, {"without a type"});
+  ExpectError(std::string(kHeader) + ".extern .shared .align 16 .b8 s[][4];\n", 4, 34,
+              {"one unsized dimension"});
+  ExpectError(kernel("\tmov.u32 %r1, dyn;\n\t.shared .align 4 .b8 late[4];\n\tret;\n", ""), 16, 23,
+              {"after the kernel used the dynamic (extern) shared array 'dyn'"});
 }
 
 // ------------------------------------------------------------------- allocation invariants

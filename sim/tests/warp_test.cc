@@ -251,6 +251,57 @@ TEST(WarpVote, VoteActivemaskMatchReduxAndBarWarp) {
   EXPECT_TRUE(saw_bar);
 }
 
+// bfind: nvcc writes __ffs(x) as brev + bfind.shiftamt (warpHistogram's leader lane) and uses
+// bfind for __clz-style helpers. Lane values: u = 10 lane + 1, s = lane - 5, w = u << 20 (64-bit).
+TEST(WarpBits, BfindPositionsShiftAmountsSignedAndEmpty) {
+  const Small s = RunK(std::string(kPro) + R"(
+	sub.s32 %r3, %r1, 5;
+	cvt.u64.u32 %rd5, %r2;
+	shl.b64 %rd5, %rd5, 20;
+	bfind.u32 %r4, %r2;
+	bfind.shiftamt.u32 %r5, %r2;
+	bfind.s32 %r6, %r3;
+	bfind.shiftamt.s32 %r7, %r3;
+	bfind.u64 %r8, %rd5;
+	bfind.shiftamt.u64 %r9, %rd5;
+	bfind.u32 %r10, 0;
+	brev.b32 %r11, %r2;
+	bfind.shiftamt.u32 %r12, %r11;
+	st.global.v4.u32 [%rd4], {%r4, %r5, %r6, %r7};
+	st.global.v4.u32 [%rd4+16], {%r8, %r9, %r10, %r12};
+	ret;
+)",
+                       32, 256);
+  // Highest set bit of 10 l + 1: 1 -> 0, 11 -> 3, 21 -> 4, 31 -> 4, 41..61 -> 5, 71..121 -> 6,
+  // 131..251 -> 7, 261..311 -> 8.
+  auto high = [](uint32_t l) -> uint32_t {
+    const uint32_t v = 10 * l + 1;
+    return v < 2 ? 0 : v < 16 ? 3 : v < 32 ? 4 : v < 64 ? 5 : v < 128 ? 6 : v < 256 ? 7 : 8;
+  };
+  // Signed: lane - 5 = -5, -4, -3, -2, -1, 0, 1, 2, ...: the highest bit unlike the sign bit
+  // (-5 = ...1011 -> 2, -4 -> 1, -3 -> 1, -2 -> 0, -1 and 0 -> none), then 1 -> 0, 2..3 -> 1,
+  // 4..7 -> 2, 8..15 -> 3, 16..26 -> 4.
+  constexpr uint32_t N = 0xffffffffu;
+  const uint32_t sgn[32] = {2, 1, 1, 0, N, N, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3,
+                            3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4};
+  // The lowest set bit of 10 l + 1 is bit 0 (it is odd): brev puts it at bit 31, shift amount 0.
+  for (uint32_t l = 0; l < 32; ++l) {
+    const uint32_t* o = &s.out[8 * l];
+    EXPECT_EQ(o[0], high(l)) << l;
+    EXPECT_EQ(o[1], 31 - high(l)) << l;
+    EXPECT_EQ(o[2], sgn[l]) << l;
+    EXPECT_EQ(o[3], sgn[l] == N ? N : 31 - sgn[l]) << l;
+    EXPECT_EQ(o[4], high(l) + 20) << l;
+    EXPECT_EQ(o[5], 63 - 20 - high(l)) << l;
+    EXPECT_EQ(o[6], 0xffffffffu) << l;
+    EXPECT_EQ(o[7], 0u) << l;
+  }
+  // .shiftamt belongs to bfind; bfind takes integer types.
+  EXPECT_THROW(RunK(std::string(kPro) + "\tpopc.shiftamt.b32 %r3, %r2;\n\tret;\n", 32, 256),
+               InputError);
+  EXPECT_THROW(RunK(std::string(kPro) + "\tbfind.b32 %r3, %r2;\n\tret;\n", 32, 256), InputError);
+}
+
 TEST(WarpVote, MembermaskRulesAreErrorsAtTheInstruction) {
   // A lane outside its own membermask.
   try {

@@ -103,6 +103,7 @@ RefBuffer<T> ReferenceContext::Buffer(size_t index) const {
 template RefBuffer<float> ReferenceContext::Buffer<float>(size_t) const;
 template RefBuffer<int32_t> ReferenceContext::Buffer<int32_t>(size_t) const;
 template RefBuffer<uint32_t> ReferenceContext::Buffer<uint32_t>(size_t) const;
+template RefBuffer<uint8_t> ReferenceContext::Buffer<uint8_t>(size_t) const;
 
 namespace {
 
@@ -804,6 +805,66 @@ void MriQ(ReferenceContext& c) {
   }
 }
 
+// warpReduce(rowSum, rowMax, m, cols): the sum and the maximum of each of the grid.x x grid.y
+// rows of the row-major matrix m (one CTA per row).
+void WarpReduce(ReferenceContext& c) {
+  const uint64_t cols = c.Count(3, "the number of columns", 1);
+  auto sum = c.Buffer<float>(0);
+  auto mx = c.Buffer<float>(1);
+  auto m = c.Buffer<float>(2);
+  const uint64_t rows = uint64_t{c.spec.grid.x} * c.spec.grid.y;
+  const std::string why = fmt::format("one row per CTA, grid.x x grid.y = {}", rows);
+  sum.Need(rows, why);
+  mx.Need(rows, why);
+  m.Need(CountMul(rows, cols), why + " rows x " + Why("cols", cols, 3));
+  for (uint64_t r = 0; r < rows; ++r) {
+    double s = 0;
+    float best = m[r * cols];
+    for (uint64_t j = 0; j < cols; ++j) {
+      const float v = m[r * cols + j];
+      s += v;
+      best = std::max(best, v);
+    }
+    sum[r] = static_cast<float>(s);
+    mx[r] = best;
+  }
+}
+
+// warpScan(out, in, len): out = the inclusive prefix sums of each of the grid.x x grid.y
+// segments of len elements of in (one CTA per segment), with 32-bit wrap-around.
+void WarpScan(ReferenceContext& c) {
+  const uint64_t len = c.Count(2, "the segment length");
+  auto out = c.Buffer<int32_t>(0);
+  auto in = c.Buffer<int32_t>(1);
+  const uint64_t segs = uint64_t{c.spec.grid.x} * c.spec.grid.y;
+  const std::string why =
+      fmt::format("one segment per CTA, grid.x x grid.y = {} segments x {}", segs,
+                  Why("len", len, 2));
+  out.Need(CountMul(segs, len), why);
+  in.Need(CountMul(segs, len), why);
+  for (uint64_t g = 0; g < segs; ++g) {
+    uint32_t run = 0;
+    for (uint64_t i = 0; i < len; ++i) {
+      run += static_cast<uint32_t>(in[g * len + i]);
+      out[g * len + i] = static_cast<int32_t>(run);
+    }
+  }
+}
+
+// warpHistogram(hist, img, width, height): hist[img(y, x) >> 4] += 1 over the width x height
+// 8-bit image (row pitch = width), 16 bins.
+void WarpHistogram(ReferenceContext& c) {
+  const uint64_t width = c.Count(2, "the image width"), height = c.Count(3, "the image height");
+  auto hist = c.Buffer<uint32_t>(0);
+  auto img = c.Buffer<uint8_t>(1);
+  hist.Need(16, "16 bins (pixel >> 4)");
+  img.Need(CountMul(width, height),
+           fmt::format("width x height with {}, {}", Why("width", width, 2),
+                       Why("height", height, 3)));
+  for (uint64_t i = 0; i < width * height; ++i)
+    ++hist[img[i] >> 4];
+}
+
 const std::map<std::string, ReferenceFn>& Registry() {
   static const std::map<std::string, ReferenceFn> r = {
       {"vectorAdd", VectorAdd},
@@ -833,6 +894,10 @@ const std::map<std::string, ReferenceFn>& Registry() {
       {"lud", Lud},
       {"stencil3d", Stencil3d},
       {"mriQ", MriQ},
+      // warp-level instructions
+      {"warpReduce", WarpReduce},
+      {"warpScan", WarpScan},
+      {"warpHistogram", WarpHistogram},
   };
   return r;
 }
