@@ -837,9 +837,8 @@ void WarpScan(ReferenceContext& c) {
   auto out = c.Buffer<int32_t>(0);
   auto in = c.Buffer<int32_t>(1);
   const uint64_t segs = uint64_t{c.spec.grid.x} * c.spec.grid.y;
-  const std::string why =
-      fmt::format("one segment per CTA, grid.x x grid.y = {} segments x {}", segs,
-                  Why("len", len, 2));
+  const std::string why = fmt::format("one segment per CTA, grid.x x grid.y = {} segments x {}",
+                                      segs, Why("len", len, 2));
   out.Need(CountMul(segs, len), why);
   in.Need(CountMul(segs, len), why);
   for (uint64_t g = 0; g < segs; ++g) {
@@ -858,9 +857,8 @@ void WarpHistogram(ReferenceContext& c) {
   auto hist = c.Buffer<uint32_t>(0);
   auto img = c.Buffer<uint8_t>(1);
   hist.Need(16, "16 bins (pixel >> 4)");
-  img.Need(CountMul(width, height),
-           fmt::format("width x height with {}, {}", Why("width", width, 2),
-                       Why("height", height, 3)));
+  img.Need(CountMul(width, height), fmt::format("width x height with {}, {}",
+                                                Why("width", width, 2), Why("height", height, 3)));
   for (uint64_t i = 0; i < width * height; ++i)
     ++hist[img[i] >> 4];
 }
