@@ -409,10 +409,15 @@ std::string RtlSummary(const h::DesignResult& r) {
 
 std::string Header(const h::DesignResult& r) {
   return fmt::format(
-      "design {}: {}; SM {} lanes, {} warps, {} scheduling{} ({} inner)\n"
+      "design {}: {}; SM {} lanes, {} warps, {} scheduling{} ({})\n"
       "  GPU {}: {} SM{}, {} scheduler{} x {} issue per SM, {} KB registers per SM, {} memory\n",
       r.design, r.hierarchy, r.sm.lanes, r.sm.warps, r.two_level ? "two-level" : "single-level",
-      r.two_level ? fmt::format(" with {} active", r.sm.active_warps) : "", r.inner_policy,
+      r.two_level ? fmt::format(" with {} active", r.sm.active_warps) : "",
+      // Without the design's two-level scheduler a GTO or loose round-robin GPU selects by its
+      // own policy (driver.cc Policies).
+      !r.two_level && r.sm.policy != sim::WarpPolicy::kTwoLevel
+          ? std::string(sim::WarpPolicyName(r.sm.policy)) + " selection"
+          : r.inner_policy + " inner",
       r.gpu.preset, r.gpu.sms, r.gpu.sms == 1 ? "" : "s", r.sm.schedulers,
       r.sm.schedulers == 1 ? "" : "s", r.sm.issue_width, r.sm.registers / 256,
       r.gpu.mem.ideal ? "ideal (fixed-latency)" : "hierarchy");
