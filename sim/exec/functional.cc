@@ -1050,6 +1050,20 @@ class Machine {
     }
   }
 
+  // A warp-collective result: lane l of `out` to 32-bit register `reg` of every lane in `mask`.
+  template <typename Lanes>
+  static void WriteLanes(Warp& w, uint16_t reg, uint32_t mask, const Lanes& out) {
+    for (uint32_t m = mask; m; m &= m - 1) {
+      const auto l = static_cast<uint32_t>(std::countr_zero(m));
+      Write(w, reg, 1, l, out[l]);
+    }
+  }
+  // The bits of `p` of the lanes in `mask` to predicate `pred`; the other lanes keep theirs.
+  static void WritePred(Warp& w, uint16_t pred, uint32_t mask, uint32_t p) {
+    uint32_t& pd = w.preds[pred];
+    pd = (pd & ~mask) | (p & mask);
+  }
+
   static inline void Write(Warp& w, uint16_t reg, uint8_t width, uint32_t l, uint64_t v) {
     w.regs[size_t{reg} * 32 + l] = static_cast<uint32_t>(v);
     if (width == 2)
@@ -1680,14 +1694,9 @@ class Machine {
           out[l] = v;
           p |= static_cast<uint32_t>(ok) << l;
         }
-        for (uint32_t m = mask; m; m &= m - 1) {
-          const auto l = static_cast<uint32_t>(std::countr_zero(m));
-          Write(w, in.dst.reg, 1, l, out[l]);
-        }
-        if (in.n_pdst > 0) {
-          uint32_t& pd = w.preds[in.pdst[0].reg];
-          pd = (pd & ~mask) | (p & mask);
-        }
+        WriteLanes(w, in.dst.reg, mask, out);
+        if (in.n_pdst > 0)
+          WritePred(w, in.pdst[0].reg, mask, p);
         return;
       }
       case Op::kVote: {
@@ -1717,13 +1726,9 @@ class Machine {
           res |= static_cast<uint32_t>(r) << l;
         }
         if (static_cast<ptx::VoteMode>(in.sub) == ptx::VoteMode::kBallot) {
-          for (uint32_t m = mask; m; m &= m - 1) {
-            const auto l = static_cast<uint32_t>(std::countr_zero(m));
-            Write(w, in.dst.reg, 1, l, out[l]);
-          }
+          WriteLanes(w, in.dst.reg, mask, out);
         } else {
-          uint32_t& pd = w.preds[in.pdst[0].reg];
-          pd = (pd & ~mask) | (res & mask);
+          WritePred(w, in.pdst[0].reg, mask, res);
         }
         return;
       }
@@ -1749,14 +1754,9 @@ class Machine {
             p |= static_cast<uint32_t>(same == g) << l;
           }
         }
-        for (uint32_t m = mask; m; m &= m - 1) {
-          const auto l = static_cast<uint32_t>(std::countr_zero(m));
-          Write(w, in.dst.reg, 1, l, out[l]);
-        }
-        if (in.n_pdst > 0) {
-          uint32_t& pd = w.preds[in.pdst[0].reg];
-          pd = (pd & ~mask) | (p & mask);
-        }
+        WriteLanes(w, in.dst.reg, mask, out);
+        if (in.n_pdst > 0)
+          WritePred(w, in.pdst[0].reg, mask, p);
         return;
       }
       case Op::kRedux: {
@@ -1802,10 +1802,7 @@ class Machine {
           }
           out[l] = r;
         }
-        for (uint32_t m = mask; m; m &= m - 1) {
-          const auto l = static_cast<uint32_t>(std::countr_zero(m));
-          Write(w, in.dst.reg, 1, l, out[l]);
-        }
+        WriteLanes(w, in.dst.reg, mask, out);
         return;
       }
       default:
