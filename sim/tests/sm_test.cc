@@ -6,6 +6,7 @@
 #include <set>
 
 #include "sim/mem/memory.h"
+#include "sim/mem/tests/small_memory.h"
 
 namespace gpurf::sim {
 namespace {
@@ -507,31 +508,9 @@ TEST(SmV2, SeveralSmsTakeCtasRoundRobinAndSumTheirWork) {
   EXPECT_EQ(gs.sms[1].cycles, 20u);
 }
 
-// The memory configuration of sim/mem/tests/memory_test.cc: L1D 4 sets x 2 ways, hit 10, 4
-// MSHRs; L2 2 slices, latency 100, misses; DRAM 32 B/cycle (a line: 4 cycles), latency 200. An
-// unloaded L2 miss takes 300 cycles; line j of a burst starting at cycle 0 fills at 300 + 4j.
-MemoryConfig SmallMemory() {
-  MemoryConfig c;
-  c.l1d.bytes = 4 * 2 * 128;
-  c.l1d.ways = 2;
-  c.l1d.hit_latency = 10;
-  c.l1d.mshrs = 4;
-  c.l1d.mshr_merge = 3;
-  c.const_cache = c.l1d;
-  c.const_cache.bytes = 2 * 2 * 128;
-  c.const_cache.hit_latency = 4;
-  c.l2.bytes = 2 * 8 * 4 * 128;
-  c.l2.ways = 4;
-  c.l2.write_back = true;
-  c.l2.write_allocate = true;
-  c.l2_slices = 2;
-  c.l2_latency = 100;
-  c.l2_bytes_per_cycle_slice = 64;
-  c.dram_bytes_per_cycle = 32;
-  c.dram_latency = 200;
-  return c;
-}
-
+// Memory: mem::SmallMemoryConfig() (sim/mem/tests/small_memory.h): L1D 4 sets x 2 ways, hit
+// 10, 4 MSHRs; an unloaded L2 miss takes 300 cycles, line j of a burst at cycle 0 fills at
+// 300 + 4j.
 TEST(SmV2, LoadsTakeTheMemoryHierarchysTimeAndRetryWhenMshrsAreBusy) {
   // Six warps: load R1 from line w (coalesced 32 x 4 B), R2 <- R1, exit.
   Fixture f({Op(OpClass::kGlobalMem, {1}, {0}, true), Op(OpClass::kAlu, {2}, {1}),
@@ -548,7 +527,7 @@ TEST(SmV2, LoadsTakeTheMemoryHierarchysTimeAndRetryWhenMshrsAreBusy) {
   SmConfig cfg;
   RoundRobinPolicy rr(cfg.warps);
   SpyRf rf(cfg.warps);
-  mem::MemorySystem memory(SmallMemory(), 1);
+  mem::MemorySystem memory(mem::SmallMemoryConfig(), 1);
   const GpuStats gs = RunGpu(f.run, cfg, rr, {{&rf}}, &memory);
   // Loads of warps 0..3 issue in cycles 0..3 and take the four MSHRs (fills 300..312). Warp
   // 4's load waits for the first fill (300, round-robin after warp 3); at 301 no MSHR is free
