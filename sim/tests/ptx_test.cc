@@ -229,7 +229,8 @@ TEST(PtxParser, ExternSharedArraysFollowTheStaticArrays) {
         ".extern .shared .align 64 .b8 b[];\n" +
         Kernel1("\tmov.u32 %r1, a;\n\tmov.u32 %r2, b;\n", "\t.shared .align 1 .b8 st[33];\n")
             .substr(std::string(kHeader).size());
-    const PtxFunction& f = ParsePtx(text, "t.ptx").entries[0];
+    const PtxModule m = ParsePtx(text, "t.ptx");
+    const PtxFunction& f = m.entries[0];
     EXPECT_EQ(f.code[0].src[0].imm, 64);
     EXPECT_EQ(f.code[1].src[0].imm, 64);
     EXPECT_EQ(f.shared_bytes, 64u);
