@@ -286,6 +286,7 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
     j["memory"] = MemoryJson(r.mem);
   j["sim_seconds"] = r.sim_seconds;
   j["baseline_seconds"] = r.base_seconds;
+  j["wall_seconds"] = r.wall_seconds;
   j["warp_instructions_per_second"] =
       r.sim_seconds > 0 ? static_cast<double>(r.warp_instructions) / r.sim_seconds : 0.0;
   j["rf_mode"] = h::RfModeName(r.mode);
@@ -536,10 +537,15 @@ int RunSimCommand(const HarnessArgs& a) {
     fmt::print("{}", MemoryTable(r.mem));
   if (a.stats) {
     const double wi = static_cast<double>(r.warp_instructions);
+    const std::string base =
+        r.base_simulated
+            ? fmt::format("the MRF-only baseline {:.2f} s on a thread beside it", r.base_seconds)
+            : std::string("the design is the MRF-only baseline");
     fmt::print(
-        "simulation: {:.2f} s for the design ({:.0f} warp instructions/s), {:.2f} s for the "
-        "MRF-only baseline (CPU seconds of this thread)\n",
-        r.sim_seconds, r.sim_seconds > 0 ? wi / r.sim_seconds : 0.0, r.base_seconds);
+        "simulation: the design {:.2f} s ({:.0f} warp instructions/s), {} (CPU seconds of each "
+        "thread); {:.2f} s wall clock ({:.0f} warp instructions/s)\n",
+        r.sim_seconds, r.sim_seconds > 0 ? wi / r.sim_seconds : 0.0, base, r.wall_seconds,
+        r.wall_seconds > 0 ? wi / r.wall_seconds : 0.0);
   }
   const double b = r.base_energy.total_pj();
   fmt::print("energy: {:.1f} nJ = {:.3f} of the MRF-only baseline ({:.1f} nJ)\n",

@@ -4,12 +4,12 @@
 //
 // The SM comes from the design (lanes, warps, active warps, two-level or single-level
 // scheduling with a round-robin inner policy); the register-file system from its hierarchy
-// (rf_systems.h). The baseline is the same design with an MRF-only hierarchy, simulated too, so
-// its IPC is known as well. Energies: the levels and components the design's hierarchy declares
-// (HarnessHierarchy::energies), with the figures of a characterization JSON in the format of
-// sim/passes/rf_energies.h when given, otherwise Gebhart's Tables IV and V, the upper level's
-// energy looked up for (L1 entries per thread x slots) rows; the baseline is evaluated with the
-// same energies.
+// (rf_systems.h). The baseline is the same design with an MRF-only hierarchy, simulated too (on
+// a second thread, beside the design), so its IPC is known as well. Energies: the levels and
+// components the design's hierarchy declares (HarnessHierarchy::energies), with the figures of
+// a characterization JSON in the format of sim/passes/rf_energies.h when given, otherwise
+// Gebhart's Tables IV and V, the upper level's energy looked up for (L1 entries per thread x
+// slots) rows; the baseline is evaluated with the same energies.
 #pragma once
 
 #include <string>
@@ -88,8 +88,10 @@ struct DesignResult {
     std::string workload, kernel, reason;
   };
   std::vector<Skip> rtl_skipped;
-  double sim_seconds = 0;   // CPU seconds of the design's simulations (baseline excluded)
-  double base_seconds = 0;  // ... of the MRF-only baseline's
+  double sim_seconds = 0;       // CPU seconds of the design's simulations (baseline excluded)
+  double base_seconds = 0;      // ... of the MRF-only baseline's (on a thread beside the design's)
+  double wall_seconds = 0;      // wall-clock seconds of the simulations, baseline included
+  bool base_simulated = false;  // the baseline ran beside the design (not MRF-only itself)
 
   double Ipc() const;
   double BaseIpc() const;

@@ -259,6 +259,27 @@ TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
   }
 }
 
+// The MRF-only baseline, simulated on a thread beside the design, is the MRF-only design run on
+// its own: same cycles per kernel, whatever the design's hierarchy.
+TEST_F(Corpus, BaselineBesideTheDesignIsTheMrfOnlyDesign) {
+  const std::vector<WorkloadKernel> some(kernels_.begin(), kernels_.begin() + 4);
+  DriverOptions alone;
+  alone.baseline = false;
+  const DesignResult mrf = RunDesign(Design(kMrfOnly), some, alone);
+  for (const char* hier : {kHw1, kSw3}) {
+    const DesignResult r = RunDesign(Design(hier), some, {});
+    ASSERT_EQ(r.kernels.size(), mrf.kernels.size());
+    for (size_t i = 0; i < r.kernels.size(); ++i) {
+      SCOPED_TRACE(fmt::format("{} / {}", r.hierarchy, r.kernels[i].kernel));
+      EXPECT_EQ(r.kernels[i].base_sm.cycles, mrf.kernels[i].sm.cycles);
+      EXPECT_EQ(r.kernels[i].base_sm.warp_instructions, mrf.kernels[i].sm.warp_instructions);
+    }
+    EXPECT_EQ(r.base_cycles, mrf.cycles);
+    EXPECT_GT(r.base_seconds, 0.0);
+    EXPECT_GT(r.wall_seconds, 0.0);
+  }
+}
+
 TEST_F(Corpus, SwOrfCountsMatchTheCompilersStaticCounts) {
   for (const char* hier : {kSw2, kSw3, kSw3u}) {
     const DesignSpec d = Design(hier);
