@@ -292,6 +292,8 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   j["rf_mode"] = h::RfModeName(r.mode);
   if (r.mode != h::RfMode::kModels)
     j["rtl_granularity"] = r.rtl_top ? "system" : "structures";
+  if (!r.rtl_sm.empty())
+    j["rtl_sm"] = r.rtl_sm;
   if (r.mode != h::RfMode::kModels) {
     nlohmann::ordered_json a;
     a["values"] = r.values ? "kernel" : "pseudo-random";
@@ -383,6 +385,8 @@ std::string RtlSummary(const h::DesignResult& r) {
                : "the rows written (pseudo-random data: the run "
                  "recorded no values)",
       r.sim_seconds > 0 ? wi / r.sim_seconds : 0.0);
+  if (!r.rtl_sm.empty())
+    s += fmt::format("  {}\n", r.rtl_sm);
   if (r.activity.dropped_result_writes > 0)
     s += fmt::format(
         "  {} ORF result writes dropped: their warp was descheduled before they "

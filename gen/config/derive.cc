@@ -103,6 +103,7 @@ DesignSpec DeriveDesign(const CheckedSections& in, const std::string& file_name)
 
   DesignSpec d;
   d.source = file_name;
+  d.sections = std::make_shared<const CheckedSections>(in);
   d.name = design.Str("name");
   d.description = design.Str("description");
 
@@ -222,6 +223,35 @@ DesignSpec DeriveDesign(const CheckedSections& in, const std::string& file_name)
                          in.loc.at("scheduler")));
   }
   return d;
+}
+
+DesignSpec DesignForSm(const DesignSpec& d, int warps, int active_warps) {
+  if (d.sm.warps == warps && d.sm.active_warps == active_warps)
+    return d;
+  if (d.sections == nullptr)
+    throw std::logic_error("DesignForSm: design " + d.name + " was not derived from sections");
+  CheckedSections in = *d.sections;
+  ParamSet& sm = in.sections.at("sm");
+  const SourceLoc loc = in.loc.at("sm");
+  DesignSpec out;
+  try {
+    sm.Set("warps", std::to_string(warps), loc, "sm.warps");
+    sm.Set("active_warps", std::to_string(active_warps), loc, "sm.active_warps");
+    out = DeriveDesign(in, d.source);
+  } catch (const InputError& e) {
+    throw InputError(loc, "sm", fmt::format("{} warps, {} active", warps, active_warps),
+                     fmt::format("the design cannot be derived for an SM (or register-file "
+                                 "partition) of {} warps with {} active: {}",
+                                 warps, active_warps, e.problem()),
+                     "a GPU whose register-file partitions fit the design");
+  }
+  // What the file gives beside its sections: the GPU and the extra standalone structures (the
+  // ones after those the sections derive).
+  out.gpu = d.gpu;
+  const size_t derived = DeriveDesign(*d.sections, d.source).structures.size();
+  for (size_t i = derived; i < d.structures.size(); ++i)
+    out.structures.push_back(d.structures[i]);
+  return out;
 }
 
 }  // namespace gpurf

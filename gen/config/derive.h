@@ -26,4 +26,11 @@ struct CheckedSections {
 // standalone structures of the file are the reader's to add.
 DesignSpec DeriveDesign(const CheckedSections& in, const std::string& file_name);
 
+// The design `d` derived again for an SM of `warps` warps of which `active_warps` are scheduled
+// at once (e.g. one register-file partition of a GPU whose SM has several schedulers): every
+// structure sized for that SM (active-warp slots, warp counts), the rest as the file says. `d`
+// itself when its SM is already that one. Throws InputError located at the design's `sm`
+// section, saying which SM was asked, when the design cannot be derived for it.
+DesignSpec DesignForSm(const DesignSpec& d, int warps, int active_warps);
+
 }  // namespace gpurf

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -78,6 +79,8 @@ struct GpuSection {
   std::vector<GpuOverride> overrides;
 };
 
+struct CheckedSections;  // derive.h
+
 class DesignSpec {
  public:
   std::string name;
@@ -91,6 +94,9 @@ class DesignSpec {
   std::string inner_policy;  // two-level inner selection: greedy | round-robin
   std::vector<DesignStructure> structures;
   GpuSection gpu;
+  // The checked sections it was derived from (DeriveDesign), so that the design can be derived
+  // again for another SM (DesignForSm, derive.h).
+  std::shared_ptr<const CheckedSections> sections;
 
   std::vector<const DesignStructure*> Implemented() const;
   std::vector<const DesignStructure*> Skipped() const;

@@ -15,6 +15,7 @@
 #include <variant>
 
 #include "base/diag.h"
+#include "gen/config/derive.h"
 #include "gen/structures/flop_array/flop_array_spec.h"
 #include "gen/structures/mrf/mrf_spec.h"
 #include "gen/structures/orf/orf_spec.h"
@@ -261,6 +262,41 @@ TEST(YamlLoader, DerivedStructuresFollowTheHierarchy) {
   EXPECT_EQ(r2.active_warps, 6);
   EXPECT_TRUE(r2.lru());
   EXPECT_FALSE(r2.clock_gate);
+}
+
+// A design derived again for one register-file partition of a GPU's SM (fewer warps and
+// active warps): its structures are sized for the partition, its extra structures and GPU stay.
+TEST(YamlLoader, DesignForSmResizesTheStructures) {
+  const DesignSpec d = LoadDesignFromString(
+      "sm: {warps: 32, active_warps: 8}\n"
+      "hierarchy: {kind: hw-rfc, levels: 2, l1_entries_per_thread: 6}\n"
+      "gpu: {preset: gtx980}\n"
+      "structures:\n"
+      "  - {name: extra, kind: flop-array, entries: 4, width: 8}\n",
+      "t.yaml");
+  const DesignSpec same = DesignForSm(d, 32, 8);
+  EXPECT_EQ(same.config_hash, d.config_hash);
+  const DesignSpec part = DesignForSm(d, 16, 4);
+  EXPECT_EQ(part.sm.warps, 16);
+  EXPECT_EQ(part.sm.active_warps, 4);
+  EXPECT_NE(part.config_hash, d.config_hash);
+  const RfcSpec& rfc = SpecAs<RfcSpec>(*Find(part, "rfc")->spec);
+  EXPECT_EQ(rfc.active_warps, 4);
+  EXPECT_EQ(rfc.l1_entries, 6);
+  EXPECT_EQ(Find(part, "rfc")->count, Find(d, "rfc")->count);
+  EXPECT_NE(Find(part, "rfc")->spec->module_name(), Find(d, "rfc")->spec->module_name());
+  ASSERT_NE(Find(part, "extra"), nullptr);
+  EXPECT_EQ(Flop(*Find(part, "extra")).entries, 4);
+  EXPECT_EQ(part.gpu.preset, "gtx980");
+  EXPECT_EQ(part.structures.size(), d.structures.size());
+  // A partition the design cannot serve is an input error at the design's sm section.
+  try {
+    DesignForSm(d, 4, 8);
+    ADD_FAILURE() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.loc().str(), "t.yaml:1:5");
+    EXPECT_NE(std::string(e.what()).find("4 warps with 8 active"), std::string::npos) << e.what();
+  }
 }
 
 TEST(YamlLoader, StandaloneStructures) {

@@ -7,6 +7,7 @@
 #include <ctime>
 #include <future>
 
+#include "gen/config/derive.h"
 #include "gen/config/hierarchy.h"
 #include "sim/harness/hierarchy.h"
 #include "sim/harness/rtl_top.h"
@@ -214,18 +215,33 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   const bool same = IsBaselineHierarchy(d);
   res.mode = o.rtl.mode;
   res.rtl_top = o.rtl.mode != RfMode::kModels && o.rtl.top;
+  // RTL in the loop: the design's structures generated for one register-file partition of the
+  // GPU's SM (its warps and, with two-level scheduling, its active warps), which is what each
+  // RTL instance serves. Single-level scheduling keeps the design's slots, which PrepareRtl
+  // rejects when they cannot hold every warp scheduled at once.
+  const sim::SmConfig part = PartitionOf(res.sm);
+  DesignSpec rtl_d;
+  if (o.rtl.mode != RfMode::kModels) {
+    const int active = res.two_level ? part.active_warps : std::min(d.sm.active_warps, part.warps);
+    rtl_d = DesignForSm(d, part.warps, active);
+    if (rtl_d.config_hash != d.config_hash)
+      res.rtl_sm = fmt::format(
+          "structures generated for one register-file partition of the SM: {} warps, {} active "
+          "(the design file: {}, {})",
+          part.warps, active, d.sm.warps, d.sm.active_warps);
+  }
   std::vector<RtlStructure> rtl;
   if (o.rtl.mode != RfMode::kModels && o.rtl.top)
-    rtl.push_back(PrepareRtlTop(d, PartitionOf(res.sm), o.rtl.build));
+    rtl.push_back(PrepareRtlTop(rtl_d, part, o.rtl.build));
   else if (o.rtl.mode != RfMode::kModels)
-    rtl = PrepareRtl(d, PartitionOf(res.sm), o.rtl.build);
+    rtl = PrepareRtl(rtl_d, part, o.rtl.build);
 
   for (const auto& wk : kernels) {
     if (wk.kernel == nullptr || wk.run == nullptr)
       continue;
     if (!rtl.empty()) {
       // The RTL holds a fixed number of registers per thread and warps; the models do not.
-      if (std::string p = RtlKernelProblem(rtl, *wk.kernel, PartitionOf(res.sm)); !p.empty()) {
+      if (std::string p = RtlKernelProblem(rtl, *wk.kernel, part); !p.empty()) {
         res.rtl_skipped.push_back({wk.workload, wk.kernel->name, std::move(p)});
         continue;
       }
@@ -257,7 +273,7 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     One r = o.rtl.mode == RfMode::kModels
                 ? Simulate(d, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
                            allocates, o.harness, res.energies)
-                : Simulate(d, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
+                : Simulate(rtl_d, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
                            allocates, o.harness, res.energies, &rtl, &o.rtl);
     res.sim_seconds += ThreadSeconds() - t0;
     kr.sm = r.sm;

@@ -88,6 +88,8 @@ struct DesignResult {
     std::string workload, kernel, reason;
   };
   std::vector<Skip> rtl_skipped;
+  // RTL in the loop on an SM (partition) other than the design file's: what was generated.
+  std::string rtl_sm;
   double sim_seconds = 0;       // CPU seconds of the design's simulations (baseline excluded)
   double base_seconds = 0;      // ... of the MRF-only baseline's (on a thread beside the design's)
   double wall_seconds = 0;      // wall-clock seconds of the simulations, baseline included

@@ -203,6 +203,21 @@ TEST_F(RtlLoopCli, LockstepPassesAndReportsDataDependentEnergy) {
   EXPECT_NE(e.out.find("RTL in the loop (Verilated structures)"), std::string::npos) << e.out;
 }
 
+// On a GPU whose SM has several schedulers, each register-file partition gets the design's
+// structures generated for its share of the warps (gtx980 with this design's 8 warps, 4 active:
+// 4 partitions of 2 warps, 1 active), and the lockstep run says so.
+TEST_F(RtlLoopCli, LockstepOnAPartitionedSmGeneratesThePartitionsStructures) {
+  const std::string d = Write("hw.yaml", DesignText(Hierarchies().at("hw_rfc_1")));
+  const std::string json = (dir_ / "r.json").string();
+  const test::CliResult r =
+      Run(fmt::format("sim {} -w vectorAdd --lockstep --gpu gtx980 --sms 1 --json {}", d, json));
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("zero divergence"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("register-file partition of the SM: 2 warps, 1 active"), std::string::npos)
+      << r.out;
+  EXPECT_NE(test::Slurp(json).find("\"rtl_sm\""), std::string::npos);
+}
+
 TEST_F(RtlLoopCli, BadUsageExitsTwo) {
   const std::string d = Write("hw.yaml", DesignText(Hierarchies().at("hw_rfc_1")));
   const test::CliResult both = Run(fmt::format("sim {} -w vectorAdd --rtl --lockstep", d));
