@@ -241,7 +241,11 @@ class KernelParser {
         Fail(file_, n, 1, "warp", line,
              fmt::format("warp {} of thread block {} appears twice", w, cta_));
       warp_ = w;
-      streams_.push_back(WarpStream{cta_, static_cast<uint32_t>(w), {}, false, {}, true, {}});
+      WarpStream ws;
+      ws.cta = cta_;
+      ws.warp_in_cta = static_cast<uint32_t>(w);
+      ws.has_addrs = true;  // SASS traces carry every memory instruction's lane addresses
+      streams_.push_back(std::move(ws));
       expected_ = -1;
       return;
     }

@@ -1199,7 +1199,8 @@ class Machine {
   // The 32 lane addresses of memory instruction `in` (just recorded by Record), read before it
   // executes (a load may overwrite its address register): global accesses the device address;
   // shared, local and parameter accesses the offset in that space; a generic access the offset
-  // in the space its window resolves to (the device address outside the windows).
+  // in the space its window resolves to (the device address outside the windows), and when
+  // every active lane resolves to the same window, that space in WarpStream::resolved.
   void RecordAddresses(Warp& w, const PtxInst& in, uint32_t mask) {
     WarpStream& s = *w.stream;
     recorded_ += 32 * sizeof(uint64_t);
@@ -1227,11 +1228,23 @@ class Machine {
           a[l] &= 0xffffffffu;
       }
       if (in.space == Space::kGeneric) {
+        uint32_t shared = 0, local = 0;
         for (uint32_t l = 0; l < 32; ++l) {
-          if (a[l] >= kSharedWindow && a[l] < kSharedWindow + kWindowSize)
+          if (a[l] >= kSharedWindow && a[l] < kSharedWindow + kWindowSize) {
             a[l] -= kSharedWindow;
-          else if (a[l] >= kLocalWindow && a[l] < kLocalWindow + kWindowSize)
+            shared |= 1u << l;
+          } else if (a[l] >= kLocalWindow && a[l] < kLocalWindow + kWindowSize) {
             a[l] -= kLocalWindow;
+            local |= 1u << l;
+          }
+        }
+        // One space for every active lane: the memory model times the access in it (a warp
+        // whose lanes span windows stays a global access, its lanes' offsets recorded each in
+        // its own space).
+        if (mask != 0 && (shared == mask || local == mask)) {
+          s.resolved.push_back({static_cast<uint32_t>(s.addrs.size() / 32),
+                                shared == mask ? OpClass::kSharedMem : OpClass::kLocalMem});
+          recorded_ += sizeof(WarpStream::ResolvedGeneric);
         }
       }
     }

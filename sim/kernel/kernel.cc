@@ -209,6 +209,16 @@ uint32_t Kernel::ReconvergencePoint(uint32_t inst) const {
   return pd == kExitBlock ? static_cast<uint32_t>(code.size()) : blocks[pd].first;
 }
 
+OpClass WarpStream::SpaceOf(const DynInst& d, OpClass c) const {
+  if (c != OpClass::kGlobalMem || resolved.empty())
+    return c;
+  const uint32_t record = d.addrs / 32;
+  const auto it =
+      std::lower_bound(resolved.begin(), resolved.end(), record,
+                       [](const ResolvedGeneric& r, uint32_t v) { return r.record < v; });
+  return it != resolved.end() && it->record == record ? it->space : c;
+}
+
 uint64_t KernelRun::WarpInstructions() const {
   uint64_t n = 0;
   for (const auto& w : warps)

@@ -70,13 +70,13 @@ struct Instruction {
   // A CTA-wide barrier (bar.sync, BAR.SYNC): the warp waits until every live warp of its CTA
   // arrived. Other kBarrier-class instructions (membar/fence, MEMBAR, WARPSYNC) do not wait.
   bool cta_barrier = false;
-  bool conditional = false;   // branch that may diverge (guarded, not known uniform)
-  int32_t target = -1;        // instruction index of a branch target, -1 otherwise
-  uint8_t mem_bytes = 0;      // bytes per thread of a memory access, 0 otherwise
-  bool mem_write = false;     // a memory access that writes (stores, atomics, reductions)
-  bool mem_atomic = false;    // a read-modify-write (atom, red)
-  uint8_t cache_op = 0;       // load/store cache operator (sim/mem/memory.h CacheOp), 0 default
-  SourceLoc loc;              // where the front end read it (PTX line or trace line)
+  bool conditional = false;  // branch that may diverge (guarded, not known uniform)
+  int32_t target = -1;       // instruction index of a branch target, -1 otherwise
+  uint8_t mem_bytes = 0;     // bytes per thread of a memory access, 0 otherwise
+  bool mem_write = false;    // a memory access that writes (stores, atomics, reductions)
+  bool mem_atomic = false;   // a read-modify-write (atom, red)
+  uint8_t cache_op = 0;      // load/store cache operator (sim/mem/memory.h CacheOp), 0 default
+  SourceLoc loc;             // where the front end read it (PTX line or trace line)
   // Further targets of a branch with several (an indirect BRX/JMX seen jumping to different
   // places in a trace); empty for ordinary branches.
   std::vector<int32_t> extra_targets;
@@ -162,10 +162,22 @@ struct WarpStream {
   // knows them (functional execution, Accel-Sim traces).
   bool has_addrs = false;
   std::vector<uint64_t> addrs;
+  // Generic accesses (class kGlobalMem) whose every active lane's address fell in the shared or
+  // the local window: the space they resolved to, by their first lane address record
+  // (DynInst::addrs / 32); their addrs then hold offsets in that space. Sorted by record, so a
+  // stream without generic accesses to those windows has none.
+  struct ResolvedGeneric {
+    uint32_t record = 0;                  // DynInst::addrs / 32
+    OpClass space = OpClass::kGlobalMem;  // kSharedMem or kLocalMem
+  };
+  std::vector<ResolvedGeneric> resolved;
   // The 32 lane addresses of memory instruction `d`, or nullptr without addresses.
   const uint64_t* Addresses(const DynInst& d) const {
     return has_addrs ? addrs.data() + d.addrs : nullptr;
   }
+  // The state space memory instruction `d` accessed: its class `c`, or for a generic access
+  // resolved to the shared or the local window, that space's class.
+  OpClass SpaceOf(const DynInst& d, OpClass c) const;
 };
 
 // The dynamic side of one kernel launch: what every warp executed.

@@ -496,7 +496,7 @@ class SmSim {
     const uint64_t* lanes = w.stream->Addresses(d);
     if (lanes == nullptr)
       return false;
-    a.space = SpaceOf(in.op_class);
+    a.space = SpaceOf(w.stream->SpaceOf(d, in.op_class));
     a.write = in.mem_write;
     a.atomic = in.mem_atomic;
     a.op = static_cast<mem::CacheOp>(in.cache_op);

@@ -554,6 +554,38 @@ TEST(SmV2, LoadsTakeTheMemoryHierarchysTimeAndRetryWhenMshrsAreBusy) {
   EXPECT_EQ(si.mem_stalls, 0u);
 }
 
+// A generic load (class kGlobalMem) whose lanes all resolved to the shared window is timed as
+// the shared-memory access it is: 20 cycles (stride 4 B, no bank conflict), not an L1 miss to
+// L2 and DRAM (300). The same load without the resolution goes to L1 and misses.
+TEST(SmV2, GenericLoadsIntoTheSharedWindowAreTimedAsShared) {
+  Fixture f({Op(OpClass::kGlobalMem, {1}, {0}, true), Op(OpClass::kAlu, {2}, {1}),
+             Op(OpClass::kExit, {}, {})},
+            1, 1);
+  f.k.code[0].mem_bytes = 4;
+  WarpStream& ws = f.run.warps[0];
+  ws.has_addrs = true;
+  ws.addrs.resize(32);
+  for (uint64_t lane = 0; lane < 32; ++lane)
+    ws.addrs[lane] = lane * 4;
+  SmConfig cfg;
+  RoundRobinPolicy rr(cfg.warps);
+  {
+    SpyRf rf(cfg.warps);
+    mem::MemorySystem memory(mem::SmallMemoryConfig(), 1);
+    RunGpu(f.run, cfg, rr, {{&rf}}, &memory);
+    EXPECT_EQ(rf.issued.at({0, 1}), 300u);
+    EXPECT_EQ(memory.Stats(0).l1d.misses, 4u);
+    EXPECT_EQ(memory.Stats(0).shared.accesses, 0u);
+  }
+  ws.resolved.push_back({0, OpClass::kSharedMem});
+  SpyRf rf(cfg.warps);
+  mem::MemorySystem memory(mem::SmallMemoryConfig(), 1);
+  RunGpu(f.run, cfg, rr, {{&rf}}, &memory);
+  EXPECT_EQ(rf.issued.at({0, 1}), 20u);
+  EXPECT_EQ(memory.Stats(0).l1d.misses, 0u);
+  EXPECT_EQ(memory.Stats(0).shared.accesses, 1u);
+}
+
 // Regression: membar/fence were barrier-class and the SM made a warp that executed one wait for
 // the whole CTA, so a fence only some warps execute (inside `if (tid == 0)`) hung the run.
 TEST(SmV2, AFenceIsNotACtaBarrier) {

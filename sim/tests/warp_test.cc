@@ -549,6 +549,13 @@ TEST(Addresses, CoalescedStridedSharedLocalGenericAndParam) {
   check("atom.global.add.u32", [&](uint32_t) { return base; });
   check("ld.global.nc.u32", [&](uint32_t) { return base + 4; });
   EXPECT_EQ(find("ld.u32").active_mask, 0xfu);
+  // The generic load's every active lane is in the shared window: the stream says it accessed
+  // shared memory (the memory model times it there); the global accesses stay global.
+  ASSERT_EQ(w.resolved.size(), 1u);
+  EXPECT_EQ(w.resolved[0].record, find("ld.u32").addrs / 32);
+  EXPECT_EQ(w.SpaceOf(find("ld.u32"), OpClass::kGlobalMem), OpClass::kSharedMem);
+  EXPECT_EQ(w.SpaceOf(find("ld.global.cg.u32"), OpClass::kGlobalMem), OpClass::kGlobalMem);
+  EXPECT_EQ(w.SpaceOf(find("st.shared.u32"), OpClass::kSharedMem), OpClass::kSharedMem);
   // Non-memory instructions have no addresses of their own; every memory one has 32.
   size_t mem_insts = 0;
   for (const auto& d : w.insts) {

@@ -660,7 +660,8 @@ uint64_t RecordedBytes(const KernelRun& r) {
   uint64_t n = r.warps.size() * sizeof(WarpStream);
   for (const auto& w : r.warps)
     n += w.insts.size() * sizeof(DynInst) + w.values.size() * sizeof(uint32_t) +
-         w.addrs.size() * sizeof(uint64_t);
+         w.addrs.size() * sizeof(uint64_t) +
+         w.resolved.size() * sizeof(WarpStream::ResolvedGeneric);
   return n;
 }
 
