@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <map>
 #include <set>
 
@@ -567,23 +568,19 @@ TEST(SmV2, GenericLoadsIntoTheSharedWindowAreTimedAsShared) {
   ws.addrs.resize(32);
   for (uint64_t lane = 0; lane < 32; ++lane)
     ws.addrs[lane] = lane * 4;
-  SmConfig cfg;
-  RoundRobinPolicy rr(cfg.warps);
-  {
+  // The cycle the load's use issues, L1D misses and shared accesses.
+  auto run = [&] {
+    SmConfig cfg;
+    RoundRobinPolicy rr(cfg.warps);
     SpyRf rf(cfg.warps);
     mem::MemorySystem memory(mem::SmallMemoryConfig(), 1);
     RunGpu(f.run, cfg, rr, {{&rf}}, &memory);
-    EXPECT_EQ(rf.issued.at({0, 1}), 300u);
-    EXPECT_EQ(memory.Stats(0).l1d.misses, 4u);
-    EXPECT_EQ(memory.Stats(0).shared.accesses, 0u);
-  }
+    return std::array<uint64_t, 3>{rf.issued.at({0, 1}), memory.Stats(0).l1d.misses,
+                                   memory.Stats(0).shared.accesses};
+  };
+  EXPECT_EQ(run(), (std::array<uint64_t, 3>{300, 4, 0}));
   ws.resolved.push_back({0, OpClass::kSharedMem});
-  SpyRf rf(cfg.warps);
-  mem::MemorySystem memory(mem::SmallMemoryConfig(), 1);
-  RunGpu(f.run, cfg, rr, {{&rf}}, &memory);
-  EXPECT_EQ(rf.issued.at({0, 1}), 20u);
-  EXPECT_EQ(memory.Stats(0).l1d.misses, 0u);
-  EXPECT_EQ(memory.Stats(0).shared.accesses, 1u);
+  EXPECT_EQ(run(), (std::array<uint64_t, 3>{20, 0, 1}));
 }
 
 // Regression: membar/fence were barrier-class and the SM made a warp that executed one wait for
