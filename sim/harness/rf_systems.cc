@@ -370,7 +370,7 @@ class HwRfc : public RfSystem {
     const int slot = slot_of_[warp];
     bool mrf = false;
     ForEachReg(k_.code[d.inst].srcs,
-               [&](int r) { mrf = mrf || slot < 0 || !cache_.Probe(slot, r).hit; });
+               [&](int r) { mrf = mrf || slot < 0 || cache_.LevelOf(slot, r) < 0; });
     return mrf;
   }
 
@@ -388,7 +388,8 @@ class HwRfc : public RfSystem {
     }
     if (ops_.empty())
       return;
-    const std::vector<RfcCache::ReadResult> res = cache_.Read(ops_);
+    std::vector<RfcCache::ReadResult>& res = res_;
+    cache_.Read(ops_, res);
     if (listener_ != nullptr)
       listener_->Transaction(RfcRead(ops_, res));
     for (size_t i = 0; i < res.size(); ++i) {
@@ -415,7 +416,7 @@ class HwRfc : public RfSystem {
     // A write-back comes in a later cycle than the last lookups: their LRU touches count for
     // its victim choice (an empty Read starts the cycle, as the RTL's age update at the edge).
     if (!in.dsts.empty())
-      cache_.Read({});
+      cache_.Read(no_ops_, res_);
     for (size_t r = 0; r < in.dsts.size(); ++r) {
       for (int j = 0; j < in.dsts[r].count; ++j) {
         const int reg = in.dsts[r].first + j;
@@ -505,6 +506,8 @@ class HwRfc : public RfSystem {
   std::vector<bool> slot_free_;
   std::vector<std::vector<bool>> not_l0_;
   std::vector<RfcCache::Operand> ops_;
+  const std::vector<RfcCache::Operand> no_ops_;  // the empty Read that starts a write's cycle
+  std::vector<RfcCache::ReadResult> res_;        // the answers of the last Read
   Bits zero_;
   int l1_level_ = -1, l0_level_ = -1;  // level indices (the L0 with two levels only)
   int tag_event_ = -1;                 // component index of the tag checks
