@@ -80,7 +80,8 @@ std::vector<RfcCache::ReadResult> RfcCache::Read(const std::vector<Operand>& ops
 
 void RfcCache::Read(const std::vector<Operand>& ops, std::vector<ReadResult>& res) {
   SyncStamps();
-  res.resize(ops.size());
+  if (res.size() < ops.size())
+    res.resize(ops.size());
   for (size_t i = 0; i < ops.size(); ++i) {
     // As Probe, into the storage of res[i].
     ReadResult& r = res[i];

@@ -108,7 +108,8 @@ class RfcCache {
   // operand order and invalidation of hits marked last. A Read starts a cycle: a Write after it
   // chooses its victim by the replacement order before the Read's touches.
   std::vector<ReadResult> Read(const std::vector<Operand>& ops);
-  // The same, answering into `res` (resized to ops.size(); its storage is reused).
+  // The same, answering ops[i] in res[i]; res is grown to ops.size() if shorter and keeps any
+  // further elements, so that a caller reusing it allocates nothing.
   void Read(const std::vector<Operand>& ops, std::vector<ReadResult>& res);
   // A result write. `bypass`: long-latency (or a slot being flushed): straight to the MRF.
   // `not_l0`: with two levels, allocate in L1.

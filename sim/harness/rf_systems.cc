@@ -389,10 +389,10 @@ class HwRfc : public RfSystem {
     if (ops_.empty())
       return;
     std::vector<RfcCache::ReadResult>& res = res_;
-    cache_.Read(ops_, res);
+    cache_.Read(ops_, res);  // res[i] answers ops_[i]
     if (listener_ != nullptr)
       listener_->Transaction(RfcRead(ops_, res));
-    for (size_t i = 0; i < res.size(); ++i) {
+    for (size_t i = 0; i < ops_.size(); ++i) {
       if (!res[i].hit) {
         Read(mrf_level_, sh);
         mrf.push_back(ops_[i].reg);
@@ -507,7 +507,7 @@ class HwRfc : public RfSystem {
   std::vector<std::vector<bool>> not_l0_;
   std::vector<RfcCache::Operand> ops_;
   const std::vector<RfcCache::Operand> no_ops_;  // the empty Read that starts a write's cycle
-  std::vector<RfcCache::ReadResult> res_;        // the answers of the last Read
+  std::vector<RfcCache::ReadResult> res_;        // answers of the last Read (may be longer)
   Bits zero_;
   int l1_level_ = -1, l0_level_ = -1;  // level indices (the L0 with two levels only)
   int tag_event_ = -1;                 // component index of the tag checks
