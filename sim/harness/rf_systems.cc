@@ -122,21 +122,27 @@ void MrfTiming::Tick(uint64_t cycle) {
   if (!queue_.empty() && core_.BusyCollectors() < collectors_)
     issue = queue_.front().issue;
   const MrfWriteBack none;
-  MrfCore::View v;
+  MrfCore::View& v = view_;
   core_.Step(issue, none, true, false, &v);
   if (v.disp.valid) {
-    auto it = inflight_.find(v.disp.tag);
+    const auto it = std::find_if(inflight_.begin(), inflight_.end(),
+                                 [&](const Chunk& c) { return c.issue.tag == v.disp.tag; });
     if (it == inflight_.end())
       throw std::logic_error(fmt::format("MRF timing: dispatch of unknown tag {}", v.disp.tag));
-    if (it->second.last && it->second.predicted != cycle) {
+    if (it->last && it->predicted != cycle) {
       ++mismatches_;
-      if (cycle > it->second.predicted)
-        late_ += cycle - it->second.predicted;
+      if (cycle > it->predicted)
+        late_ += cycle - it->predicted;
     }
     inflight_.erase(it);
   }
   if (issue.valid && v.issue_ready) {
-    inflight_[issue.tag] = queue_.front();
+    const auto it = std::find_if(inflight_.begin(), inflight_.end(),
+                                 [&](const Chunk& c) { return c.issue.tag == issue.tag; });
+    if (it != inflight_.end())
+      *it = queue_.front();
+    else
+      inflight_.push_back(queue_.front());
     queue_.pop_front();
   }
 }
