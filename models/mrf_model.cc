@@ -43,10 +43,31 @@ bool MrfCore::InRange(const Location& l) const {
 }
 
 MrfCore::View MrfCore::Evaluate(const MrfIssue& issue, const MrfWriteBack& wb, bool reset) const {
-  (void)issue;
   View v;
+  EvaluateInto(issue, wb, reset, v);
+  return v;
+}
+
+void MrfCore::EvaluateInto(const MrfIssue& issue, const MrfWriteBack& wb, bool reset,
+                           View& v) const {
+  (void)issue;
+  // A default View, keeping the storage of v's vectors (a copy of an empty Bits keeps it too).
+  static const Bits kNoData;
+  v.issue_ready = false;
+  v.alloc = -1;
+  v.wb_ready = false;
+  v.disp.valid = false;
+  v.disp.tag = 0;
+  v.disp.warp = 0;
+  v.disp.src_valid = {};
+  for (Bits& d : v.disp.data)
+    d = kNoData;
+  v.disp.defined = {};
+  v.disp_collector = -1;
+  v.requests = 0;
+  v.grants.clear();
   if (reset)
-    return v;  // every collector free, nothing accepted, nothing to dispatch
+    return;  // every collector free, nothing accepted, nothing to dispatch
 
   for (int k = 0; k < spec_.collectors && v.alloc < 0; ++k) {
     if (!collectors_[k].busy)
@@ -113,7 +134,6 @@ MrfCore::View MrfCore::Evaluate(const MrfIssue& issue, const MrfWriteBack& wb, b
       v.disp.defined[s] = v.disp.src_valid[s] && c.slots[s].defined;
     }
   }
-  return v;
 }
 
 void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_ready, bool reset,
@@ -129,7 +149,7 @@ void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_read
   }
   View local;
   View& v = seen != nullptr ? *seen : local;
-  v = Evaluate(issue, wb, false);
+  EvaluateInto(issue, wb, false, v);
   if (const std::string bad = CheckInvariants(v, wb); !bad.empty())
     throw std::logic_error("MRF model invariant violated: " + bad);
   const bool wb_fire = wb.valid && v.wb_ready;
@@ -189,7 +209,7 @@ void MrfCore::Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_read
 }
 
 std::string MrfCore::CheckInvariants(const View& v, const MrfWriteBack& wb) const {
-  std::vector<bool> bank_read(static_cast<size_t>(spec_.banks), false);
+  std::array<bool, 64> bank_read{};  // at most 64 banks (MrfSpec)
   const Location wl = Locate(wb.warp, wb.reg);
   for (const auto& [k, s] : v.grants) {
     const Slot& slot = collectors_[k].slots[s];

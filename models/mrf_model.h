@@ -88,7 +88,8 @@ class MrfCore {
   View Evaluate(const MrfIssue& issue, const MrfWriteBack& wb, bool reset) const;
 
   // The rising edge ending a cycle with these inputs. `seen` (optional) receives the View of the
-  // cycle, as Evaluate would return it, so a caller needs no second evaluation.
+  // cycle, as Evaluate would return it, so a caller needs no second evaluation (its storage is
+  // reused: a caller that keeps one View across cycles allocates nothing).
   void Step(const MrfIssue& issue, const MrfWriteBack& wb, bool disp_ready, bool reset,
             View* seen = nullptr);
 
@@ -112,6 +113,8 @@ class MrfCore {
   const MrfSpec& spec() const { return spec_; }
 
  private:
+  // Evaluate into `v`, overwriting every field and reusing its storage.
+  void EvaluateInto(const MrfIssue& issue, const MrfWriteBack& wb, bool reset, View& v) const;
   enum class SlotState { kNone, kNeed, kInflight, kHave };
   struct Slot {
     SlotState state = SlotState::kNone;

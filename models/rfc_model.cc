@@ -33,6 +33,9 @@ void RfcCache::Reset() {
     entries_[l].assign(static_cast<size_t>(c_.slots), Slot(static_cast<size_t>(per_level[l]),
                                                            Entry{false, 0, Bits(c_.width), 0, 0}));
   }
+  touched_.clear();
+  for (Entry& e : evicted_)
+    e = Entry{false, 0, Bits(c_.width), 0, 0};
 }
 
 int RfcCache::Find(int level, int slot, int reg) const {
@@ -53,21 +56,52 @@ RfcCache::ReadResult RfcCache::Probe(int slot, int reg) const {
   return {false, -1, Bits(c_.width)};
 }
 
-void RfcCache::SyncStamps() {
-  for (auto& level : entries_) {
-    for (auto& slot : level) {
-      for (Entry& e : slot)
-        e.victim_stamp = e.stamp;
-    }
+int RfcCache::LevelOf(int slot, int reg) const {
+  for (int l = c_.levels == 2 ? 0 : 1; l < 2; ++l) {
+    if (Find(l, slot, reg) >= 0)
+      return l;
   }
+  return -1;
+}
+
+void RfcCache::SyncStamps() {
+  for (const Touched& t : touched_) {
+    Entry& e = At(t.level, t.slot)[t.entry];
+    e.victim_stamp = e.stamp;
+  }
+  touched_.clear();
 }
 
 std::vector<RfcCache::ReadResult> RfcCache::Read(const std::vector<Operand>& ops) {
-  SyncStamps();
   std::vector<ReadResult> res;
-  res.reserve(ops.size());
-  for (const Operand& op : ops)
-    res.push_back(op.valid ? Probe(op.slot, op.reg) : ReadResult{false, -1, Bits(c_.width)});
+  Read(ops, res);
+  return res;
+}
+
+void RfcCache::Read(const std::vector<Operand>& ops, std::vector<ReadResult>& res) {
+  SyncStamps();
+  if (res.size() < ops.size())
+    res.resize(ops.size());
+  for (size_t i = 0; i < ops.size(); ++i) {
+    // As Probe, into the storage of res[i].
+    ReadResult& r = res[i];
+    r.hit = false;
+    r.level = -1;
+    for (int l = c_.levels == 2 ? 0 : 1; ops[i].valid && l < 2 && !r.hit; ++l) {
+      const int e = Find(l, ops[i].slot, ops[i].reg);
+      if (e >= 0) {
+        r.hit = true;
+        r.level = l;
+        r.data = At(l, ops[i].slot)[e].data;
+      }
+    }
+    if (!r.hit) {
+      if (r.data.width() == c_.width)
+        r.data.clear();
+      else
+        r.data = Bits(c_.width);
+    }
+  }
   const int first = c_.levels == 2 ? 0 : 1;
   for (size_t i = 0; i < ops.size(); ++i) {
     if (!ops[i].valid)
@@ -88,8 +122,10 @@ std::vector<RfcCache::ReadResult> RfcCache::Read(const std::vector<Operand>& ops
     }
     if (c_.lru) {
       const int e = Find(res[i].level, ops[i].slot, ops[i].reg);
-      if (e >= 0)
+      if (e >= 0) {
         At(res[i].level, ops[i].slot)[e].stamp = ++clock_;
+        touched_.push_back({res[i].level, ops[i].slot, e});
+      }
     }
   }
   // Liveness hints: the value was read for the last time; it is dropped, not written back.
@@ -102,14 +138,13 @@ std::vector<RfcCache::ReadResult> RfcCache::Read(const std::vector<Operand>& ops
       ++counters_.dead_kills;
     }
   }
-  return res;
 }
 
-std::optional<RfcCache::Entry> RfcCache::Insert(int level, int slot, int reg, const Bits& data) {
+bool RfcCache::Insert(int level, int slot, int reg, const Bits& data, Entry& evicted) {
   Slot& s = At(level, slot);
   ++counters_.level[level].writes;
   int e = fault_ == Fault::kDuplicateOnWrite ? -1 : Find(level, slot, reg);
-  std::optional<Entry> evicted;
+  bool evicts = false;
   if (e < 0) {
     for (size_t i = 0; i < s.size() && e < 0; ++i) {
       if (!s[i].valid)
@@ -124,12 +159,17 @@ std::optional<RfcCache::Entry> RfcCache::Insert(int level, int slot, int reg, co
         e = static_cast<int>(i);
     }
     evicted = s[e];
+    evicts = true;
     ++counters_.level[level].evictions;
     ++counters_.level[level].wb_reads;
   }
-  s[e] = Entry{true, reg, data, ++clock_, 0};
-  s[e].victim_stamp = s[e].stamp;
-  return evicted;
+  Entry& n = s[e];
+  n.valid = true;
+  n.reg = reg;
+  n.data = data;
+  n.stamp = ++clock_;
+  n.victim_stamp = n.stamp;
+  return evicts;
 }
 
 RfcCache::WriteResult RfcCache::Write(int slot, int reg, const Bits& data, bool bypass,
@@ -155,18 +195,18 @@ RfcCache::WriteResult RfcCache::Write(int slot, int reg, const Bits& data, bool 
     SyncStamps();
     return r;
   }
-  std::optional<Entry> out = Insert(target, slot, reg, data);
-  if (out && target == 0) {
+  const Entry* out = Insert(target, slot, reg, data, evicted_[0]) ? &evicted_[0] : nullptr;
+  if (out != nullptr && target == 0) {
     // L0 victim -> L1 (Gebhart 7.6); L1 may in turn evict to the MRF.
     r.l0_evicted = true;
-    out = Insert(1, slot, out->reg, out->data);
+    out = Insert(1, slot, out->reg, out->data, evicted_[1]) ? &evicted_[1] : nullptr;
   }
-  if (out && fault_ != Fault::kDropEviction) {
+  if (out != nullptr && fault_ != Fault::kDropEviction) {
     Bits d = out->data;
     if (fault_ == Fault::kWrongWriteBackData)
       d.set_bit(0, !d.bit(0));
     ++counters_.mrf_evictions;
-    r.to_mrf = RfcWriteBack{slot, out->reg, d, RfcWbKind::kEviction};
+    r.to_mrf = RfcWriteBack{slot, out->reg, std::move(d), RfcWbKind::kEviction};
   }
   SyncStamps();
   return r;

@@ -102,10 +102,15 @@ class RfcCache {
 
   // Tag check without side effects.
   ReadResult Probe(int slot, int reg) const;
+  // The level holding `reg` of `slot` (0 = L0, 1 = L1), -1 when absent: Probe without the data.
+  int LevelOf(int slot, int reg) const;
   // The operand reads of one cycle, all against the state before the call; then LRU touches in
   // operand order and invalidation of hits marked last. A Read starts a cycle: a Write after it
   // chooses its victim by the replacement order before the Read's touches.
   std::vector<ReadResult> Read(const std::vector<Operand>& ops);
+  // The same, answering ops[i] in res[i]; res is grown to ops.size() if shorter and keeps any
+  // further elements, so that a caller reusing it allocates nothing.
+  void Read(const std::vector<Operand>& ops, std::vector<ReadResult>& res);
   // A result write. `bypass`: long-latency (or a slot being flushed): straight to the MRF.
   // `not_l0`: with two levels, allocate in L1.
   WriteResult Write(int slot, int reg, const Bits& data, bool bypass, bool not_l0);
@@ -138,6 +143,8 @@ class RfcCache {
     uint64_t stamp = 0;         // last write (and LRU read hit); larger = more recent
     uint64_t victim_stamp = 0;  // stamp before this cycle's read hits: orders victims
   };
+  // Every entry's victim_stamp = stamp (the replacement order of the next cycle). Only entries
+  // touched by an LRU read hit can differ (a write sets both), so only those are visited.
   void SyncStamps();
   // entries_[level][slot][entry]
   using Slot = std::vector<Entry>;
@@ -146,11 +153,17 @@ class RfcCache {
   const Slot& At(int level, int slot) const { return entries_[level][slot]; }
   int TopLevel(bool not_l0) const { return (c_.levels == 2 && !not_l0) ? 0 : 1; }
   int Find(int level, int slot, int reg) const;  // entry index or -1
-  // Inserts (reg, data) into `level` of `slot`; returns the evicted live value, if any.
-  std::optional<Entry> Insert(int level, int slot, int reg, const Bits& data);
+  // Inserts (reg, data) into `level` of `slot`; true when a live value was evicted, which is
+  // then in `evicted` (whose storage is reused).
+  bool Insert(int level, int slot, int reg, const Bits& data, Entry& evicted);
 
   RfcConfig c_;
   std::array<std::vector<Slot>, 2> entries_;
+  struct Touched {
+    int level, slot, entry;
+  };
+  std::vector<Touched> touched_;  // entries whose stamp changed since the last SyncStamps
+  std::array<Entry, 2> evicted_;  // scratch of Write: the L0 and the L1 victim
   uint64_t clock_ = 0;
   RfcCounters counters_;
   Fault fault_ = Fault::kNone;

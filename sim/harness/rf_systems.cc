@@ -122,21 +122,27 @@ void MrfTiming::Tick(uint64_t cycle) {
   if (!queue_.empty() && core_.BusyCollectors() < collectors_)
     issue = queue_.front().issue;
   const MrfWriteBack none;
-  MrfCore::View v;
+  MrfCore::View& v = view_;
   core_.Step(issue, none, true, false, &v);
   if (v.disp.valid) {
-    auto it = inflight_.find(v.disp.tag);
+    const auto it = std::find_if(inflight_.begin(), inflight_.end(),
+                                 [&](const Chunk& c) { return c.issue.tag == v.disp.tag; });
     if (it == inflight_.end())
       throw std::logic_error(fmt::format("MRF timing: dispatch of unknown tag {}", v.disp.tag));
-    if (it->second.last && it->second.predicted != cycle) {
+    if (it->last && it->predicted != cycle) {
       ++mismatches_;
-      if (cycle > it->second.predicted)
-        late_ += cycle - it->second.predicted;
+      if (cycle > it->predicted)
+        late_ += cycle - it->predicted;
     }
     inflight_.erase(it);
   }
   if (issue.valid && v.issue_ready) {
-    inflight_[issue.tag] = queue_.front();
+    const auto it = std::find_if(inflight_.begin(), inflight_.end(),
+                                 [&](const Chunk& c) { return c.issue.tag == issue.tag; });
+    if (it != inflight_.end())
+      *it = queue_.front();
+    else
+      inflight_.push_back(queue_.front());
     queue_.pop_front();
   }
 }
@@ -370,7 +376,7 @@ class HwRfc : public RfSystem {
     const int slot = slot_of_[warp];
     bool mrf = false;
     ForEachReg(k_.code[d.inst].srcs,
-               [&](int r) { mrf = mrf || slot < 0 || !cache_.Probe(slot, r).hit; });
+               [&](int r) { mrf = mrf || slot < 0 || cache_.LevelOf(slot, r) < 0; });
     return mrf;
   }
 
@@ -388,10 +394,11 @@ class HwRfc : public RfSystem {
     }
     if (ops_.empty())
       return;
-    const std::vector<RfcCache::ReadResult> res = cache_.Read(ops_);
+    std::vector<RfcCache::ReadResult>& res = res_;
+    cache_.Read(ops_, res);  // res[i] answers ops_[i]
     if (listener_ != nullptr)
       listener_->Transaction(RfcRead(ops_, res));
-    for (size_t i = 0; i < res.size(); ++i) {
+    for (size_t i = 0; i < ops_.size(); ++i) {
       if (!res[i].hit) {
         Read(mrf_level_, sh);
         mrf.push_back(ops_[i].reg);
@@ -415,7 +422,7 @@ class HwRfc : public RfSystem {
     // A write-back comes in a later cycle than the last lookups: their LRU touches count for
     // its victim choice (an empty Read starts the cycle, as the RTL's age update at the edge).
     if (!in.dsts.empty())
-      cache_.Read({});
+      cache_.Read(no_ops_, res_);
     for (size_t r = 0; r < in.dsts.size(); ++r) {
       for (int j = 0; j < in.dsts[r].count; ++j) {
         const int reg = in.dsts[r].first + j;
@@ -505,6 +512,8 @@ class HwRfc : public RfSystem {
   std::vector<bool> slot_free_;
   std::vector<std::vector<bool>> not_l0_;
   std::vector<RfcCache::Operand> ops_;
+  const std::vector<RfcCache::Operand> no_ops_;  // the empty Read that starts a write's cycle
+  std::vector<RfcCache::ReadResult> res_;        // answers of the last Read (may be longer)
   Bits zero_;
   int l1_level_ = -1, l0_level_ = -1;  // level indices (the L0 with two levels only)
   int tag_event_ = -1;                 // component index of the tag checks

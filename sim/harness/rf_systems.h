@@ -43,7 +43,6 @@
 #include <deque>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "energy/energy_model.h"
@@ -106,7 +105,8 @@ class MrfTiming {
     bool last = false;
   };
   std::deque<Chunk> queue_;
-  std::unordered_map<uint64_t, Chunk> inflight_;  // by tag
+  std::vector<Chunk> inflight_;  // in a collector, found by issue.tag (at most `collectors_`)
+  MrfCore::View view_;           // the MrfCore's view of the last Tick (storage reused)
   uint64_t next_tag_ = 0;
   uint64_t mismatches_ = 0, late_ = 0, issues_ = 0;
 };
