@@ -188,7 +188,7 @@ class StrandAllocator {
     bool same = true;
     for (int j = 1; j < g.count; ++j)
       same = same && DefsOf(cur, static_cast<uint16_t>(g.first + j)) == d0;
-    const bool entry_only = same && d0.size() == 1 && d0[0] == kEntryDef;
+    bool entry_only = same && d0.size() == 1 && d0[0] == kEntryDef;
     bool pure = same && !d0.empty() && d0[0] != kEntryDef;  // sorted: kEntryDef first if present
     if (pure) {
       for (int32_t d : d0) {
@@ -197,6 +197,8 @@ class StrandAllocator {
           pure = false;
       }
     }
+    if (sl >= static_cast<size_t>(kOrfOperandSlots))
+      pure = entry_only = false;  // no ORF read port: the MRF serves it
     if (entry_only) {
       entry_reads_[{g.first, g.count}].push_back(rd);
       return;

@@ -40,6 +40,9 @@
 namespace gpurf::sim::passes {
 
 constexpr int kL0Banks = 3;  // split L0: one bank per operand slot A, B, C
+// The ORF levels serve the source operand slots A, B and C (one read port each); a fourth
+// source operand (shfl.sync's membermask, for one) always reads the MRF.
+constexpr int kOrfOperandSlots = 3;
 
 struct OrfConfig {
   int levels = 3;                // 1: MRF only, 2: MRF + L1, 3: MRF + L1 + L0

@@ -126,6 +126,11 @@ std::vector<std::string> CheckOrfAllocation(const Kernel& k, const Liveness& liv
       }
       if (a.srcs[s].level != RfLevel::kMrf && a.srcs[s].fill != RfLevel::kMrf)
         fail(i, "an operand read from the ORF cannot also fill it");
+      if (s >= static_cast<size_t>(kOrfOperandSlots) &&
+          (a.srcs[s].level != RfLevel::kMrf || a.srcs[s].fill != RfLevel::kMrf))
+        fail(i, fmt::format("source operand {} uses the ORF, which has read ports for operand "
+                            "slots A, B and C only",
+                            s));
     }
     for (size_t d = 0; d < a.dsts.size(); ++d) {
       for (int j = 0; j < k.code[i].dsts[d].count; ++j)

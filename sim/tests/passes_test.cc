@@ -436,6 +436,33 @@ TEST(OrfAllocation, OccupancyNeverExceedsCapacity) {
   }
 }
 
+// Regression: shfl.sync has four source operands (a, b, c, membermask); the ORF has read ports
+// for operand slots A, B and C only, so the fourth reads the MRF and its value is written there,
+// though every other read of it in the strand is an ORF read. The lockstep RTL run of the SW ORF
+// designs stopped at `source operand 3 has no ORF read port`.
+TEST(OrfAllocation, AFourthSourceOperandReadsTheMrf) {
+  // 0: R1 = mov | 1: R2 = mov | 2: R3 = R1 + R2 | 3: R4 = shfl R3, R1, R2, R2 | 4: R5 = R4 + R2
+  // 5: exit
+  const Kernel k =
+      Make("shfl",
+           {Mov(1), Mov(2), Add(3, 1, 2),
+            test::Op("shfl.sync.down.b32", OpClass::kSharedMem, {R(4)}, {R(3), R(1), R(2), R(2)}),
+            Add(5, 4, 2), Exit()});
+  const Liveness L = ComputeLiveness(k);
+  const Strands st = FormStrands(k, L);
+  const OrfAllocation a = AllocateOrf(k, L, st, OrfConfig{}, GebhartEnergies());
+  EXPECT_TRUE(CheckOrfAllocation(k, L, st, a).empty());
+  EXPECT_EQ(a.insts[3].srcs[3].level, RfLevel::kMrf);
+  EXPECT_EQ(a.insts[3].srcs[3].fill, RfLevel::kMrf);
+  EXPECT_TRUE(a.insts[1].dsts[0].mrf);  // R2 reaches the MRF for the fourth operand
+  // The checker rejects an allocation that reads the fourth operand from the ORF.
+  OrfAllocation b = a;
+  b.insts[3].srcs[3].level = RfLevel::kL1;
+  const std::vector<std::string> bad = CheckOrfAllocation(k, L, st, b);
+  ASSERT_FALSE(bad.empty());
+  EXPECT_NE(bad.front().find("source operand 3 uses the ORF"), std::string::npos) << bad.front();
+}
+
 TEST(OrfAllocation, CheckerCatchesABrokenAllocation) {
   const Kernel k = StraightLine();
   const Liveness L = ComputeLiveness(k);
