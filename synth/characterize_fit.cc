@@ -1,5 +1,7 @@
 #include "synth/characterize_fit.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -51,42 +53,61 @@ ComponentFit FitAccessComponents(const std::vector<std::vector<double>>& counts,
         used.push_back(c);
         break;
       }
-  const size_t m = used.size();
-  // Normal equations A^T A x = A^T y over the used components, Gaussian elimination with
+  // Least squares over `used`: normal equations A^T A x = A^T y, Gaussian elimination with
   // partial pivoting; columns scaled to unit norm so that counts of different size condition
   // alike.
-  std::vector<double> norm(m, 0.0);
-  for (size_t a = 0; a < m; ++a) {
-    for (const auto& row : counts)
-      norm[a] += row[used[a]] * row[used[a]];
-    norm[a] = std::sqrt(norm[a]);
-  }
-  std::vector<std::vector<double>> ata(m, std::vector<double>(m + 1, 0.0));
-  for (size_t k = 0; k < counts.size(); ++k)
+  auto solve = [&](const std::vector<size_t>& cols) {
+    const size_t m = cols.size();
+    std::vector<double> norm(m, 0.0);
     for (size_t a = 0; a < m; ++a) {
-      const double va = counts[k][used[a]] / norm[a];
-      for (size_t b = 0; b < m; ++b)
-        ata[a][b] += va * counts[k][used[b]] / norm[b];
-      ata[a][m] += va * rhs[k];
+      for (const auto& row : counts)
+        norm[a] += row[cols[a]] * row[cols[a]];
+      norm[a] = std::sqrt(norm[a]);
     }
-  for (size_t col = 0; col < m; ++col) {
-    size_t piv = col;
-    for (size_t r = col + 1; r < m; ++r)
-      if (std::abs(ata[r][col]) > std::abs(ata[piv][col]))
-        piv = r;
-    if (std::abs(ata[piv][col]) < 1e-9)
-      throw ToolError("the stimulus sets do not separate the access components");
-    std::swap(ata[piv], ata[col]);
-    for (size_t r = 0; r < m; ++r) {
-      if (r == col)
-        continue;
-      const double q = ata[r][col] / ata[col][col];
-      for (size_t c = col; c <= m; ++c)
-        ata[r][c] -= q * ata[col][c];
+    std::vector<std::vector<double>> ata(m, std::vector<double>(m + 1, 0.0));
+    for (size_t k = 0; k < counts.size(); ++k)
+      for (size_t a = 0; a < m; ++a) {
+        const double va = counts[k][cols[a]] / norm[a];
+        for (size_t b = 0; b < m; ++b)
+          ata[a][b] += va * counts[k][cols[b]] / norm[b];
+        ata[a][m] += va * rhs[k];
+      }
+    for (size_t col = 0; col < m; ++col) {
+      size_t piv = col;
+      for (size_t r = col + 1; r < m; ++r)
+        if (std::abs(ata[r][col]) > std::abs(ata[piv][col]))
+          piv = r;
+      if (std::abs(ata[piv][col]) < 1e-9)
+        throw ToolError("the stimulus sets do not separate the access components");
+      std::swap(ata[piv], ata[col]);
+      for (size_t r = 0; r < m; ++r) {
+        if (r == col)
+          continue;
+        const double q = ata[r][col] / ata[col][col];
+        for (size_t c = col; c <= m; ++c)
+          ata[r][c] -= q * ata[col][c];
+      }
     }
+    std::fill(f.energy.begin(), f.energy.end(), 0.0);
+    for (size_t a = 0; a < m; ++a)
+      f.energy[cols[a]] = ata[a][m] / ata[a][a] / norm[a];
+  };
+  // An access cannot take negative energy: a component the unconstrained fit makes negative
+  // (the sets barely separate it, and noise or a correlated component pulls it below zero) is
+  // held at 0 and the rest refitted, one component at a time, most negative first (the
+  // active-set method of non-negative least squares, enough for a handful of components).
+  for (;;) {
+    solve(used);
+    size_t worst = used.size();
+    for (size_t a = 0; a < used.size(); ++a)
+      if (f.energy[used[a]] < 0 &&
+          (worst == used.size() || f.energy[used[a]] < f.energy[used[worst]]))
+        worst = a;
+    if (worst == used.size())
+      break;
+    f.held_at_zero.push_back(used[worst]);
+    used.erase(used.begin() + static_cast<std::ptrdiff_t>(worst));
   }
-  for (size_t a = 0; a < m; ++a)
-    f.energy[used[a]] = ata[a][m] / ata[a][a] / norm[a];
   double res = 0, yy = 0;
   for (size_t k = 0; k < counts.size(); ++k) {
     double d = -rhs[k];
@@ -113,6 +134,11 @@ void FitStimulusSets(ModuleCharacterization& r) {
   for (size_t c = 0; c < r.components.size(); ++c)
     r.components[c].e_pj = fit.energy[c];
   r.fit_residual = fit.residual;
+  for (size_t c : fit.held_at_zero)
+    r.notes.push_back(fmt::format(
+        "the least-squares fit made the '{}' energy negative: held at 0 pJ and the other "
+        "components refitted (the stimulus sets do not separate it well; see the residual)",
+        c < r.components.size() ? r.components[c].name : std::to_string(c)));
 }
 
 }  // namespace gpurf

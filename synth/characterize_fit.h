@@ -18,9 +18,12 @@ AccessFit FitAccessEnergies(const std::vector<std::array<double, 3>>& rows);
 
 // The same fit for any number of components: rows of (counts..., rhs). Components whose count is
 // zero in every row are left out (energy 0); ToolError when the sets do not separate the rest.
+// Non-negative: a component the fit would make negative is held at 0 (held_at_zero, in the order
+// they were held) and the others refitted.
 struct ComponentFit {
   std::vector<double> energy;  // per component
   double residual = 0;
+  std::vector<size_t> held_at_zero;
 };
 ComponentFit FitAccessComponents(const std::vector<std::vector<double>>& counts,
                                  const std::vector<double>& rhs);

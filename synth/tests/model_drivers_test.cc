@@ -186,6 +186,18 @@ TEST(ModelDrivers, ComponentFitRecoversFourEnergies) {
   EXPECT_THROW(FitAccessComponents({{1, 2, 0, 0}, {2, 4, 0, 0}}, {1, 2}), ToolError);
 }
 
+// Energies are never negative: data whose unconstrained fit is (2.1, -1) gives the second
+// component 0 and refits the first alone (the mean of 20, 19, 18 over 10 accesses: 1.9).
+TEST(ModelDrivers, ComponentFitHoldsANegativeComponentAtZero) {
+  const ComponentFit f = FitAccessComponents({{10, 1}, {10, 2}, {10, 3}}, {20, 19, 18});
+  EXPECT_NEAR(f.energy[0], 1.9, 1e-12);
+  EXPECT_EQ(f.energy[1], 0.0);
+  EXPECT_EQ(f.held_at_zero, std::vector<size_t>{1});
+  EXPECT_GT(f.residual, 0.0);
+  // A fit with no negative component holds nothing.
+  EXPECT_TRUE(FitAccessComponents({{10, 1}, {10, 2}, {10, 3}}, {21, 22, 23}).held_at_zero.empty());
+}
+
 // A result of the characterize-v2 writer, before the components had names (e_tag_pj,
 // e_l0_read_pj, access_semantics; reads/writes/tag_checks/l0_reads per set): the RFC of
 // configs/examples/hw_rfc_3level.yaml from `gpurf characterize --accesses 200`. It reads into the
