@@ -25,6 +25,7 @@
 #include "gen/structures/tag_array/tag_array_spec.h"
 #include "models/tag_array_model.h"
 #include "synth/activity_driver.h"
+#include "synth/level_table.h"
 
 namespace gpurf {
 namespace {
@@ -158,8 +159,24 @@ class TagArrayDriver final : public ActivityDriver {
   PortValues in_, out_, def_;
 };
 
+// The per-level table: the lookup and state-update row (E_read, E_write) and a row of its own for
+// victim selection, each with its component's meaning.
+void TagArrayRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+  out.push_back(GateLevelRow(r, "tag array"));
+  const EnergyComponent* victim = r.Component("victim_select");
+  if (victim == nullptr)
+    throw ToolError(r.top() + ": tag-array characterization without its victim_select component");
+  LevelRow row = BaseLevelRow(r, "tag array victim selection", "gate-level");
+  row.read_meaning = victim->meaning;
+  row.write_meaning = "";
+  row.e_read_pj = victim->e_pj;
+  row.scaled_e_read_pj = ScaledLevelFigure(r, victim->scaled_e_pj);
+  out.push_back(row);
+}
+
 }  // namespace
 
+GPURF_REGISTER(LevelRowsFamily, tag_array_rows, "tag-array", LevelRowsFamily{TagArrayRows})
 GPURF_REGISTER(ActivityFamily, tag_array, "tag-array",
                (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
                                  return std::make_unique<TagArrayDriver>(g);
