@@ -7,8 +7,12 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <utility>
+
 #include "base/diag.h"
 #include "gen/structures/tag_array/tag_array_ports.h"
+#include "verif/stimulus/tag_array_stimulus.h"
 #include "verif/tests/tag_array_test_util.h"
 
 namespace gpurf {
@@ -275,6 +279,68 @@ TEST(TagArrayCycleModel, BankConflictsAreSerializedAndCounted) {
   m.Outputs(in, io.out, io.def);
   EXPECT_EQ(io.out[TagArrayPort::kConflictCycles].get(0, 32), 3U);
   EXPECT_EQ(m.Failure(), "");
+}
+
+// The stimulus of gpurf verify reaches every transition the policy allows (on hits, fills of
+// inactive lines and replacements separately), and bank-conflict serialization: on the paper's
+// geometry with either policy, and lru-prioritized with fewer lines than registers, where a
+// register must replace a register.
+TEST(TagArrayStimulus, ReachesEveryTransitionOfBothPolicies) {
+  using T = std::pair<int, int>;
+  struct Case {
+    test::TagShape shape;
+    std::set<T> replaced;  // (victim state, new state) that must occur
+  };
+  const std::set<T> common = {
+      {S::kCache, S::kReg}, {S::kCache, S::kCache}, {S::kDirty, S::kReg}, {S::kDirty, S::kCache}};
+  auto with = [&](std::set<T> extra) {
+    extra.insert(common.begin(), common.end());
+    return extra;
+  };
+  const Case cases[] = {
+      {{.prioritized = true}, common},
+      {{.prioritized = false}, with({{S::kReg, S::kCache}, {S::kReg, S::kReg}})},
+      {{.banks = 2, .sets = 16, .ways = 2, .prioritized = true}, with({{S::kReg, S::kReg}})},
+  };
+  for (const Case& k : cases) {
+    const TagArraySpec s = test::MakeTagSpec(k.shape);
+    TagArrayCycleModel m(s);
+    TagArrayStimulus stim(s, 3);
+    Ports io(s);
+    std::set<T> hits, fills, replaced;
+    for (uint64_t c = 0; c < 200000; ++c) {
+      stim.Next(c, io.in);
+      m.Outputs(io.in, io.out, io.def);
+      for (int p = 0; p < s.lookups; ++p) {
+        if (!io.out[TagArrayPort::kRspValid].bit(p))
+          continue;
+        const int next = static_cast<int>(io.out[TagArrayPort::kRspNext].get(2 * p, 2));
+        if (io.out[TagArrayPort::kRspHit].bit(p))
+          hits.insert({static_cast<int>(io.out[TagArrayPort::kRspState].get(2 * p, 2)), next});
+        else if (io.out[TagArrayPort::kRspVictimValid].bit(p))
+          replaced.insert(
+              {static_cast<int>(io.out[TagArrayPort::kRspVictimState].get(2 * p, 2)), next});
+        else if (next != S::kInactive)
+          fills.insert({S::kInactive, next});
+      }
+      m.Clock(io.in);
+      ASSERT_EQ(m.Failure(), "") << "cycle " << c;
+    }
+    const std::string name = s.module_name;
+    for (const T& t : std::set<T>{{S::kReg, S::kReg},
+                                  {S::kReg, S::kInactive},
+                                  {S::kCache, S::kCache},
+                                  {S::kCache, S::kDirty},
+                                  {S::kDirty, S::kDirty}})
+      EXPECT_TRUE(hits.contains(t)) << name << ": hit " << t.first << " -> " << t.second;
+    EXPECT_EQ(fills, (std::set<T>{{S::kInactive, S::kReg}, {S::kInactive, S::kCache}})) << name;
+    for (const T& t : k.replaced)
+      EXPECT_TRUE(replaced.contains(t)) << name << ": replaced " << t.first << " -> " << t.second;
+    if (s.prioritized()) {
+      EXPECT_FALSE(replaced.contains({S::kReg, S::kCache})) << name;
+    }
+    EXPECT_GT(m.conflict_cycles(), 1000U) << name;
+  }
 }
 
 }  // namespace
