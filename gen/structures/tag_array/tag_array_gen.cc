@@ -14,18 +14,16 @@ namespace {
 
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
 
-// The flat line index of way `way` of set `set` (both expressions).
-std::string Line(const std::string& set, const std::string& way) {
-  return "LineIdx(32'(" + set + "), 32'(" + way + "))";
+// Way `way` (an expression) of the set of lookup p, from the per-lookup copies of that set.
+// (`set` names the set for the reader; it is always lk_set[p].)
+std::string StateAt(const std::string& /*set*/, const std::string& way) {
+  return PartSelect("lk_states", "(p*NumWays + 32'(" + way + "))*2", "2");
 }
-std::string StateAt(const std::string& set, const std::string& way) {
-  return PartSelect("state_q", Line(set, way) + "*2", "2");
+std::string TagAt(const std::string& /*set*/, const std::string& way) {
+  return PartSelect("lk_tags", "(p*NumWays + 32'(" + way + "))*TagWidth", "TagWidth");
 }
-std::string TagAt(const std::string& set, const std::string& way) {
-  return PartSelect("tag_q", Line(set, way) + "*TagWidth", "TagWidth");
-}
-std::string AgeAt(const std::string& set, const std::string& way) {
-  return PartSelect("age_q", Line(set, way) + "*WayBits", "WayBits");
+std::string AgeAt(const std::string& /*set*/, const std::string& way) {
+  return PartSelect("lk_ages", "(p*NumWays + 32'(" + way + "))*WayBits", "WayBits");
 }
 
 std::vector<std::string> ModuleDoc(const TagArraySpec& s) {
@@ -162,13 +160,9 @@ Always StateNext() {
   return a;
 }
 
-Always StateUpdate() {
+// Request latch and conflict counter.
+Always RequestUpdate() {
   Body reset = {
-      NonBlocking("state_q", "'0"),
-      Note("Tags zero; ages: way w of every set starts with age w (way 0 most recently used)."),
-      ForLoop("l", "NumLines",
-              {NonBlocking(PartSelect("tag_q", "l*TagWidth", "TagWidth"), "'0"),
-               NonBlocking(PartSelect("age_q", "l*WayBits", "WayBits"), "WayBits'(l % NumWays)")}),
       NonBlocking("pend_q", "'0"),
       ForLoop("p", "NumLookups",
               {NonBlocking(Index("pend_op_q", "p"), "'0"),
@@ -176,20 +170,8 @@ Always StateUpdate() {
                NonBlocking(Index("pend_addr_q", "p"), "'0")}),
       NonBlocking("conflict_q", "'0"),
   };
-  Body touch = {
-      NonBlocking(StateAt("lk_set[p]", "way[p]"), "new_state[p]"),
-      IfThen("fill[p]", {NonBlocking(TagAt("lk_set[p]", "way[p]"), "lk_tag[p]")}),
-      Note("LRU: ways younger than the touched one age by one; it becomes the youngest."),
-      ForLoop("w", "NumWays",
-              {IfThen(BinOp(AgeAt("lk_set[p]", "w"), "<", AgeAt("lk_set[p]", "way[p]")),
-                      {NonBlocking(AgeAt("lk_set[p]", "w"),
-                                   AgeAt("lk_set[p]", "w") + " + WayBits'(1)")})}),
-      NonBlocking(AgeAt("lk_set[p]", "way[p]"), "'0"),
-  };
   Body run = {
       IfThen("!ready", {NonBlocking("conflict_q", "conflict_q + 32'd1")}),
-      Note("Served lookups are in different banks, so they touch different sets."),
-      ForLoop("p", "NumLookups", {IfThen(And({"served[p]", "(hit[p] || fill[p])"}), touch)}),
       NonBlocking("pend_q", "cur_valid & ~served"),
       IfThen("ready", {ForLoop("p", "NumLookups",
                                {NonBlocking(Index("pend_op_q", "p"), "cur_op[p]"),
@@ -198,8 +180,47 @@ Always StateUpdate() {
   };
   return Always{AlwaysKind::kFF,
                 "posedge clk_i or negedge rst_ni",
-                "state_update",
+                "request_update",
                 {IfThen("!rst_ni", reset, run)}};
+}
+
+// One set's lines: its tags, states and LRU ages, written by the served lookup of this set (at
+// most one per cycle: the lookups served together are in different banks).
+GenerateFor SetStorage() {
+  GenerateFor g{"gen_sets", "s", "NumSets", {}};
+  g.items.push_back(
+      MakeItem(Net{"tags_q", "NumWays*TagWidth-1", "", "way w at [w*TagWidth +: TagWidth]", ""}));
+  g.items.push_back(MakeItem(Net{"states_q", "NumWays*2-1", "", "way w at [w*2 +: 2]", ""}));
+  g.items.push_back(
+      MakeItem(Net{"ages_q", "NumWays*WayBits-1", "", "way w at [w*WayBits +: WayBits]", ""}));
+  g.items.push_back(MakeItem(BlankLine{}));
+  auto age = [](const std::string& w) { return PartSelect("ages_q", w + "*WayBits", "WayBits"); };
+  Body touch = {
+      NonBlocking(PartSelect("states_q", "32'(way[p])*2", "2"), "new_state[p]"),
+      IfThen("fill[p]",
+             {NonBlocking(PartSelect("tags_q", "32'(way[p])*TagWidth", "TagWidth"), "lk_tag[p]")}),
+      Note("LRU: ways younger than the touched one age by one; it becomes the youngest."),
+      ForLoop("w", "NumWays",
+              {IfThen(BinOp(age("w"), "<", age("32'(way[p])")),
+                      {NonBlocking(age("w"), age("w") + " + WayBits'(1)")})}),
+      NonBlocking(age("32'(way[p])"), "'0"),
+  };
+  Body reset = {
+      NonBlocking("tags_q", "'0"),
+      NonBlocking("states_q", "'0"),
+      Note("Way w starts with age w: way 0 is the most recently used."),
+      ForLoop("w", "NumWays", {NonBlocking(age("w"), "WayBits'(w)")}),
+  };
+  Body run = {ForLoop(
+      "p", "NumLookups",
+      {IfThen(And({"served[p]", "(hit[p] || fill[p])", Eq("32'(lk_set[p])", "s")}), touch)})};
+  g.items.push_back(MakeItem(Always{
+      AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "", {IfThen("!rst_ni", reset, run)}}));
+  g.items.push_back(MakeItem(BlankLine{}));
+  g.items.push_back(MakeItem(ContinuousAssign{Index("tag_rows", "s"), "tags_q"}));
+  g.items.push_back(MakeItem(ContinuousAssign{Index("state_rows", "s"), "states_q"}));
+  g.items.push_back(MakeItem(ContinuousAssign{Index("age_rows", "s"), "ages_q"}));
+  return g;
 }
 
 Ifdef Assertions() {
@@ -333,7 +354,6 @@ GeneratedStructure EmitTagArray(const TagArraySpec& s) {
       {"WayBits", "$clog2(NumWays)", "bits of a way index and of an LRU age", true},
       {"TagWidth", "AddrWidth - OffsetBits - SetBits", "stored tag bits", true},
       {"PrefixBits", "AddrWidth - OffsetBits - WarpBits - RegBits", "reg-mem prefix bits", true},
-      {"NumLines", "NumSets * NumWays", "lines in all", true},
   };
   m.ports = TagArrayPortTable(s).Verilog();
 
@@ -341,20 +361,14 @@ GeneratedStructure EmitTagArray(const TagArraySpec& s) {
   m.Comment(
       "Encodings. Line state: 2'd0 inactive, 2'd1 reg, 2'd2 cache (clean), 2'd3 dirty.\n"
       "Lookup op: 2'd0 read-reg, 2'd1 write-reg, 2'd2 load, 2'd3 store (bit 1: memory).");
-  m.Add(MakeItem(Function{"LineIdx",
-                          {"set", "way"},
-                          "set * NumWays + way",
-                          "Flat index of way `way` of global set `set`."}));
   m.Blank();
   m.Comment(
-      "Tag array, line l = LineIdx(set, way): per line a tag, a state and an LRU age (0 = most "
-      "recently used; the ages of a\n"
-      "set are a permutation of 0..NumWays-1).");
-  m.Add(MakeItem(
-      Net{"tag_q", "NumLines*TagWidth-1", "", "tag of line l at [l*TagWidth +: TagWidth]", ""}));
-  m.Add(MakeItem(Net{"state_q", "NumLines*2-1", "", "state of line l at [l*2 +: 2]", ""}));
-  m.Add(MakeItem(
-      Net{"age_q", "NumLines*WayBits-1", "", "LRU age of line l at [l*WayBits +: WayBits]", ""}));
+      "Tag array: per set and way a tag, a state and an LRU age (0 = most recently used; the ages\n"
+      "of a set are a permutation of 0..NumWays-1), stored per set (gen_sets) and read by set.");
+  m.Add(MakeItem(Net{"tag_rows", "NumWays*TagWidth-1", "NumSets", "tags of each set", "mem2reg"}));
+  m.Add(MakeItem(Net{"state_rows", "NumWays*2-1", "NumSets", "states of each set", "mem2reg"}));
+  m.Add(
+      MakeItem(Net{"age_rows", "NumWays*WayBits-1", "NumSets", "LRU ages of each set", "mem2reg"}));
   m.Comment("Lookups of the accepted request still waiting for their bank.");
   m.Add(MakeItem(Net{"pend_q", Msb("NumLookups"), "", "lookup pending", ""}));
   m.Add(MakeItem(Net{"pend_op_q", "1", "NumLookups", "its op", "mem2reg"}));
@@ -372,6 +386,10 @@ GeneratedStructure EmitTagArray(const TagArraySpec& s) {
   m.Add(MakeItem(Net{"cur_addr", "AddrWidth-1", "NumLookups", "its line address", "mem2reg"}));
   m.Add(MakeItem(Net{"lk_set", "SetBits-1", "NumLookups", "its global set", "mem2reg"}));
   m.Add(MakeItem(Net{"lk_tag", "TagWidth-1", "NumLookups", "its tag", "mem2reg"}));
+  m.Add(MakeItem(Net{"lk_tags", "NumLookups*NumWays*TagWidth-1", "",
+                     "its set's tags, lookup p at [p*NumWays*TagWidth +: NumWays*TagWidth]", ""}));
+  m.Add(MakeItem(Net{"lk_states", "NumLookups*NumWays*2-1", "", "its set's states", ""}));
+  m.Add(MakeItem(Net{"lk_ages", "NumLookups*NumWays*WayBits-1", "", "its set's LRU ages", ""}));
   m.Add(MakeItem(Net{"lk_bank", "BankBits-1", "NumLookups", "its bank", "mem2reg"}));
   m.Add(MakeItem(Net{"lk_mem", Msb("NumLookups"), "", "it is a memory op (load, store)", ""}));
   m.Add(MakeItem(Net{"served", Msb("NumLookups"), "", "served this cycle", ""}));
@@ -407,6 +425,12 @@ GeneratedStructure EmitTagArray(const TagArraySpec& s) {
   fields.items.push_back(
       MakeItem(ContinuousAssign{"lk_bank[g]", "cur_addr[g][OffsetBits +: BankBits]"}));
   fields.items.push_back(MakeItem(ContinuousAssign{"lk_mem[g]", "cur_op[g][1]"}));
+  fields.items.push_back(MakeItem(ContinuousAssign{
+      PartSelect("lk_tags", "g*NumWays*TagWidth", "NumWays*TagWidth"), "tag_rows[lk_set[g]]"}));
+  fields.items.push_back(MakeItem(ContinuousAssign{
+      PartSelect("lk_states", "g*NumWays*2", "NumWays*2"), "state_rows[lk_set[g]]"}));
+  fields.items.push_back(MakeItem(ContinuousAssign{
+      PartSelect("lk_ages", "g*NumWays*WayBits", "NumWays*WayBits"), "age_rows[lk_set[g]]"}));
   m.Add(MakeItem(std::move(fields)));
   m.Blank();
   m.Comment("Bank conflicts: one lookup per bank and cycle, lowest-numbered first.");
@@ -421,7 +445,9 @@ GeneratedStructure EmitTagArray(const TagArraySpec& s) {
   m.Comment("State update: the Fig. 6 transition of the hit or filled line.");
   m.Add(MakeItem(StateNext()));
   m.Blank();
-  m.Add(MakeItem(StateUpdate()));
+  m.Add(MakeItem(RequestUpdate()));
+  m.Blank();
+  m.Add(MakeItem(SetStorage()));
   m.Blank();
   m.Comment("Outputs; the fields of a lookup not served this cycle are zero.");
   m.Add(MakeItem(ContinuousAssign{"req_ready_o", "rst_ni && ready"}));
