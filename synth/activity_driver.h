@@ -25,6 +25,8 @@
 // driver as an ActivityFamily in the file that implements it (base/registry.h).
 #pragma once
 
+#include <fmt/format.h>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -32,8 +34,10 @@
 #include <string>
 #include <vector>
 
+#include "base/diag.h"
 #include "base/registry.h"
 #include "gen/output/artifact.h"
+#include "gen/structures/registry.h"
 
 namespace gpurf {
 
@@ -90,6 +94,31 @@ class ActivityDriver {
 
 using ActivityDriverFactory =
     std::function<std::unique_ptr<ActivityDriver>(const GeneratedStructure&)>;
+
+// The structure's spec rebuilt from its manifest parameters (the values the generator used).
+template <typename Spec>
+Spec SpecOf(const GeneratedStructure& g) {
+  const StructureKind* k = FindStructureKind(g.kind);
+  if (k == nullptr)
+    throw ToolError(fmt::format("{}: unknown structure kind '{}'", g.top, g.kind));
+  ParamSet ps(k->params);
+  for (auto it = g.parameters.begin(); it != g.parameters.end(); ++it) {
+    const auto& v = it.value();
+    const std::string text = v.is_string()    ? v.get<std::string>()
+                             : v.is_boolean() ? (v.get<bool>() ? "true" : "false")
+                                              : v.dump();
+    // Values at their default stay defaulted (cross-field checks reject some given explicitly,
+    // e.g. l0_entries of a one-level RFC).
+    const ParamDesc* d = ps.Find(it.key());
+    if (d != nullptr && d->default_value == text)
+      continue;
+    ps.Set(it.key(), text, {}, it.key());
+  }
+  const StructureSpec spec = k->make_spec(ps);
+  if (spec.If<Spec>() == nullptr)
+    throw ToolError(fmt::format("{}: parameters do not describe a {}", g.top, g.kind));
+  return SpecAs<Spec>(spec);
+}
 
 // The activity layer of a structure family.
 struct ActivityFamily {

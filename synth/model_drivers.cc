@@ -58,31 +58,6 @@
 namespace gpurf {
 namespace {
 
-// The structure's spec rebuilt from its manifest parameters (the values the generator used).
-template <typename Spec>
-Spec SpecOf(const GeneratedStructure& g) {
-  const StructureKind* k = FindStructureKind(g.kind);
-  if (k == nullptr)
-    throw ToolError(fmt::format("{}: unknown structure kind '{}'", g.top, g.kind));
-  ParamSet ps(k->params);
-  for (auto it = g.parameters.begin(); it != g.parameters.end(); ++it) {
-    const auto& v = it.value();
-    const std::string text = v.is_string()    ? v.get<std::string>()
-                             : v.is_boolean() ? (v.get<bool>() ? "true" : "false")
-                                              : v.dump();
-    // Values at their default stay defaulted (cross-field checks reject some given explicitly,
-    // e.g. l0_entries of a one-level RFC).
-    const ParamDesc* d = ps.Find(it.key());
-    if (d != nullptr && d->default_value == text)
-      continue;
-    ps.Set(it.key(), text, {}, it.key());
-  }
-  const StructureSpec spec = k->make_spec(ps);
-  if (spec.If<Spec>() == nullptr)
-    throw ToolError(fmt::format("{}: parameters do not describe a {}", g.top, g.kind));
-  return SpecAs<Spec>(spec);
-}
-
 uint64_t Pick(ActivityRng& rng, int n) {
   return std::uniform_int_distribution<uint64_t>(0, static_cast<uint64_t>(n - 1))(rng);
 }
