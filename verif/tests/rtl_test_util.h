@@ -58,6 +58,20 @@ inline VerifyResult VerifyMutant(const StructureSpec& spec, const GeneratedStruc
   return VerifyStructure(spec, rtl, opt);
 }
 
+// A lockstep mutation test: the mutant `rtl` named `name` fails verification (30000 cycles, seed
+// 7) with a mismatch report naming the cycle and the stimulus phase, and leaves a waveform.
+inline void ExpectCaughtByLockstep(const StructureSpec& spec, const GeneratedStructure& rtl,
+                                   const std::string& name) {
+  const TempDir waves("gpurf-mutation");
+  const VerifyResult r = VerifyMutant(spec, rtl, 30000, 7, waves);
+  ASSERT_FALSE(r.passed()) << name << " escaped verification: " << r.Summary();
+  const std::string s = r.Summary();
+  EXPECT_NE(s.find("mismatch at cycle " + std::to_string(r.run.fail_cycle)), std::string::npos)
+      << s;
+  EXPECT_NE(s.find("stimulus phase"), std::string::npos) << s;
+  EXPECT_TRUE(std::filesystem::exists(r.waveform)) << s;
+}
+
 // Builds `rtl` with Verilator and runs it against `model` under `stim` for `cycles`.
 inline LockstepResult RunInLockstep(const GeneratedStructure& rtl, CycleModel& model,
                                     Stimulus& stim, uint64_t cycles, uint64_t seed) {
