@@ -85,4 +85,26 @@ inline LockstepResult RunInLockstep(const GeneratedStructure& rtl, CycleModel& m
   return RunLockstep(*dut, rtl, model, stim, lo);
 }
 
+// RunInLockstep (seed 7) with what the simulation printed (assertion messages) captured.
+struct CapturedRun {
+  LockstepResult run;
+  std::string log;
+};
+inline CapturedRun RunCaptured(const GeneratedStructure& rtl, CycleModel& model, Stimulus& stim,
+                               uint64_t cycles) {
+  BuildOptions bo;
+  bo.jobs = 1;
+  const BuiltModel built = BuildModel(rtl, bo);
+  auto dut = LoadModel(built);
+  LockstepOptions lo;
+  lo.cycles = cycles;
+  lo.seed = 7;
+  CapturedRun o;
+  ::testing::internal::CaptureStdout();
+  ::testing::internal::CaptureStderr();
+  o.run = RunLockstep(*dut, rtl, model, stim, lo);
+  o.log = ::testing::internal::GetCapturedStdout() + ::testing::internal::GetCapturedStderr();
+  return o;
+}
+
 }  // namespace gpurf::test

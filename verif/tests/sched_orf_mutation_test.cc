@@ -30,29 +30,6 @@
 namespace gpurf {
 namespace {
 
-// Replaces the first `from` in the file whose name starts with `file_prefix` ("" = the top).
-struct Outcome {
-  LockstepResult run;
-  std::string log;  // what the simulation printed (assertion messages)
-};
-
-Outcome RunCaptured(const GeneratedStructure& rtl, CycleModel& model, Stimulus& stim,
-                    uint64_t cycles) {
-  BuildOptions bo;
-  bo.jobs = 1;
-  const BuiltModel built = BuildModel(rtl, bo);
-  auto dut = LoadModel(built);
-  LockstepOptions lo;
-  lo.cycles = cycles;
-  lo.seed = 7;
-  Outcome o;
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  o.run = RunLockstep(*dut, rtl, model, stim, lo);
-  o.log = ::testing::internal::GetCapturedStdout() + ::testing::internal::GetCapturedStderr();
-  return o;
-}
-
 // ------------------------------------------------------------------ scheduler: lockstep catches
 
 struct SchedMutation {
@@ -121,7 +98,7 @@ TEST_P(SchedulerInvariant, AssertionFiresOnBrokenRtl) {
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
   test::NoCompareModel model;
   WarpSchedulerStimulus stim(spec, 7);
-  const Outcome o = RunCaptured(rtl, model, stim, 20000);
+  const test::CapturedRun o = test::RunCaptured(rtl, model, stim, 20000);
   ASSERT_FALSE(o.run.passed) << mu.name << " did not fire";
   EXPECT_TRUE(o.run.assertion) << o.run.failure;
   EXPECT_NE(o.log.find(mu.message), std::string::npos) << o.log;
@@ -223,7 +200,7 @@ void ExpectMisuseAt(const test::OrfShape& shape, uint64_t at,
   const GeneratedStructure rtl = EmitOrf(spec);
   OrfCycleModel model(spec);
   PokedOrfStimulus stim(spec, [&](uint64_t c, PortValues& in) { poke(spec, c, in); });
-  const Outcome o = RunCaptured(rtl, model, stim, at + 100);
+  const test::CapturedRun o = test::RunCaptured(rtl, model, stim, at + 100);
   ASSERT_FALSE(o.run.passed);
   EXPECT_TRUE(o.run.assertion) << o.run.failure;
   EXPECT_EQ(o.run.fail_cycle, at) << o.run.failure;

@@ -117,28 +117,6 @@ const InvariantMutation kInvariantMutations[] = {
      "new_state[p] = (cur_op[p][0]) ? 2'd3 : hit_state[p];", "I4 violated"},
 };
 
-struct Outcome {
-  LockstepResult run;
-  std::string log;
-};
-
-Outcome RunCaptured(const GeneratedStructure& rtl, CycleModel& model, Stimulus& stim,
-                    uint64_t cycles) {
-  BuildOptions bo;
-  bo.jobs = 1;
-  const BuiltModel built = BuildModel(rtl, bo);
-  auto dut = LoadModel(built);
-  LockstepOptions lo;
-  lo.cycles = cycles;
-  lo.seed = 7;
-  Outcome o;
-  ::testing::internal::CaptureStdout();
-  ::testing::internal::CaptureStderr();
-  o.run = RunLockstep(*dut, rtl, model, stim, lo);
-  o.log = ::testing::internal::GetCapturedStdout() + ::testing::internal::GetCapturedStderr();
-  return o;
-}
-
 class TagArrayInvariant : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(TagArrayInvariant, AssertionFiresOnBrokenRtl) {
@@ -148,7 +126,7 @@ TEST_P(TagArrayInvariant, AssertionFiresOnBrokenRtl) {
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
   test::NoCompareModel model;
   TagArrayStimulus stim(spec, 7);
-  const Outcome o = RunCaptured(rtl, model, stim, 30000);
+  const test::CapturedRun o = test::RunCaptured(rtl, model, stim, 30000);
   ASSERT_FALSE(o.run.passed) << mu.name << " did not fire";
   EXPECT_TRUE(o.run.assertion) << o.run.failure;
   EXPECT_NE(o.log.find(mu.message), std::string::npos) << o.log;
