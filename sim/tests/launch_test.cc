@@ -353,29 +353,29 @@ TEST_F(LaunchFiles, CudaExternSharedArrayIsTheLaunchsDynamicMemory) {
       EXPECT_EQ(got, want) << b << " " << t;
     }
   }
+  // With `dynamic` bytes the store at `line` is the first outside the CTA's `total` bytes.
+  auto expect_out_of_bounds = [&](uint32_t dynamic, int line, uint32_t total,
+                                  const std::string& addr) {
+    LaunchSpec small = s;
+    small.launches[0].dynamic_shared_bytes = dynamic;
+    try {
+      RunWorkload(small);
+      ADD_FAILURE() << dynamic;
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(m.rfind(fmt::format("{}:{}:2: error:", (dir / "dynshared.ptx").string(), line), 0),
+                0u)
+          << m;
+      EXPECT_NE(m.find(fmt::format("shared address outside the CTA's {} bytes", total)),
+                std::string::npos)
+          << m;
+      EXPECT_NE(m.find(addr), std::string::npos) << m;
+    }
+  };
   // 256 dynamic bytes: thread 0's store to s[64] (byte 16 + 256) is past static + dynamic.
-  LaunchSpec small = s;
-  small.launches[0].dynamic_shared_bytes = 256;
-  try {
-    RunWorkload(small);
-    ADD_FAILURE();
-  } catch (const InputError& e) {
-    const std::string m = e.what();
-    EXPECT_EQ(m.rfind((dir / "dynshared.ptx").string() + ":56:2: error:", 0), 0u) << m;
-    EXPECT_NE(m.find("shared address outside the CTA's 272 bytes"), std::string::npos) << m;
-    EXPECT_NE(m.find("0x110"), std::string::npos) << m;
-  }
+  expect_out_of_bounds(256, 56, 272, "0x110");
   // None: the first store to s (byte 16) is already outside the 12 static bytes.
-  LaunchSpec none = s;
-  none.launches[0].dynamic_shared_bytes = 0;
-  try {
-    RunWorkload(none);
-    ADD_FAILURE();
-  } catch (const InputError& e) {
-    const std::string m = e.what();
-    EXPECT_EQ(m.rfind((dir / "dynshared.ptx").string() + ":52:2: error:", 0), 0u) << m;
-    EXPECT_NE(m.find("shared address outside the CTA's 12 bytes"), std::string::npos) << m;
-  }
+  expect_out_of_bounds(0, 52, 12, "");
 }
 
 // ------------------------------------------------------------------------------ occupancy

@@ -92,17 +92,10 @@ struct CapturedRun {
 };
 inline CapturedRun RunCaptured(const GeneratedStructure& rtl, CycleModel& model, Stimulus& stim,
                                uint64_t cycles) {
-  BuildOptions bo;
-  bo.jobs = 1;
-  const BuiltModel built = BuildModel(rtl, bo);
-  auto dut = LoadModel(built);
-  LockstepOptions lo;
-  lo.cycles = cycles;
-  lo.seed = 7;
   CapturedRun o;
   ::testing::internal::CaptureStdout();
   ::testing::internal::CaptureStderr();
-  o.run = RunLockstep(*dut, rtl, model, stim, lo);
+  o.run = RunInLockstep(rtl, model, stim, cycles, 7);
   o.log = ::testing::internal::GetCapturedStdout() + ::testing::internal::GetCapturedStderr();
   return o;
 }
