@@ -245,12 +245,16 @@ DesignSpec DesignForSm(const DesignSpec& d, int warps, int active_warps) {
                                  warps, active_warps, e.problem()),
                      "a GPU whose register-file partitions fit the design");
   }
-  // What the file gives beside its sections: the GPU and the extra standalone structures (the
-  // ones after those the sections derive).
+  // What the file gives beside its sections: the GPU and the extra standalone structures (those
+  // of `d` the sections do not derive; structure names are unique in a design).
   out.gpu = d.gpu;
-  const size_t derived = DeriveDesign(*d.sections, d.source).structures.size();
-  for (size_t i = derived; i < d.structures.size(); ++i)
-    out.structures.push_back(d.structures[i]);
+  const size_t derived = out.structures.size();
+  for (const DesignStructure& s : d.structures) {
+    const auto end = out.structures.begin() + static_cast<std::ptrdiff_t>(derived);
+    if (std::none_of(out.structures.begin(), end,
+                     [&](const DesignStructure& o) { return o.name == s.name; }))
+      out.structures.push_back(s);
+  }
   return out;
 }
 
