@@ -43,9 +43,16 @@ if [[ ! -x "$gpurf" ]]; then
   echo "preset_matrix.sh: no gpurf binary at $gpurf (build first, or pass -b)" >&2
   exit 2
 fi
+mapfile -t known < <("$gpurf" gpu list | awk 'NR > 1 { print $1 }')
 if [[ ${#presets[@]} -eq 0 ]]; then
-  mapfile -t presets < <("$gpurf" gpu list | awk 'NR > 1 { print $1 }')
+  presets=("${known[@]}")
 fi
+for p in "${presets[@]}"; do
+  if ! printf '%s\n' "${known[@]}" | grep -qx -- "$p"; then
+    echo "preset_matrix.sh: -p: unknown preset '$p'; allowed: ${known[*]}" >&2
+    exit 2
+  fi
+done
 if [[ ${#designs[@]} -eq 0 ]]; then
   designs=(mrf_only hw_rfc_6entry hw_rfc_3level sw_orf_2level sw_orf_3level)
 fi
