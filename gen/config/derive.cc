@@ -241,8 +241,9 @@ DesignSpec DesignForSm(const DesignSpec& d, int warps, int active_warps) {
   } catch (const InputError& e) {
     throw InputError(loc, "sm", fmt::format("{} warps, {} active", warps, active_warps),
                      fmt::format("the design cannot be derived for an SM (or register-file "
-                                 "partition) of {} warps with {} active: {}",
-                                 warps, active_warps, e.problem()),
+                                 "partition) of {} warps with {} active: {} {} ({}{})",
+                                 warps, active_warps, e.field(), e.problem(), e.value(),
+                                 e.allowed().empty() ? "" : "; allowed: " + e.allowed()),
                      "a GPU whose register-file partitions fit the design");
   }
   // What the file gives beside its sections: the GPU and the extra standalone structures (those

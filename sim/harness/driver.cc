@@ -216,13 +216,13 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   res.mode = o.rtl.mode;
   res.rtl_top = o.rtl.mode != RfMode::kModels && o.rtl.top;
   // RTL in the loop: the design's structures generated for one register-file partition of the
-  // GPU's SM (its warps and, with two-level scheduling, its active warps), which is what each
-  // RTL instance serves. Single-level scheduling keeps the design's slots, which PrepareRtl
-  // rejects when they cannot hold every warp scheduled at once.
+  // GPU's SM (its warps and active warps), which is what each RTL instance serves. With
+  // single-level scheduling every warp of the partition is active, so the per-warp structures
+  // (RFC, ORF) get a slot per warp of the partition, as the C++ systems of the run do.
   const sim::SmConfig part = PartitionOf(res.sm);
   DesignSpec rtl_d;
   if (o.rtl.mode != RfMode::kModels) {
-    const int active = res.two_level ? part.active_warps : std::min(d.sm.active_warps, part.warps);
+    const int active = part.active_warps;
     rtl_d = DesignForSm(d, part.warps, active);
     if (rtl_d.config_hash != d.config_hash)
       res.rtl_sm = fmt::format(

@@ -222,14 +222,28 @@ TEST_F(RtlLoopCli, BadUsageExitsTwo) {
   const std::string d = Write("hw.yaml", DesignText(Hierarchies().at("hw_rfc_1")));
   const test::CliResult both = Run(fmt::format("sim {} -w vectorAdd --rtl --lockstep", d));
   EXPECT_EQ(both.code, 2) << both.err;
-  // Single-level scheduling runs all 8 warps at once; the RFC has 4 slots.
+  // Single-level scheduling on gtx480 runs its 48 warps at once: an RFC with a slot per warp
+  // exceeds the family's 32 active-warp slots.
+  const test::CliResult s = Run("sim '" GPURF_SOURCE_DIR
+                                "/configs/examples/hw_rfc_6entry.yaml' -w vectorAdd --lockstep "
+                                "--gpu gtx480 --scheduler single-level");
+  EXPECT_EQ(s.code, 2) << s.err;
+  EXPECT_NE(s.err.find("48 warps with 48 active"), std::string::npos) << s.err;
+  EXPECT_NE(s.err.find("rfc.active_warps"), std::string::npos) << s.err;
+  EXPECT_NE(s.err.find("1..32"), std::string::npos) << s.err;
+  EXPECT_NE(s.err.find("hw_rfc_6entry.yaml"), std::string::npos) << s.err;
+}
+
+// Regression: single-level scheduling (every warp active) used to exit 2 for --lockstep because
+// the RTL kept the design file's active-warp slots while the C++ systems of the run have a slot
+// per warp. The RTL now gets the run's slots (this design: 8 warps, the file's RFC 4 slots).
+TEST_F(RtlLoopCli, SingleLevelSchedulingGivesTheRtlASlotPerWarp) {
   const std::string single =
       Write("single.yaml", DesignText(Hierarchies().at("hw_rfc_1"), "single-level"));
   const test::CliResult s = Run(fmt::format("sim {} -w vectorAdd --lockstep", single));
-  EXPECT_EQ(s.code, 2) << s.err;
-  EXPECT_NE(s.err.find("scheduler.kind"), std::string::npos) << s.err;
-  EXPECT_NE(s.err.find("4 active-warp slots"), std::string::npos) << s.err;
-  EXPECT_NE(s.err.find("single.yaml"), std::string::npos) << s.err;
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_NE(s.out.find("zero divergence"), std::string::npos) << s.out;
+  EXPECT_NE(s.out.find("8 warps, 8 active"), std::string::npos) << s.out;
 }
 
 }  // namespace

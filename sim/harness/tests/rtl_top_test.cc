@@ -155,14 +155,15 @@ TEST_F(RtlTopCli, LockstepTopPassesAndSaysSo) {
   EXPECT_NE(e.out.find("RTL in the loop (Verilated rf_system top)"), std::string::npos) << e.out;
 }
 
-TEST_F(RtlTopCli, TopWithFewerSlotsThanTheSmExitsTwo) {
-  const std::string single =
-      Write("single.yaml", DesignText(Hierarchies().at("hw_rfc_1"), "single-level"));
-  const test::CliResult s = Run(fmt::format("sim {} -w vectorAdd --rtl-top", single));
+// Single-level scheduling gives the top a slot per warp of the run; on gtx480 (48 warps at once)
+// that exceeds the RFC's 32 slots, an exit-2 error naming the field.
+TEST_F(RtlTopCli, TopWithMoreWarpsThanTheFamilyHoldsExitsTwo) {
+  const test::CliResult s = Run("sim '" GPURF_SOURCE_DIR
+                                "/configs/examples/hw_rfc_6entry.yaml' -w vectorAdd --rtl-top "
+                                "--gpu gtx480 --scheduler single-level");
   EXPECT_EQ(s.code, 2) << s.err;
-  EXPECT_NE(s.err.find("scheduler.kind"), std::string::npos) << s.err;
-  EXPECT_NE(s.err.find("rf_system top has 4 active-warp slots"), std::string::npos) << s.err;
-  EXPECT_NE(s.err.find("single.yaml"), std::string::npos) << s.err;
+  EXPECT_NE(s.err.find("rfc.active_warps"), std::string::npos) << s.err;
+  EXPECT_NE(s.err.find("hw_rfc_6entry.yaml"), std::string::npos) << s.err;
 }
 
 }  // namespace
