@@ -342,6 +342,8 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
       kj["memory"] = MemoryJson(k.mem);
     kj["energy_pj"] = k.energy.total_pj();
     kj["baseline_energy_pj"] = k.base_energy.total_pj();
+    if (!k.rtl_sm.empty())
+      kj["rtl_sm"] = k.rtl_sm;
     ks.push_back(kj);
   }
   return j;
@@ -387,6 +389,10 @@ std::string RtlSummary(const h::DesignResult& r) {
       r.sim_seconds > 0 ? wi / r.sim_seconds : 0.0);
   if (!r.rtl_sm.empty())
     s += fmt::format("  {}\n", r.rtl_sm);
+  for (const auto& k : r.kernels) {
+    if (!k.rtl_sm.empty())
+      s += fmt::format("  kernel {} ({}): {}\n", k.kernel, k.workload, k.rtl_sm);
+  }
   if (r.activity.dropped_result_writes > 0)
     s += fmt::format(
         "  {} ORF result writes dropped: their warp was descheduled before they "

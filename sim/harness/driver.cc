@@ -6,6 +6,7 @@
 #include <chrono>
 #include <ctime>
 #include <future>
+#include <map>
 
 #include "gen/config/derive.h"
 #include "gen/config/hierarchy.h"
@@ -115,14 +116,22 @@ struct Policies {
   sim::GtoPolicy gto;
 };
 
-// Counts into `energies`. `rtl` non-null: the structures of the RTL in the loop (mode in `ro`).
-// Every SM of `gpu` gets sm.rf_partitions register-file systems (each with the partition's
-// warps and active warps) and, unless the memory is ideal, the SMs share one memory system.
+// The RTL in the loop of one kernel: the design its structures were generated for, the
+// register-file partition they serve (warps, active warps), the structures, and the mode.
+struct RtlRun {
+  const DesignSpec* d = nullptr;
+  sim::SmConfig part;
+  const std::vector<RtlStructure>* structures = nullptr;
+  const RtlLoopOptions* opt = nullptr;
+};
+
+// Counts into `energies`. `rtl` non-null: the RTL in the loop beside the C++ systems. Every SM
+// of `gpu` gets sm.rf_partitions register-file systems (each with the partition's warps and
+// active warps) and, unless the memory is ideal, the SMs share one memory system.
 One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& run,
              const sim::GpuConfig& gpu, const sim::SmConfig& sm, bool two_level, bool greedy,
              const sp::PassOptions& po, bool allocates, const HarnessOptions& ho,
-             const energy::Energies& energies, const std::vector<RtlStructure>* rtl = nullptr,
-             const RtlLoopOptions* ro = nullptr) {
+             const energy::Energies& energies, const RtlRun* rtl = nullptr) {
   // Every design runs the same two-level scheduler, which deschedules where the strand analysis
   // says a warp waits for its long-latency results (the SW ORF allocation relies on it).
   sp::KernelAnalysis a;
@@ -143,11 +152,13 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
     for (int p = 0; p < parts; ++p) {
       systems.push_back(MakeRfSystem(d, k, part, a, ho, energies));
       sim::RegisterFileSystem* sys = systems.back().get();
-      if (rtl != nullptr && ro->top) {
-        tops.push_back(MakeRtlTopSystem(d, k, part, *systems.back(), rtl->front(), *ro));
+      if (rtl != nullptr && rtl->opt->top) {
+        tops.push_back(MakeRtlTopSystem(*rtl->d, k, rtl->part, *systems.back(),
+                                        rtl->structures->front(), *rtl->opt));
         sys = tops.back().get();
       } else if (rtl != nullptr) {
-        loops.push_back(std::make_unique<RtlLoopSystem>(d, k, part, *systems.back(), *rtl, *ro));
+        loops.push_back(std::make_unique<RtlLoopSystem>(*rtl->d, k, rtl->part, *systems.back(),
+                                                        *rtl->structures, *rtl->opt));
         sys = loops.back().get();
       }
       grid[static_cast<size_t>(s)].push_back(sys);
@@ -186,6 +197,62 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
   }
   r.rf.counts.cycles = 0;  // leakage is not in Gebhart's comparison: no leakage term
   return r;
+}
+
+// The structures of the RTL in the loop, generated for `d` serving partition `part`.
+struct PreparedRtl {
+  DesignSpec d;
+  sim::SmConfig part;
+  std::vector<RtlStructure> structures;
+};
+
+PreparedRtl PrepareFor(const DesignSpec& d, const sim::SmConfig& part, const RtlLoopOptions& o) {
+  PreparedRtl p{d, part, {}};
+  if (o.top)
+    p.structures.push_back(PrepareRtlTop(d, part, o.build));
+  else
+    p.structures = PrepareRtl(d, part, o.build);
+  return p;
+}
+
+// The RTL's register layout (warps x registers per thread: row = warp * rows per warp + ...) is
+// static, as the MRF's address decode is. A kernel with more registers per thread than the
+// partition's layout holds keeps fewer warps resident (static allocation); for it the design's
+// structures are generated again for the warps it keeps resident per partition, which gives
+// every warp more registers in the same banks, as a GPU allocates registers per kernel. Cached
+// in `cache` by that warp count. Null when that cannot help (the kernel keeps every warp of the
+// partition resident, or fewer than the active warps, or the design cannot be derived for the
+// count); `problem` then says why.
+const PreparedRtl* RtlForResidentWarps(const DesignSpec& d, const sim::KernelRun& run,
+                                       const sim::SmConfig& sm, const sim::SmConfig& part,
+                                       const RtlLoopOptions& o, std::map<int, PreparedRtl>& cache,
+                                       std::string& problem) {
+  const uint64_t parts = static_cast<uint64_t>(std::max(1, sm.rf_partitions));
+  const auto warps = static_cast<int>((sim::MaxLiveWarps(run, sm) + parts - 1) / parts);
+  if (warps < 1 || warps >= part.warps || warps < part.active_warps)
+    return nullptr;
+  auto it = cache.find(warps);
+  if (it == cache.end()) {
+    sim::SmConfig kp = part;
+    kp.warps = warps;
+    DesignSpec kd;
+    try {
+      kd = DesignForSm(d, warps, part.active_warps);
+    } catch (const InputError& e) {
+      problem += fmt::format(
+          "; nor can the design be generated for the {} warps it keeps "
+          "resident: {}",
+          warps, e.problem());
+      return nullptr;
+    }
+    it = cache.emplace(warps, PrepareFor(kd, kp, o)).first;
+  }
+  if (std::string p = RtlKernelProblem(it->second.structures, *run.kernel, it->second.part);
+      !p.empty()) {
+    problem += fmt::format("; generated for the {} warps it keeps resident: {}", warps, p);
+    return nullptr;
+  }
+  return &it->second;
 }
 
 }  // namespace
@@ -230,18 +297,21 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
           "(the design file: {}, {})",
           part.warps, active, d.sm.warps, d.sm.active_warps);
   }
-  std::vector<RtlStructure> rtl;
-  if (o.rtl.mode != RfMode::kModels && o.rtl.top)
-    rtl.push_back(PrepareRtlTop(rtl_d, part, o.rtl.build));
-  else if (o.rtl.mode != RfMode::kModels)
-    rtl = PrepareRtl(rtl_d, part, o.rtl.build);
+  std::map<int, PreparedRtl> rtl;  // by the warps of the partition it serves
+  if (o.rtl.mode != RfMode::kModels)
+    rtl.emplace(part.warps, PrepareFor(rtl_d, part, o.rtl));
 
   for (const auto& wk : kernels) {
     if (wk.kernel == nullptr || wk.run == nullptr)
       continue;
+    const PreparedRtl* kernel_rtl = nullptr;
     if (!rtl.empty()) {
       // The RTL holds a fixed number of registers per thread and warps; the models do not.
-      if (std::string p = RtlKernelProblem(rtl, *wk.kernel, part); !p.empty()) {
+      kernel_rtl = &rtl.at(part.warps);
+      std::string p = RtlKernelProblem(kernel_rtl->structures, *wk.kernel, part);
+      if (!p.empty())
+        kernel_rtl = RtlForResidentWarps(d, *wk.run, res.sm, part, o.rtl, rtl, p);
+      if (kernel_rtl == nullptr) {
         res.rtl_skipped.push_back({wk.workload, wk.kernel->name, std::move(p)});
         continue;
       }
@@ -269,12 +339,21 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
         return b;
       });
     }
+    RtlRun rtl_run;
+    if (kernel_rtl != nullptr) {
+      rtl_run = RtlRun{&kernel_rtl->d, kernel_rtl->part, &kernel_rtl->structures, &o.rtl};
+      if (kernel_rtl->part.warps != part.warps)
+        kr.rtl_sm = fmt::format(
+            "RTL generated for the {} warps per partition the kernel keeps resident ({} "
+            "registers per thread)",
+            kernel_rtl->part.warps, wk.kernel->regs_per_thread);
+    }
     const double t0 = ThreadSeconds();
     One r = o.rtl.mode == RfMode::kModels
                 ? Simulate(d, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
                            allocates, o.harness, res.energies)
                 : Simulate(rtl_d, *wk.kernel, *wk.run, res.gpu, res.sm, res.two_level, greedy, po,
-                           allocates, o.harness, res.energies, &rtl, &o.rtl);
+                           allocates, o.harness, res.energies, &rtl_run);
     res.sim_seconds += ThreadSeconds() - t0;
     kr.sm = r.sm;
     kr.sms = r.sms;

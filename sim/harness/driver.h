@@ -57,6 +57,9 @@ struct KernelResult {
   sim::SmStats base_sm;           // MRF-only baseline (when simulated)
   energy::Breakdown base_energy;
   DataActivity activity;  // RTL in the loop: data-port toggles
+  // RTL in the loop generated for this kernel's resident warps rather than the partition's
+  // (driver.cc RtlForResidentWarps): what and why; empty otherwise.
+  std::string rtl_sm;
 };
 
 struct DesignResult {

@@ -955,6 +955,17 @@ std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg) {
   return o.resident == 0 ? FitMessage(*run.kernel, o, cfg) : std::string();
 }
 
+uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg) {
+  if (run.kernel == nullptr)
+    return 0;
+  const auto ctas = Ctas(run);
+  if (ctas.empty())
+    return 0;
+  const Occupancy o = ComputeOccupancy(*run.kernel, ctas, cfg);
+  return std::min<uint64_t>(o.resident * o.warps_per_cta,
+                            static_cast<uint64_t>(std::max(0, cfg.warps)));
+}
+
 GpuStats RunGpu(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
                 const std::vector<std::vector<RegisterFileSystem*>>& rf, mem::MemorySystem* memory,
                 const SmOptions& opt) {

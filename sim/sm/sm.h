@@ -275,6 +275,12 @@ struct GpuStats {
 // ..."; empty when it fits.
 std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg);
 
+// The most warps of `run` resident on one SM at once under static register allocation (resident
+// CTAs x warps per CTA). A CTA's warps take the lowest free warp contexts, so no warp id of the
+// run reaches this count (with several register-file partitions, warp w is local warp
+// w / partitions of partition w % partitions). 0 when one CTA does not fit.
+uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg);
+
 // Runs `run` on one SM. `rf` may be null (ideal register file: no operand delay). Throws
 // std::runtime_error when the kernel cannot fit one CTA on the SM or the run exceeds max_cycles.
 SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,

@@ -92,6 +92,28 @@ INSTANTIATE_TEST_SUITE_P(Hierarchies, LockstepMatrix,
                          testing::Values("mrf_only", "hw_rfc_1", "hw_rfc_2", "sw_orf_3"),
                          [](const auto& p) { return p.param; });
 
+// Regression: a kernel with more registers per thread than the partition's RTL layout holds
+// (sgemm: 56; this design's MRF lays out 8 warps x 32) was skipped by --lockstep although static
+// allocation keeps only 4 of its warps resident. The RTL is now generated for those 4 warps
+// (4 x 64 registers in the same banks), the kernel runs in lockstep, and its result says so.
+TEST(RtlLoop, KernelWithMoreRegistersRunsOnRtlForItsResidentWarps) {
+  const DesignSpec d = Design("mrf_only");
+  const WorkloadKernel& sgemm = Kernel("sgemm");
+  ASSERT_GT(sgemm.kernel->regs_per_thread, 32);
+  DesignResult r;
+  ASSERT_NO_THROW(r = RunDesign(d, {sgemm}, Options(RfMode::kLockstep)));
+  EXPECT_TRUE(r.rtl_skipped.empty()) << r.rtl_skipped.front().reason;
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_NE(r.kernels[0].rtl_sm.find("the 4 warps per partition the kernel keeps resident"),
+            std::string::npos)
+      << r.kernels[0].rtl_sm;
+  EXPECT_GT(r.activity.value_checks, 0u);
+  // The C++ systems keep the design's partition: the timing is the models-only run's.
+  const DesignResult models = RunDesign(d, {sgemm}, Options(RfMode::kModels));
+  EXPECT_EQ(r.cycles, models.cycles);
+  EXPECT_EQ(r.warp_instructions, models.warp_instructions);
+}
+
 // A golden model whose output `port` has bit `bit` flipped in the `nth` cycle where that bit is
 // defined (and every cycle after it).
 using rtl_points::CorruptFirstResult;
