@@ -217,19 +217,21 @@ PreparedRtl PrepareFor(const DesignSpec& d, const sim::SmConfig& part, const Rtl
 
 // The RTL's register layout (warps x registers per thread: row = warp * rows per warp + ...) is
 // static, as the MRF's address decode is. A kernel with more registers per thread than the
-// partition's layout holds keeps fewer warps resident (static allocation); for it the design's
-// structures are generated again for the warps it keeps resident per partition, which gives
-// every warp more registers in the same banks, as a GPU allocates registers per kernel. Cached
-// in `cache` by that warp count. Null when that cannot help (the kernel keeps every warp of the
-// partition resident, or fewer than the active warps, or the design cannot be derived for the
-// count); `problem` then says why.
+// partition's layout holds keeps fewer warps resident (static allocation, shared memory or CTA
+// slots); for it the design's structures are generated again for the warps it keeps resident
+// per partition (at least the active warps), which gives every warp more registers in the same
+// banks, as a GPU allocates registers per kernel. Cached in `cache` by that warp count. Null
+// when that cannot help (the kernel keeps every warp of the partition resident, or the design
+// cannot be derived for the count); `problem` then says why.
 const PreparedRtl* RtlForResidentWarps(const DesignSpec& d, const sim::KernelRun& run,
                                        const sim::SmConfig& sm, const sim::SmConfig& part,
                                        const RtlLoopOptions& o, std::map<int, PreparedRtl>& cache,
                                        std::string& problem) {
   const uint64_t parts = static_cast<uint64_t>(std::max(1, sm.rf_partitions));
-  const auto warps = static_cast<int>((sim::MaxLiveWarps(run, sm) + parts - 1) / parts);
-  if (warps < 1 || warps >= part.warps || warps < part.active_warps)
+  const auto live = static_cast<int>((sim::MaxLiveWarps(run, sm) + parts - 1) / parts);
+  // At least the active warps: the two-level scheduler's slots are the structures' own.
+  const int warps = std::max(live, part.active_warps);
+  if (live < 1 || warps >= part.warps)
     return nullptr;
   auto it = cache.find(warps);
   if (it == cache.end()) {
@@ -344,8 +346,8 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
       rtl_run = RtlRun{&kernel_rtl->d, kernel_rtl->part, &kernel_rtl->structures, &o.rtl};
       if (kernel_rtl->part.warps != part.warps)
         kr.rtl_sm = fmt::format(
-            "RTL generated for the {} warps per partition the kernel keeps resident ({} "
-            "registers per thread)",
+            "RTL generated for {} warps per partition, enough for the warps the kernel keeps "
+            "resident ({} registers per thread)",
             kernel_rtl->part.warps, wk.kernel->regs_per_thread);
     }
     const double t0 = ThreadSeconds();

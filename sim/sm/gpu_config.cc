@@ -121,6 +121,9 @@ const std::vector<Field>& Fields() {
     v.push_back(Make("sm.registers", Kind::kUint, 256, 1 << 20,
                      "32-bit registers per SM (must match the design's MRF)",
                      [](GpuConfig& g) -> void* { return &g.sm.registers; }));
+    v.push_back(Make("sm.register_alloc_unit", Kind::kUint, 1, 256,
+                     "static allocation rounds every thread's registers up to a multiple of this",
+                     [](GpuConfig& g) -> void* { return &g.sm.register_alloc_unit; }));
     v.push_back(Make("sm.shared_bytes", Kind::kUint, 0, 1 << 20, "shared memory per SM, bytes",
                      [](GpuConfig& g) -> void* { return &g.sm.shared_bytes; }));
     sm_int("lat_alu", 1, 10000, "ALU latency, cycles", &SmConfig::lat_alu);
@@ -218,6 +221,9 @@ Preset FermiGebhart() {
   Put(p, "sm.policy", "two-level", "Gebhart section 3: the two-level warp scheduler");
   Put(p, "sm.cta_slots", "8", "not in Gebhart; Fermi's 8 resident CTAs (GPGPU-Sim GTX480: 8)");
   Put(p, "sm.registers", "32768", "Gebhart Table I: 128 KB register file");
+  Put(p, "sm.register_alloc_unit", "1",
+      "not in Gebhart; registers allocated one by one, as gpurf's SM always has, so that the "
+      "published figures reproduce (GPGPU-Sim rounds to 4: `sm.register_alloc_unit: 4`)");
   Put(p, "sm.shared_bytes", "49152",
       "Gebhart Table I gives 32 KB; gpurf's SM has held 48 KB (the GTX480's 48 KB shared / "
       "16 KB L1 split) since before the presets and keeps it so published figures reproduce; "
@@ -306,6 +312,10 @@ Preset Gtx480() {
   Put(p, "sm.cta_slots", "8", "Jing Table I: 8 CTAs per SM");
   Put(p, "sm.registers", "32768",
       "Jeon section 5: 128 KB register file in 4 banks x 8 sub-banks; Jing Table I: 128 KB");
+  Put(p, "sm.register_alloc_unit", "4",
+      std::string(kGtx480Cfg) +
+          " as its simulator admits CTAs: registers per thread rounded "
+          "up to a multiple of 4");
   Put(p, "sm.shared_bytes", "49152", "Jing Table I: 48 KB shared memory");
   Put(p, "sm.lat_alu", "4", std::string(kGtx480Cfg) + ": integer and FP add latency 4");
   Src(p, "sm.lat_sfu", std::string("not in ") + kGtx480Cfg + "; Gebhart Table I's 20 cycles");
@@ -401,6 +411,8 @@ Preset Gtx980() {
   Put(p, "sm.policy", "two-level",
       b + ": two-level scheduler for the register cache designs (GTO for the baseline)");
   Put(p, "sm.registers", "65536", b + ": 256 KB/SM, 16 single-ported banks");
+  Put(p, "sm.register_alloc_unit", "4",
+      b + ": GPGPU-Sim 3.2.2 admits CTAs with registers per thread rounded up to a multiple of 4");
   Put(p, "sm.shared_bytes", "98304", b + ": 96 KB/SM");
   Put(p, "sm.lat_alu", "8", "not in " + b + "; Gebhart Table I's 8 cycles");
   Put(p, "sm.lat_const", "8", "gpurf: a constant-cache hit takes an ALU latency");
@@ -433,6 +445,8 @@ Preset PascalFineReg() {
   Put(p, "sm.policy", "gto", f + ": greedy-then-oldest");
   Put(p, "sm.cta_slots", "32", f + ": 32 CTAs per SM");
   Put(p, "sm.registers", "65536", f + ": 256 KB per SM");
+  Put(p, "sm.register_alloc_unit", "4",
+      f + ": GPGPU-Sim admits CTAs with registers per thread rounded up to a multiple of 4");
   Put(p, "sm.shared_bytes", "98304", f + ": 96 KB per SM");
   Put(p, "l1d.bytes", "49152", f + ": 48 KB L1");
   Put(p, "l1d.ways", "6",
@@ -463,6 +477,8 @@ Preset TitanXPascal() {
   Put(p, "sm.policy", "gto", a + ": greedy-then-oldest");
   Put(p, "sm.cta_slots", "32", a + ": 32 CTAs per SM");
   Put(p, "sm.registers", "65536", a + ": 65536 registers (256 KB)");
+  Put(p, "sm.register_alloc_unit", "4",
+      a + ": the simulator admits CTAs with registers per thread rounded up to a multiple of 4");
   Put(p, "sm.shared_bytes", "98304", a + ": 96 KB shared memory");
   Put(p, "sm.lat_alu", "4", a + ": integer and FP add latency 4");
   Put(p, "sm.lat_sfu", "20", a + ": SFU latency 20");

@@ -211,9 +211,12 @@ Occupancy ComputeOccupancy(const Kernel& k, const std::vector<std::vector<const 
   Occupancy o;
   for (const auto& c : ctas)
     o.warps_per_cta = std::max(o.warps_per_cta, c.size());
-  // Registers are allocated per warp (lanes x registers per thread).
-  o.regs_per_cta =
-      o.warps_per_cta * static_cast<uint64_t>(cfg.lanes) * std::max(1, k.regs_per_thread);
+  // Registers are allocated per warp: lanes x registers per thread, the latter rounded up to
+  // the allocation unit.
+  const uint64_t unit = std::max<uint32_t>(1, cfg.register_alloc_unit);
+  const uint64_t per_thread =
+      (static_cast<uint64_t>(std::max(1, k.regs_per_thread)) + unit - 1) / unit * unit;
+  o.regs_per_cta = o.warps_per_cta * static_cast<uint64_t>(cfg.lanes) * per_thread;
   o.hard = static_cast<uint64_t>(std::max(0, cfg.cta_slots));
   o.hard = std::min<uint64_t>(
       o.hard, static_cast<uint64_t>(std::max(0, cfg.warps)) / std::max<size_t>(1, o.warps_per_cta));

@@ -75,8 +75,11 @@ struct SmConfig {
   int rf_partitions = 1;  // register-file systems: 1 (shared) or schedulers (per sub-core)
   int issue_width = 1;    // instructions one scheduler issues per cycle (dual issue: 2)
   WarpPolicy policy = WarpPolicy::kTwoLevel;
-  int cta_slots = 8;              // resident CTAs
-  uint32_t registers = 32768;     // 32-bit registers per SM (128 KB)
+  int cta_slots = 8;           // resident CTAs
+  uint32_t registers = 32768;  // 32-bit registers per SM (128 KB)
+  // Static allocation gives every thread its registers rounded up to a multiple of this
+  // (GPGPU-Sim and Accel-Sim round to 4 when they admit a CTA).
+  uint32_t register_alloc_unit = 1;
   uint32_t shared_bytes = 49152;  // shared memory per SM
   // Latencies in cycles (Table I), by unit class.
   int lat_alu = 8;

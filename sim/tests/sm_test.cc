@@ -274,6 +274,30 @@ TEST(Sm, RegistersLimitResidentCtas) {
   EXPECT_GT(st.cycles, 800u);
 }
 
+// GPGPU-Sim admits a CTA with its registers per thread rounded up to a multiple of 4
+// (sm.register_alloc_unit): 21 registers count as 24. gtx480-like SM: 48 warps, 32768
+// registers, 8 CTA slots; CTAs of 8 warps. Unit 1: 8 x 32 x 21 = 5376 per CTA, 6 CTAs by warps
+// (48 warps; 32256 registers). Unit 4: 8 x 32 x 24 = 6144, 32768 / 6144 = 5 CTAs = 40 warps.
+TEST(Sm, RegisterAllocationUnitRoundsRegistersPerThread) {
+  Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kExit, {}, {})}, 12, 8, 21);
+  SmConfig cfg;
+  cfg.warps = 48;
+  cfg.active_warps = 48;
+  cfg.registers = 32768;
+  cfg.cta_slots = 8;
+  EXPECT_EQ(MaxLiveWarps(f.run, cfg), 48u);
+  RoundRobinPolicy rr(static_cast<uint32_t>(cfg.warps));
+  EXPECT_EQ(RunSm(f.run, cfg, rr, nullptr).max_resident_ctas, 6u);
+  cfg.register_alloc_unit = 4;
+  EXPECT_EQ(MaxLiveWarps(f.run, cfg), 40u);
+  EXPECT_EQ(RunSm(f.run, cfg, rr, nullptr).max_resident_ctas, 5u);
+  // A multiple of the unit is not rounded: 24 registers give 5 CTAs with either unit.
+  f.k.regs_per_thread = 24;
+  EXPECT_EQ(MaxLiveWarps(f.run, cfg), 40u);
+  cfg.register_alloc_unit = 1;
+  EXPECT_EQ(MaxLiveWarps(f.run, cfg), 40u);
+}
+
 TEST(Sm, KernelThatCannotFitIsAnError) {
   Fixture f({Op(OpClass::kExit, {}, {})}, 1, 33);
   SmConfig cfg;
