@@ -25,11 +25,13 @@
 
 #include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "gen/structures/hybrid_rc/hybrid_rc_ports.h"
 #include "gen/structures/hybrid_rc/hybrid_rc_spec.h"
 #include "models/hybrid_rc_model.h"
 #include "synth/activity_driver.h"
+#include "synth/level_table.h"
 
 namespace gpurf {
 namespace {
@@ -254,8 +256,38 @@ class HybridRcDriver final : public ActivityDriver {
   PortValues in_, out_, def_;
 };
 
+// The per-level table: the RSP row (its read and write), the RC row (hit read, write), and rows
+// of their own for the fill through the RC and the write-back, each with its component's meaning.
+void HybridRcRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+  out.push_back(GateLevelRow(r, "hybrid RSP"));
+  auto component = [&](const char* name) -> const EnergyComponent* {
+    const EnergyComponent* c = r.Component(name);
+    if (c == nullptr && std::string(name) != "rc_fill")
+      throw ToolError(r.top() + ": hybrid-rc characterization without its " + name + " component");
+    return c;
+  };
+  auto row = [&](const char* level, const EnergyComponent* rd, const EnergyComponent* wr) {
+    LevelRow l = BaseLevelRow(r, level, "gate-level");
+    l.read_meaning = rd->meaning;
+    l.write_meaning = "";
+    l.e_read_pj = rd->e_pj;
+    l.scaled_e_read_pj = ScaledLevelFigure(r, rd->scaled_e_pj);
+    if (wr != nullptr) {
+      l.write_meaning = wr->meaning;
+      l.e_write_pj = wr->e_pj;
+      l.scaled_e_write_pj = ScaledLevelFigure(r, wr->scaled_e_pj);
+    }
+    out.push_back(l);
+  };
+  row("hybrid RC", component("rc_hit_read"), component("rc_write"));
+  if (const EnergyComponent* fill = component("rc_fill"))  // organizations with transfers
+    row("hybrid RC fill", fill, nullptr);
+  row("hybrid write-back", component("write_back"), nullptr);
+}
+
 }  // namespace
 
+GPURF_REGISTER(LevelRowsFamily, hybrid_rc_rows, "hybrid-rc", LevelRowsFamily{HybridRcRows})
 GPURF_REGISTER(ActivityFamily, hybrid_rc, "hybrid-rc",
                (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
                                  return std::make_unique<HybridRcDriver>(g);
