@@ -25,7 +25,6 @@ const std::vector<PlannedKind>& PlannedStructureKinds() {
   static const std::vector<PlannedKind> kinds = {
       {"renaming-table", "register renaming table (Jeon)"},
       {"pcrf", "pending-CTA register file chains (FineReg)"},
-      {"hybrid-rc", "hybrid register cache / scratchpad (Bailey)"},
   };
   return kinds;
 }

@@ -717,8 +717,8 @@ TEST(YamlLoaderReject, StructureUnknownParameterSuggests) {
 TEST(YamlLoaderReject, StructureParameterOutOfRangeOrWrongType) {
   ExpectRejected("structures:\n  - name: a\n    kind: flop-array\n    entries: 0\n",
                  {4, 14, "structures[0].entries", "0", "out of range", "integer 1..1024"});
-  ExpectRejected("structures:\n  - name: a\n    kind: flop-array\n    read_ports: 9\n",
-                 {4, 17, "structures[0].read_ports", "9", "out of range", "integer 1..8"});
+  ExpectRejected("structures:\n  - name: a\n    kind: flop-array\n    read_ports: 13\n",
+                 {4, 17, "structures[0].read_ports", "13", "out of range", "integer 1..12"});
   ExpectRejected("structures:\n  - name: a\n    kind: flop-array\n    entries: [1]\n",
                  {4, 14, "structures[0].entries", "", "expected a single value, got a list",
                   "integer 1..1024"});

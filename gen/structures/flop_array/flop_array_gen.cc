@@ -195,7 +195,7 @@ Ifdef Assertions() {
   };
   check("Entries >= 1 && Entries <= 1024", "Entries must be in 1..1024");
   check("Width >= 1 && Width <= 1024", "Width must be in 1..1024");
-  check("NumReadPorts >= 1 && NumReadPorts <= 8", "NumReadPorts must be in 1..8");
+  check("NumReadPorts >= 1 && NumReadPorts <= 12", "NumReadPorts must be in 1..12");
   check("NumWritePorts >= 1 && NumWritePorts <= 4", "NumWritePorts must be in 1..4");
   d.items.push_back(MakeItem(std::move(init)));
   d.items.push_back(MakeItem(BlankLine{}));

@@ -12,7 +12,7 @@ const std::vector<ParamDesc>& FlopArraySpec::ParamDescs() {
   static const std::vector<ParamDesc> descs = {
       IntParam("entries", 1, 1024, 24, "rows (registers of a lane cluster); any value"),
       IntParam("width", 1, 1024, 128, "bits per row (128 = 4 lanes x 32 bit)"),
-      IntParam("read_ports", 1, 8, 3, "read ports R"),
+      IntParam("read_ports", 1, 12, 3, "read ports R"),
       IntParam("write_ports", 1, 4, 1, "write ports W"),
       EnumParam("read_mode", {"comb", "reg"}, "comb",
                 "comb: data in the same cycle; reg: registered, one cycle of latency"),

@@ -1,0 +1,566 @@
+#include "gen/structures/hybrid_rc/hybrid_rc_gen.h"
+
+#include <fmt/format.h>
+
+#include "gen/structures/emit_util.h"
+#include "gen/structures/flop_array/flop_array_gen.h"
+#include "gen/structures/hybrid_rc/hybrid_rc_ports.h"
+#include "gen/vlog/ast.h"
+#include "gen/vlog/expr.h"
+#include "gen/vlog/printer.h"
+
+namespace gpurf {
+
+namespace {
+
+using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
+
+// Line `line` of the RC is way `way` of set `set`: line = set * NumWays + way. Fields of the
+// next-state variables (nv, nt, na) of a line given as (set, way) expressions.
+std::string LineOf(const std::string& set, const std::string& way) {
+  return "(32'(" + set + ")*NumWays + 32'(" + way + "))";
+}
+std::string NV(const std::string& set, const std::string& way) {
+  return "nv[" + LineOf(set, way) + "]";
+}
+std::string NT(const std::string& set, const std::string& way) {
+  return PartSelect("nt", LineOf(set, way) + "*TagWidth", "TagWidth");
+}
+std::string NA(const std::string& set, const std::string& way) {
+  return PartSelect("na", LineOf(set, way) + "*WayBits", "WayBits");
+}
+
+std::vector<std::string> ModuleDoc(const HybridRcSpec& s) {
+  return {
+      fmt::format("{}: one scheduler's hybrid register cache / register scratchpad", s.module_name),
+      fmt::format("(Bailey, Kloosterman, Mahlke), {} organization.",
+                  HybridRcSpec::OrganizationName(s.organization)),
+      "",
+      "RSP: RspSlots compiler-named slots, no tags. RC: NumSets sets of NumWays lines, true LRU,",
+      "write-allocate, liveness-hint invalidation; register r of warp w is in set (r ^ w) mod",
+      "NumSets with tag {w, r >> SetBits}. Every valid RC line is dirty (writes allocate, reads",
+      "do not). Data in two generated flop arrays: u_rc_data (lines) and u_rsp_data (slots).",
+      "",
+      "Each cycle, in order: 1. six reads (RSP slot, or RC lookup: hit, LRU touch, last-use",
+      "invalidation); 2. one background RSP transfer (fill: slot <- register, from the RC on a",
+      "hit, else xf_data_i from the MRF; live-out: slot -> register), through the RC",
+      "(Organization 0), beside it (1: the RC gives the register up), or none (2); 3. two writes",
+      "(RSP slot, or RC write-allocate evicting the LRU line to the MRF on wb channel q).",
+      "Invariants (checked with GPURF_ASSERTIONS defined): I1 one line per (set, tag); I2 a",
+      "valid line leaves only by write-back, last use or supersession; I3 no stale read; I4 no",
+      "RSP miss (the compiler's guarantee).",
+  };
+}
+
+// Tag compare of register (set, tag) against the next-state lines as they are now: hit, way.
+Body Lookup(const std::string& hit, const std::string& way, const std::string& set,
+            const std::string& tag) {
+  return {Blocking(hit, "1'b0"), Blocking(way, "'0"),
+          ForLoop("w", "NumWays",
+                  {IfThen(And({NV(set, "w"), Eq(NT(set, "w"), tag)}),
+                          {Blocking(hit, "1'b1"), Blocking(way, "WayBits'(w)")})})};
+}
+
+// LRU: ways of `set` younger than `way` age by one; `way` becomes the youngest.
+Body Touch(const std::string& set, const std::string& way) {
+  return {Blocking("touch_age", NA(set, way)),
+          ForLoop("w", "NumWays",
+                  {IfThen(BinOp(NA(set, "w"), "<", "touch_age"),
+                          {Blocking(NA(set, "w"), NA(set, "w") + " + WayBits'(1)")})}),
+          Blocking(NA(set, way), "'0")};
+}
+
+// The variables of one RC insertion: a write's (ins_*[q]) or the transfer's (xf_*).
+struct Insertion {
+  std::string hit, way, free, victim, vtag, line;
+  static Insertion Write(const std::string& q) {
+    return {"ins_hit[" + q + "]",    "ins_way[" + q + "]",  "ins_free[" + q + "]",
+            "ins_victim[" + q + "]", "ins_vtag[" + q + "]", "ins_line[" + q + "]"};
+  }
+  static Insertion Transfer() {
+    return {"xf_hit", "xf_way", "xf_free", "xf_victim", "xf_vtag", "xf_line"};
+  }
+};
+
+// Write-allocate of register (set, tag), after its Lookup into i.hit / i.way: a miss takes the
+// lowest invalid way, else the LRU way (its register is the victim); the line is written valid
+// with the tag and becomes the most recently used.
+Body Allocate(const Insertion& i, const std::string& set, const std::string& tag) {
+  const std::string &hit = i.hit, &way = i.way, &free = i.free;
+  Body b = {
+      IfThen("!" + hit,
+             {Blocking(free, "1'b0"),
+              ForLoop("w", "NumWays",
+                      {IfThen(And({"!" + free, "!" + NV(set, "w")}),
+                              {Blocking(free, "1'b1"), Blocking(way, "WayBits'(w)")})}),
+              IfThen("!" + free, {ForLoop("w", "NumWays",
+                                          {IfThen(Eq(NA(set, "w"), "WayBits'(NumWays - 1)"),
+                                                  {Blocking(way, "WayBits'(w)")})})}),
+              Blocking(i.victim, "!" + free), Blocking(i.vtag, NT(set, way))}),
+      Blocking(i.line, "{" + set + ", " + way + "}"),
+      Blocking(NV(set, way), "1'b1"),
+      Blocking(NT(set, way), tag),
+  };
+  for (Stmt& st : Touch(set, way))
+    b.push_back(std::move(st));
+  return b;
+}
+
+// The RC's next state, step by step (spec: reads, transfer, writes).
+Always RcNext() {
+  Always a{AlwaysKind::kComb, "", "rc_next", {}};
+  Body& b = a.body;
+  b = {Blocking("nv", "valid_q"),
+       Blocking("nt", "tag_q"),
+       Blocking("na", "age_q"),
+       Blocking("touch_age", "'0"),
+       Blocking("ins_hit", "'0"),
+       Blocking("ins_free", "'0"),
+       Blocking("ins_victim", "'0"),
+       ForLoop("q", "NumWrites",
+               {Blocking("ins_way[q]", "'0"), Blocking("ins_line[q]", "'0"),
+                Blocking("ins_vtag[q]", "'0")}),
+       Blocking("xf_free", "1'b0"),
+       Blocking("xf_victim", "1'b0"),
+       Blocking("xf_vtag", "'0"),
+       Blocking("xf_line", "'0"),
+       Blocking("xf_ins", "1'b0"),
+       Note("1. Reads: LRU touches in port order, then the last-use invalidations."),
+       ForLoop("p", "NumReads", {IfThen("rd_hit[p]", Touch("rd_set[p]", "rd_way[p]"))}),
+       ForLoop("p", "NumReads",
+               {IfThen("rd_hit[p] && rd_last_i[p]",
+                       {Blocking(NV("rd_set[p]", "rd_way[p]"), "1'b0")})})};
+  Body lookup = Lookup("xf_hit", "xf_way", "xf_set", "xf_tag");
+  for (Stmt& st : lookup)
+    b.push_back(std::move(st));
+  Body fill_hier = Touch("xf_set", "xf_way");
+  Body liveout_hier = {Blocking("xf_ins", "1'b1")};
+  for (Stmt& st : Allocate(Insertion::Transfer(), "xf_set", "xf_tag"))
+    liveout_hier.push_back(std::move(st));
+  Body parallel = {Blocking("xf_line", "{xf_set, xf_way}"),
+                   Blocking(NV("xf_set", "xf_way"), "1'b0")};
+  b.push_back(
+      Note("2. The transfer. Hierarchical: a fill hit is touched, a live-out is an RC write.\n"
+           "Parallel-evict: the RC gives up its line of the register (a fill's is written back)."));
+  b.push_back(
+      IfThen("xf_valid_i && Organization != 2",
+             {IfThen("Organization == 0",
+                     {IfThen(Eq("xf_op_i", "1'b0"),
+                             {IfThen("xf_hit", fill_hier), Blocking("xf_line", "{xf_set, xf_way}")},
+                             liveout_hier)},
+                     {IfThen("xf_hit", parallel)})}));
+  b.push_back(Note("3. Writes, port 0 (the older instruction) then port 1."));
+  Body write = Lookup("ins_hit[q]", "ins_way[q]", "wr_set[q]", "wr_tag[q]");
+  for (Stmt& st : Allocate(Insertion::Write("q"), "wr_set[q]", "wr_tag[q]"))
+    write.push_back(std::move(st));
+  b.push_back(ForLoop("q", "NumWrites", {IfThen("wr_rc[q]", write)}));
+  return a;
+}
+
+Ifdef Assertions() {
+  Ifdef d{"GPURF_ASSERTIONS", {}};
+  d.items.push_back(MakeItem(CommentItem{
+      "Invariants I1-I4 at every edge. rsp_live_q (checker state): the slot was written or\n"
+      "filled since reset."}));
+  auto net = [&](const std::string& n, const std::string& w, const std::string& u,
+                 const std::string& c) {
+    d.items.push_back(MakeItem(Net{n, w, u, c, ""}));
+  };
+  net("rsp_live_q", Msb("RspSlots"), "", "slot holds a value");
+  net("chk_dup", "", "", "I1: a set holds a tag twice");
+  net("chk_lost", "", "", "I2: a valid line dropped without write-back");
+  net("chk_stale_fill", "", "", "I3: a fill did not take the RC's value");
+  net("chk_stale_copy", "", "", "I3: parallel-evict: the RC keeps a transferred register");
+  net("chk_rsp_miss", "", "", "I4: an RSP access to a slot never written");
+  net("chk_lifetime", "", "", "I4: parallel-lifetime: a transfer");
+  net("chk_held", "", "", "the RC holds the transferred register after the reads");
+  net("chk_held_way", "WayBits-1", "", "its way");
+  net("chk_rewritten", "", "", "a write of this cycle names the transferred register");
+  net("chk_gone", "", "", "a line left or was retagged (loop temporary)");
+  net("chk_ok", "", "", "and it was accounted for (loop temporary)");
+  net("chk_warp", "WarpBits-1", "", "its register's warp (loop temporary)");
+  net("chk_reg", "RegBits-1", "", "its register (loop temporary)");
+  d.items.push_back(MakeItem(BlankLine{}));
+  Always live{AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "", {}};
+  live.body = {IfThen(
+      "!rst_ni", {NonBlocking("rsp_live_q", "'0")},
+      {IfThen("rsp_we[0]", {NonBlocking("rsp_live_q[rsp_waddr[0 +: SlotBits]]", "1'b1")}),
+       ForLoop("q", "NumWrites",
+               {IfThen("wr_valid_i[q] && wr_rsp_i[q]",
+                       {NonBlocking("rsp_live_q[wr_slot_i[q*SlotBits +: SlotBits]]", "1'b1")})})})};
+  d.items.push_back(MakeItem(std::move(live)));
+  d.items.push_back(MakeItem(BlankLine{}));
+  const std::string line_set = "SetBits'(l / NumWays)";
+  Always terms{AlwaysKind::kComb, "", "", {}};
+  terms.body = {
+      Blocking("chk_dup", "1'b0"),
+      Blocking("chk_lost", "1'b0"),
+      Blocking("chk_stale_fill", "1'b0"),
+      Blocking("chk_stale_copy", "1'b0"),
+      Blocking("chk_rsp_miss", "1'b0"),
+      Blocking("chk_lifetime", "1'b0"),
+      Blocking("chk_held", "1'b0"),
+      Blocking("chk_held_way", "'0"),
+      Blocking("chk_rewritten", "1'b0"),
+      Blocking("chk_gone", "1'b0"),
+      Blocking("chk_ok", "1'b0"),
+      Blocking("chk_warp", "'0"),
+      Blocking("chk_reg", "'0"),
+      Note("I1 on every set after the cycle."),
+      ForLoop("s", "NumSets",
+              {ForLoop("a", "NumWays",
+                       {ForLoop("b", "NumWays",
+                                {IfThen(And({"a < b", NV("s", "a"), NV("s", "b"),
+                                             Eq(NT("s", "a"), NT("s", "b"))}),
+                                        {Blocking("chk_dup", "1'b1")})})})}),
+      Note("I2: every line valid before the edge and gone (or retagged) after it."),
+      ForLoop("l", "RcLines",
+              {Blocking("chk_gone", "valid_q[l] && (!nv[l] || " +
+                                        BinOp(PartSelect("nt", "l*TagWidth", "TagWidth"),
+                                              "!=", PartSelect("tag_q", "l*TagWidth", "TagWidth")) +
+                                        ")"),
+               Blocking("chk_warp", "tag_q[l*TagWidth + RegBits - SetBits +: WarpBits]"),
+               Blocking("chk_reg", "{tag_q[l*TagWidth +: RegBits - SetBits], " + line_set +
+                                       " ^ SetBits'(chk_warp)}"),
+               Blocking("chk_ok", "1'b0"),
+               ForLoop("p", "NumReads",
+                       {IfThen(And({"rd_hit[p]", "rd_last_i[p]",
+                                    Eq("rd_warp_i[p*WarpBits +: WarpBits]", "chk_warp"),
+                                    Eq("rd_reg_i[p*RegBits +: RegBits]", "chk_reg")}),
+                               {Blocking("chk_ok", "1'b1")})}),
+               ForLoop("c", "NumWbChannels",
+                       {IfThen(And({"wb_valid_o[c]",
+                                    Eq("wb_warp_o[c*WarpBits +: WarpBits]", "chk_warp"),
+                                    Eq("wb_reg_o[c*RegBits +: RegBits]", "chk_reg")}),
+                               {Blocking("chk_ok", "1'b1")})}),
+               IfThen(And({"Organization == 1", "xf_valid_i", "xf_op_i",
+                           Eq("xf_warp_i", "chk_warp"), Eq("xf_reg_i", "chk_reg")}),
+                      {Blocking("chk_ok", "1'b1")}),
+               IfThen("chk_gone && !chk_ok", {Blocking("chk_lost", "1'b1")})}),
+      Note("I3: the register a transfer names: in the RC at the start of the cycle and not\n"
+           "killed by a last-use read of this cycle."),
+      ForLoop("w", "NumWays",
+              {IfThen(And({"valid_q[32'(xf_set)*NumWays + w]",
+                           Eq(PartSelect("tag_q", "(32'(xf_set)*NumWays + w)*TagWidth", "TagWidth"),
+                              "xf_tag")}),
+                      {Blocking("chk_held", "1'b1"), Blocking("chk_held_way", "WayBits'(w)")})}),
+      ForLoop("p", "NumReads",
+              {IfThen(And({"rd_valid_i[p]", "!rd_rsp_i[p]", "rd_last_i[p]",
+                           Eq("rd_warp_i[p*WarpBits +: WarpBits]", "xf_warp_i"),
+                           Eq("rd_reg_i[p*RegBits +: RegBits]", "xf_reg_i")}),
+                      {Blocking("chk_held", "1'b0")})}),
+      IfThen(And({"xf_valid_i", "Organization != 2", "!xf_op_i", "chk_held"}),
+             {IfThen("!(xf_hit && xf_line == {xf_set, chk_held_way} && "
+                     "fill_data == xf_line_data)",
+                     {Blocking("chk_stale_fill", "1'b1")})}),
+      Note("parallel-evict: after the cycle no line holds the transferred register, unless a\n"
+           "write of this cycle (a newer value) put it back."),
+      Blocking("chk_rewritten", "1'b0"),
+      ForLoop("q", "NumWrites",
+              {IfThen(And({"wr_rc[q]", Eq("wr_warp_i[q*WarpBits +: WarpBits]", "xf_warp_i"),
+                           Eq("wr_reg_i[q*RegBits +: RegBits]", "xf_reg_i")}),
+                      {Blocking("chk_rewritten", "1'b1")})}),
+      IfThen(And({"xf_valid_i", "Organization == 1", "!chk_rewritten"}),
+             {ForLoop("w", "NumWays",
+                      {IfThen(And({NV("xf_set", "w"), Eq(NT("xf_set", "w"), "xf_tag")}),
+                              {Blocking("chk_stale_copy", "1'b1")})})}),
+      Note("I4: RSP reads and live-outs name live slots; parallel-lifetime has no transfers."),
+      ForLoop("p", "NumReads",
+              {IfThen(And({"rd_valid_i[p]", "rd_rsp_i[p]",
+                           "(32'(rd_slot_i[p*SlotBits +: SlotBits]) >= RspSlots || "
+                           "!rsp_live_q[rd_slot_i[p*SlotBits +: SlotBits]])"}),
+                      {Blocking("chk_rsp_miss", "1'b1")})}),
+      IfThen(And({"xf_valid_i", "Organization != 2",
+                  "(32'(xf_slot_i) >= RspSlots || (xf_op_i && !rsp_live_q[xf_slot_i]))"}),
+             {Blocking("chk_rsp_miss", "1'b1")}),
+      IfThen(And({"xf_valid_i", "Organization == 2"}), {Blocking("chk_lifetime", "1'b1")}),
+  };
+  d.items.push_back(MakeItem(std::move(terms)));
+  d.items.push_back(MakeItem(BlankLine{}));
+  Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_invariants", {}};
+  a.body.push_back(IfThen(
+      "rst_ni",
+      {Assert("!chk_dup", {Quote("%m: I1 violated: a set holds one tag in two lines")}),
+       Assert("!chk_lost",
+              {Quote("%m: I2 violated: a dirty line left the RC without its write-back")}),
+       Assert(
+           "!chk_stale_fill",
+           {Quote("%m: I3 violated: a fill took the MRF's value while the RC held a newer one")}),
+       Assert("!chk_stale_copy",
+              {Quote("%m: I3 violated: the RC kept a register the RSP transferred")}),
+       Assert("!chk_rsp_miss",
+              {Quote("%m: I4 violated: an RSP access to a slot never written (RSP miss)")}),
+       Assert("!chk_lifetime",
+              {Quote("%m: I4 violated: a transfer in the parallel-lifetime organization")})}));
+  d.items.push_back(MakeItem(std::move(a)));
+  return d;
+}
+
+Instance Storage(const FlopArraySpec& f, const std::string& name, const std::string& prefix,
+                 const std::string& entries) {
+  return Instance{f.module_name,
+                  name,
+                  {{"Entries", entries}, {"Width", "Width"}},
+                  {{"clk_i", "clk_i"},
+                   {"rst_ni", "rst_ni"},
+                   {"we_i", prefix + "_we"},
+                   {"waddr_i", prefix + "_waddr"},
+                   {"wdata_i", prefix + "_wdata"},
+                   {"raddr_i", prefix + "_raddr"},
+                   {"rdata_o", prefix + "_rdata"}}};
+}
+
+}  // namespace
+
+GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
+  GeneratedStructure g = NewGeneratedStructure(s, RegenerateCommand(s.kind, s.params));
+  g.derived = {{"rc_lines", s.rc_lines},
+               {"rc_sets", s.sets},
+               {"rsp_slots", s.rsp_slots},
+               {"tag_width", s.tag_width}};
+
+  const int org = s.hierarchical() ? 0 : (s.parallel_evict() ? 1 : 2);
+  Module m;
+  m.name = s.module_name;
+  m.doc = ModuleDoc(s);
+  m.params = {
+      {"NumSets", Int(s.sets), "RC sets", false},
+      {"NumWays", Int(s.ways), "RC ways per set", false},
+      {"RspSlots", Int(s.rsp_slots), "RSP slots", false},
+      {"Width", Int(s.width), "data bits per line or slot", false},
+      {"WarpBits", Int(s.warp_bits), "bits of a warp id", false},
+      {"RegBits", Int(s.reg_bits), "bits of a register name", false},
+      {"SlotBits", Int(s.slot_bits), "bits of an RSP slot index", false},
+      {"Organization", Int(org), "0 hierarchical, 1 parallel-evict, 2 parallel-lifetime", false},
+      {"NumReads", "6", "read ports: 2 instructions x 3 sources", true},
+      {"NumWrites", "2", "write ports: 2 instructions x 1 destination", true},
+      {"NumWbChannels", "3", "write-back channels: the writes' victims, the transfer", true},
+      {"RcLines", "NumSets * NumWays", "RC lines", true},
+      {"SetBits", "$clog2(NumSets)", "set index bits", true},
+      {"WayBits", "$clog2(NumWays)", "way index and LRU age bits", true},
+      {"LineBits", "SetBits + WayBits", "RC line index bits {set, way}", true},
+      {"TagWidth", "WarpBits + RegBits - SetBits", "RC tag bits {warp, reg >> SetBits}", true},
+  };
+  m.ports = HybridRcPortTable(s).Verilog();
+
+  m.Blank();
+  m.Comment(
+      "RC tag state, line l = set * NumWays + way: valid (= dirty), tag, LRU age (0 = most\n"
+      "recently used; the ages of a set are a permutation of 0..NumWays-1).");
+  m.Add(
+      MakeItem(Net{"valid_q", Msb("RcLines"), "", "line holds a value newer than the MRF's", ""}));
+  m.Add(MakeItem(Net{"tag_q", "RcLines*TagWidth-1", "", "line l at [l*TagWidth +: TagWidth]", ""}));
+  m.Add(MakeItem(Net{"age_q", "RcLines*WayBits-1", "", "line l at [l*WayBits +: WayBits]", ""}));
+  m.Comment("Next state and the step results (rc_next).");
+  m.Add(MakeItem(Net{"nv", Msb("RcLines"), "", "valid after the cycle", ""}));
+  m.Add(MakeItem(Net{"nt", "RcLines*TagWidth-1", "", "tags after the cycle", ""}));
+  m.Add(MakeItem(Net{"na", "RcLines*WayBits-1", "", "ages after the cycle", ""}));
+  m.Add(MakeItem(Net{"touch_age", "WayBits-1", "", "age of the way touched (loop temporary)", ""}));
+  m.Comment("RC insertions of the writes.");
+  m.Add(MakeItem(Net{"ins_hit", Msb("NumWrites"), "", "the register was in the RC", ""}));
+  m.Add(MakeItem(Net{"ins_free", Msb("NumWrites"), "", "a miss found an invalid way", ""}));
+  m.Add(MakeItem(Net{"ins_victim", Msb("NumWrites"), "", "a miss replaced a line", ""}));
+  m.Add(MakeItem(Net{"ins_way", "WayBits-1", "NumWrites", "way hit or filled", "mem2reg"}));
+  m.Add(MakeItem(Net{"ins_line", "LineBits-1", "NumWrites", "its line", "mem2reg"}));
+  m.Add(MakeItem(Net{"ins_vtag", "TagWidth-1", "NumWrites", "the victim's tag", "mem2reg"}));
+  m.Comment(
+      "The transfer's RC lookup (after the reads) and, for a hierarchical live-out, insertion.");
+  m.Add(MakeItem(Net{"xf_hit", "", "", "the register is in the RC", ""}));
+  m.Add(MakeItem(Net{"xf_way", "WayBits-1", "", "way hit or filled", ""}));
+  m.Add(MakeItem(Net{"xf_free", "", "", "a live-out miss found an invalid way", ""}));
+  m.Add(MakeItem(Net{"xf_victim", "", "", "a live-out miss replaced a line", ""}));
+  m.Add(MakeItem(Net{"xf_vtag", "TagWidth-1", "", "the victim's tag", ""}));
+  m.Add(MakeItem(Net{"xf_line", "LineBits-1", "", "the line hit, filled or given up", ""}));
+  m.Add(MakeItem(Net{"xf_ins", "", "", "hierarchical live-out: the transfer writes the RC", ""}));
+  m.Blank();
+  m.Comment("Register fields: set (r ^ w) mod NumSets, tag {w, r >> SetBits}.");
+  m.Add(MakeItem(Net{"rd_set", "SetBits-1", "NumReads", "read p's set", "mem2reg"}));
+  m.Add(MakeItem(Net{"rd_tag", "TagWidth-1", "NumReads", "its tag", "mem2reg"}));
+  m.Add(MakeItem(Net{"rd_hit", Msb("NumReads"), "", "RC read p hits", ""}));
+  m.Add(MakeItem(Net{"rd_way", "WayBits-1", "NumReads", "way hit", "mem2reg"}));
+  m.Add(MakeItem(Net{"wr_set", "SetBits-1", "NumWrites", "write q's set", "mem2reg"}));
+  m.Add(MakeItem(Net{"wr_tag", "TagWidth-1", "NumWrites", "its tag", "mem2reg"}));
+  m.Add(MakeItem(Net{"wr_rc", Msb("NumWrites"), "", "write q goes to the RC", ""}));
+  m.Add(MakeItem(Net{"xf_set", "SetBits-1", "", "the transfer's set", ""}));
+  m.Add(MakeItem(Net{"xf_tag", "TagWidth-1", "", "its tag", ""}));
+  m.Blank();
+  m.Comment("Data arrays (generated flop arrays, reads see the start of the cycle).");
+  m.Add(MakeItem(Net{"rc_we", "2", "", "0 live-out, 1-2 writes 0-1", ""}));
+  m.Add(MakeItem(Net{"rc_waddr", "3*LineBits-1", "", "", ""}));
+  m.Add(MakeItem(Net{"rc_wdata", "3*Width-1", "", "", ""}));
+  m.Add(MakeItem(Net{"rc_raddr", "9*LineBits-1", "", "0-5 reads, 6 transfer, 7-8 victims", ""}));
+  m.Add(MakeItem(Net{"rc_rdata", "9*Width-1", "", "", ""}));
+  m.Add(MakeItem(Net{"rsp_we", "2", "", "0 fill, 1-2 writes 0-1", ""}));
+  m.Add(MakeItem(Net{"rsp_waddr", "3*SlotBits-1", "", "", ""}));
+  m.Add(MakeItem(Net{"rsp_wdata", "3*Width-1", "", "", ""}));
+  m.Add(MakeItem(Net{"rsp_raddr", "7*SlotBits-1", "", "0-5 reads, 6 live-out source", ""}));
+  m.Add(MakeItem(Net{"rsp_rdata", "7*Width-1", "", "", ""}));
+  m.Add(
+      MakeItem(Net{"victim_data", "Width-1", "NumWrites", "write q's victim's value", "mem2reg"}));
+  m.Add(
+      MakeItem(Net{"xf_line_data", "Width-1", "", "the transfer's RC line (start of cycle)", ""}));
+  m.Add(MakeItem(Net{"liveout_data", "Width-1", "", "the live-out slot's value", ""}));
+  m.Add(
+      MakeItem(Net{"fill_data", "Width-1", "", "the fill's value: the RC's, else the MRF's", ""}));
+  m.Blank();
+
+  GenerateFor rd{"gen_read_fields", "g", "NumReads", {}};
+  rd.items.push_back(MakeItem(ContinuousAssign{
+      "rd_set[g]",
+      "rd_reg_i[g*RegBits +: SetBits] ^ SetBits'(rd_warp_i[g*WarpBits +: WarpBits])"}));
+  rd.items.push_back(MakeItem(ContinuousAssign{
+      "rd_tag[g]",
+      "{rd_warp_i[g*WarpBits +: WarpBits], rd_reg_i[g*RegBits + SetBits +: RegBits - SetBits]}"}));
+  m.Add(MakeItem(std::move(rd)));
+  GenerateFor wr{"gen_write_fields", "g", "NumWrites", {}};
+  wr.items.push_back(MakeItem(ContinuousAssign{
+      "wr_set[g]",
+      "wr_reg_i[g*RegBits +: SetBits] ^ SetBits'(wr_warp_i[g*WarpBits +: WarpBits])"}));
+  wr.items.push_back(MakeItem(ContinuousAssign{
+      "wr_tag[g]",
+      "{wr_warp_i[g*WarpBits +: WarpBits], wr_reg_i[g*RegBits + SetBits +: RegBits - SetBits]}"}));
+  wr.items.push_back(MakeItem(ContinuousAssign{"wr_rc[g]", "wr_valid_i[g] && !wr_rsp_i[g]"}));
+  m.Add(MakeItem(std::move(wr)));
+  m.Add(MakeItem(ContinuousAssign{"xf_set", "xf_reg_i[SetBits-1:0] ^ SetBits'(xf_warp_i)"}));
+  m.Add(MakeItem(ContinuousAssign{"xf_tag", "{xf_warp_i, xf_reg_i[RegBits-1:SetBits]}"}));
+  m.Blank();
+
+  m.Comment("Step 1 lookups, on the lines at the start of the cycle.");
+  Always lookup{AlwaysKind::kComb, "", "read_lookup", {}};
+  lookup.body = {ForLoop(
+      "p", "NumReads",
+      {Blocking("rd_hit[p]", "1'b0"), Blocking("rd_way[p]", "'0"),
+       ForLoop(
+           "w", "NumWays",
+           {IfThen(And({"rd_valid_i[p]", "!rd_rsp_i[p]", "valid_q[32'(rd_set[p])*NumWays + w]",
+                        Eq(PartSelect("tag_q", "(32'(rd_set[p])*NumWays + w)*TagWidth", "TagWidth"),
+                           "rd_tag[p]")}),
+                   {Blocking("rd_hit[p]", "1'b1"), Blocking("rd_way[p]", "WayBits'(w)")})})})};
+  m.Add(MakeItem(std::move(lookup)));
+  m.Blank();
+  m.Comment("The cycle's RC updates in the spec's order.");
+  m.Add(MakeItem(RcNext()));
+  m.Blank();
+
+  Body reset = {
+      NonBlocking("valid_q", "'0"), NonBlocking("tag_q", "'0"),
+      Note("Way w of every set starts with age w: way 0 is the most recently used."),
+      ForLoop("l", "RcLines",
+              {NonBlocking(PartSelect("age_q", "l*WayBits", "WayBits"), "WayBits'(l % NumWays)")})};
+  Body run = {NonBlocking("valid_q", "nv"), NonBlocking("tag_q", "nt"), NonBlocking("age_q", "na")};
+  m.Add(MakeItem(Always{AlwaysKind::kFF,
+                        "posedge clk_i or negedge rst_ni",
+                        "rc_state",
+                        {IfThen("!rst_ni", reset, run)}}));
+  m.Blank();
+
+  m.Comment(
+      "RC data. Writes: port 0 the hierarchical live-out, ports 1-2 writes 0-1 (a later step\n"
+      "wins a line). Reads: 0-5 the operands, 6 the transfer's line, 7-8 the writes' victims.");
+  m.Add(MakeItem(ContinuousAssign{"rc_we", "{wr_rc, xf_ins}"}));
+  m.Add(MakeItem(ContinuousAssign{"rc_waddr", "{ins_line[1], ins_line[0], xf_line}"}));
+  m.Add(MakeItem(ContinuousAssign{"rc_wdata", "{wr_data_i, liveout_data}"}));
+  GenerateFor rca{"gen_rc_read_addr", "g", "NumReads", {}};
+  rca.items.push_back(MakeItem(ContinuousAssign{PartSelect("rc_raddr", "g*LineBits", "LineBits"),
+                                                "{rd_set[g], rd_way[g]}"}));
+  m.Add(MakeItem(std::move(rca)));
+  m.Add(MakeItem(ContinuousAssign{PartSelect("rc_raddr", "6*LineBits", "3*LineBits"),
+                                  "{ins_line[1], ins_line[0], xf_line}"}));
+  m.Comment("A victim the live-out wrote this cycle goes back with the live-out's value.");
+  GenerateFor vd{"gen_victim_data", "g", "NumWrites", {}};
+  vd.items.push_back(MakeItem(ContinuousAssign{
+      "victim_data[g]",
+      "(xf_ins && ins_line[g] == xf_line) ? liveout_data : rc_rdata[(7+g)*Width +: Width]"}));
+  m.Add(MakeItem(std::move(vd)));
+  m.Add(MakeItem(ContinuousAssign{"xf_line_data", "rc_rdata[6*Width +: Width]"}));
+  m.Add(MakeItem(Storage(s.rc_storage, "u_rc_data", "rc", "RcLines")));
+  m.Blank();
+
+  m.Comment(
+      "RSP data. Writes: port 0 the fill (from the RC on a hit, else the MRF's value), ports\n"
+      "1-2 writes 0-1. Reads: 0-5 the operands, 6 the live-out source.");
+  m.Add(MakeItem(ContinuousAssign{"rsp_we[0]", "xf_valid_i && Organization != 2 && !xf_op_i"}));
+  GenerateFor rw{"gen_rsp_write", "g", "NumWrites", {}};
+  rw.items.push_back(MakeItem(ContinuousAssign{"rsp_we[g+1]", "wr_valid_i[g] && wr_rsp_i[g]"}));
+  m.Add(MakeItem(std::move(rw)));
+  m.Add(MakeItem(ContinuousAssign{"rsp_waddr", "{wr_slot_i, xf_slot_i}"}));
+  m.Add(MakeItem(ContinuousAssign{"rsp_wdata", "{wr_data_i, fill_data}"}));
+  m.Comment("Slot fields of absent accesses do not reach the array (its address check).");
+  GenerateFor rra{"gen_rsp_read_addr", "g", "NumReads", {}};
+  rra.items.push_back(MakeItem(
+      ContinuousAssign{PartSelect("rsp_raddr", "g*SlotBits", "SlotBits"),
+                       "(rd_valid_i[g] && rd_rsp_i[g]) ? rd_slot_i[g*SlotBits +: SlotBits] : '0"}));
+  m.Add(MakeItem(std::move(rra)));
+  m.Add(MakeItem(ContinuousAssign{PartSelect("rsp_raddr", "6*SlotBits", "SlotBits"),
+                                  "(xf_valid_i && Organization != 2) ? xf_slot_i : '0"}));
+  m.Add(MakeItem(ContinuousAssign{"liveout_data", "rsp_rdata[6*Width +: Width]"}));
+  m.Add(MakeItem(ContinuousAssign{"fill_data", "xf_hit ? xf_line_data : xf_data_i"}));
+  m.Add(MakeItem(Storage(s.rsp_storage, "u_rsp_data", "rsp", "RspSlots")));
+  m.Blank();
+
+  m.Comment("Outputs, zero while in reset and for ports not served.");
+  GenerateFor ro{"gen_read_outputs", "g", "NumReads", {}};
+  ro.items.push_back(MakeItem(
+      ContinuousAssign{"rd_hit_o[g]", "rst_ni && rd_valid_i[g] && (rd_rsp_i[g] || rd_hit[g])"}));
+  ro.items.push_back(MakeItem(ContinuousAssign{
+      PartSelect("rd_data_o", "g*Width", "Width"),
+      "!rd_hit_o[g] ? '0 : (rd_rsp_i[g] ? rsp_rdata[g*Width +: Width] : rc_rdata[g*Width +: "
+      "Width])"}));
+  m.Add(MakeItem(std::move(ro)));
+  m.Add(MakeItem(
+      ContinuousAssign{"xf_hit_o", "rst_ni && xf_valid_i && Organization != 2 && xf_hit"}));
+  m.Comment("Write-back channels 0-1: the writes' victims.");
+  GenerateFor wo{"gen_write_backs", "g", "NumWrites", {}};
+  wo.items.push_back(
+      MakeItem(ContinuousAssign{"wb_valid_o[g]", "rst_ni && wr_rc[g] && ins_victim[g]"}));
+  wo.items.push_back(
+      MakeItem(ContinuousAssign{PartSelect("wb_warp_o", "g*WarpBits", "WarpBits"),
+                                "wb_valid_o[g] ? ins_vtag[g][TagWidth-1 -: WarpBits] : '0"}));
+  wo.items.push_back(
+      MakeItem(ContinuousAssign{PartSelect("wb_reg_o", "g*RegBits", "RegBits"),
+                                "wb_valid_o[g] ? {ins_vtag[g][RegBits-SetBits-1:0], wr_set[g] ^ "
+                                "SetBits'(ins_vtag[g][TagWidth-1 -: WarpBits])} : '0"}));
+  wo.items.push_back(MakeItem(ContinuousAssign{PartSelect("wb_data_o", "g*Width", "Width"),
+                                               "wb_valid_o[g] ? victim_data[g] : '0"}));
+  m.Add(MakeItem(std::move(wo)));
+  m.Comment(
+      "Write-back channel 2: the transfer's. Hierarchical: the live-out's victim; parallel-evict:\n"
+      "a fill's RC line, or the live-out's value itself.");
+  m.Add(MakeItem(Net{"xf_wb", "", "", "channel 2 carries a value", ""}));
+  m.Add(MakeItem(Net{"xf_wb_direct", "", "", "parallel-evict live-out: the RSP's value", ""}));
+  m.Add(MakeItem(ContinuousAssign{"xf_wb_direct", "Organization == 1 && xf_valid_i && xf_op_i"}));
+  m.Add(MakeItem(ContinuousAssign{
+      "xf_wb",
+      "rst_ni && ((xf_ins && xf_victim) || (Organization == 1 && xf_valid_i && (xf_op_i || "
+      "xf_hit)))"}));
+  m.Add(MakeItem(ContinuousAssign{"wb_valid_o[2]", "xf_wb"}));
+  m.Add(MakeItem(
+      ContinuousAssign{"wb_warp_o[2*WarpBits +: WarpBits]",
+                       "!xf_wb ? '0 : (xf_ins ? xf_vtag[TagWidth-1 -: WarpBits] : xf_warp_i)"}));
+  m.Add(MakeItem(ContinuousAssign{"wb_reg_o[2*RegBits +: RegBits]",
+                                  "!xf_wb ? '0 : (xf_ins ? {xf_vtag[RegBits-SetBits-1:0], xf_set ^ "
+                                  "SetBits'(xf_vtag[TagWidth-1 -: WarpBits])} : xf_reg_i)"}));
+  m.Add(MakeItem(ContinuousAssign{"wb_data_o[2*Width +: Width]",
+                                  "!xf_wb ? '0 : (xf_wb_direct ? liveout_data : xf_line_data)"}));
+  m.Blank();
+  m.Add(MakeItem(Assertions()));
+
+  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  g.files.push_back(AssertHeaderFile());
+  if (s.clock_gate)
+    g.files.push_back(PrimitiveFile("gpurf_clock_gate.sv"));
+  for (const FlopArraySpec* a : {&s.rsp_storage, &s.rc_storage}) {
+    if (a == &s.rc_storage && s.rc_storage.module_name == s.rsp_storage.module_name)
+      continue;
+    for (const GeneratedFile& f : EmitFlopArray(*a).files) {
+      if (!f.primitive)
+        g.files.push_back(f);
+    }
+  }
+  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+
+  g.ports = HybridRcPortTable(s).Manifest();
+  return g;
+}
+
+}  // namespace gpurf
