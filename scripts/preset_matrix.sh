@@ -102,7 +102,20 @@ for p in "${presets[@]}"; do
     done
   done
 done
-printf '%s\n' "${points[@]}" | xargs -P "$jobs" -L 1 bash -c 'run_point "$@"' _
+# Killing this script (Ctrl-C, `kill`, a ctest timeout) stops every point it started: xargs,
+# its shells and their gpurf processes, which would otherwise run on as orphans.
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1" || true); do
+    kill_tree "$child"
+  done
+  kill -TERM "$1" 2> /dev/null || true
+}
+printf '%s\n' "${points[@]}" | xargs -P "$jobs" -L 1 bash -c 'run_point "$@"' _ &
+xargs_pid=$!
+trap 'kill_tree "$xargs_pid"; exit 143' INT TERM
+wait "$xargs_pid"
+trap - INT TERM
 
 echo "| preset | design | mode | result | total | kernels skipped by the RTL | time |"
 echo "|---|---|---|---|---|---:|---:|"
