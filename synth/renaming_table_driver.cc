@@ -1,0 +1,248 @@
+// The renaming table (gen/structures/renaming_table) in the characterization layer: its activity
+// driver.
+//
+// The driver runs the golden model (models/renaming_table_model.h) on the inputs it drives, so it
+// counts what the table did, not what was offered, and keeps the free physical registers the way
+// the availability vectors would (an id leaves when the table maps it, comes back when a free
+// port releases it). N = 0: every register is renamed, so every operand goes through the table.
+// The operands of one request are in distinct banks, so a request is served in one cycle. The
+// access components, each with what one access means (the lookup, allocate, release):
+//   read     lookup: one served operand that reads its entry (a source, or a destination that
+//            already has a mapping);
+//   write    allocate: one map-on-first-write (a destination without a mapping takes a free id);
+//   release  release: one mapping released (a pir source, a pbr list or a warp exit entry), its
+//            entry invalidated and its id on a free port.
+// Warm-up maps every other entry of every warp. The sets:
+//   reads     three mapped sources, no release, no destination: lookups only;
+//   writes    a destination without a mapping and a mapped source with its pir bit: one of each,
+//             the table's occupancy steady;
+//   mixed     sources (some with pir) and a destination, each present at random;
+//   releases  pbr lists of up to four mapped registers of a warp (one per bank) while more than
+//             half the entries are mapped, destinations without a mapping otherwise: releases
+//             and allocations without lookups.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <stdexcept>
+
+#include "gen/structures/renaming_table/renaming_table_ports.h"
+#include "gen/structures/renaming_table/renaming_table_spec.h"
+#include "models/renaming_table_model.h"
+#include "synth/activity_driver.h"
+
+namespace gpurf {
+namespace {
+
+using P = RenamingTablePort;
+using S = RenamingTableSpec;
+
+constexpr size_t kReleaseComponent = 2;
+constexpr const char* kReleasesSet = "releases";
+
+class RenamingTableDriver final : public ActivityDriver {
+ public:
+  explicit RenamingTableDriver(const GeneratedStructure& g)
+      : g_(g), spec_(SpecOf<RenamingTableSpec>(g)) {
+    const PortTable t = RenamingTablePortTable(spec_);
+    for (int p = 0; p < t.size(); ++p) {
+      in_.emplace_back(t[p].width);
+      out_.emplace_back(t[p].width);
+      def_.emplace_back(t[p].width);
+    }
+    Restart();
+  }
+
+  void Reset(DriveValues& v) override {
+    for (auto& b : in_)
+      b.clear();
+    Restart();
+    CopyTo(v);
+  }
+
+  uint64_t WarmupCycles() const override {
+    return static_cast<uint64_t>(spec_.warps) * static_cast<uint64_t>((spec_.window + 1) / 2) + 4;
+  }
+  void Warmup(uint64_t cycle, ActivityRng& /*rng*/, DriveValues& v) override {
+    const uint64_t half = static_cast<uint64_t>((spec_.window + 1) / 2);
+    const int warp = static_cast<int>(cycle / half);
+    Request(S::kInstr, std::min(warp, spec_.warps - 1));
+    if (warp < spec_.warps)
+      Destination(2 * static_cast<int>(cycle % half));
+    AccessCounts ignored(3);
+    Cycle(v, ignored);
+  }
+
+  void Drive(const StimulusSet& set, ActivityRng& rng, DriveValues& v,
+             AccessCounts& counts) override {
+    in_[P::kReqValid] = Bits(1, 0);
+    if (set != kIdleSet && model_->Ready()) {
+      const int warp = static_cast<int>(rng() % static_cast<uint64_t>(spec_.warps));
+      if (set == kReadsSet) {
+        Request(S::kInstr, warp);
+        Sources(warp, 3, 0.0, rng);
+      } else if (set == kWritesSet) {
+        Request(S::kInstr, warp);
+        const int bank = Sources(warp, 1, 1.0, rng);
+        Destination(Unmapped(warp, bank, rng));
+      } else if (set == kReleasesSet) {
+        if (2 * model_->map().size() > static_cast<size_t>(spec_.warps * spec_.window)) {
+          Request(S::kRelease, warp);
+          ReleaseList(warp, rng);
+        } else {
+          Request(S::kInstr, warp);
+          Destination(Unmapped(warp, -1, rng));
+        }
+      } else {  // mixed
+        Request(S::kInstr, warp);
+        const int bank = Sources(warp, static_cast<int>(rng() % 4), 0.3, rng);
+        if (rng() % 2 == 0)
+          Destination(Unmapped(warp, bank, rng));
+      }
+    }
+    Cycle(v, counts);
+  }
+
+  std::vector<StimulusSet> ExtraSets() const override { return {kReleasesSet}; }
+
+  std::vector<AccessComponent> Components() const override {
+    return {{"read",
+             "lookup: one served operand that reads its entry (a source, or a destination "
+             "already mapped)",
+             ""},
+            {"write", "allocate: one map-on-first-write (a destination takes a free physical id)",
+             ""},
+            {"release",
+             "release: one mapping released (pir, pbr list or warp exit), its id on a free port",
+             ""}};
+  }
+
+ private:
+  void Restart() {
+    model_.emplace(spec_);
+    pool_.clear();
+    for (int id = 0; id < spec_.phys_regs; ++id)
+      pool_.insert(id);
+    in_[P::kRstN] = Bits(1, 1);
+    in_[P::kExempt] = Bits(spec_.exempt_bits, 0);
+  }
+
+  void Request(int op, int warp) {
+    for (int p = P::kReqValid; p <= P::kRelMask; ++p)
+      in_[p].clear();
+    in_[P::kRstN] = Bits(1, 1);
+    in_[P::kReqValid] = Bits(1, 1);
+    in_[P::kReqOp] = Bits(2, static_cast<uint64_t>(op));
+    in_[P::kReqWarp] = Bits(spec_.warp_bits, static_cast<uint64_t>(warp));
+  }
+
+  // Up to `n` mapped sources of `warp` in distinct banks, each with the pir bit at probability
+  // `pir`; returns a bank none of them uses (-1 if all are used).
+  int Sources(int warp, int n, double pir, ActivityRng& rng) {
+    const std::vector<int> mapped = model_->map().Mapped(warp);
+    std::vector<bool> used(static_cast<size_t>(spec_.banks), false);
+    int p = 0;
+    for (int tries = 0; p < n && tries < 16 && !mapped.empty(); ++tries) {
+      const int reg = mapped[rng() % mapped.size()];
+      const int bank = spec_.BankOfEntry(reg);
+      if (used[bank])
+        continue;
+      used[bank] = true;
+      in_[P::kSrcValid].set_bit(p, true);
+      in_[P::kSrcReg].set(p * spec_.reg_bits, spec_.reg_bits, static_cast<uint64_t>(reg));
+      in_[P::kSrcRelease].set_bit(p, std::bernoulli_distribution(pir)(rng));
+      ++p;
+    }
+    for (int b = 0; b < spec_.banks; ++b) {
+      if (!used[b])
+        return b;
+    }
+    return -1;
+  }
+
+  // An unmapped register of `warp`, in `bank` if possible (bank < 0: any); -1 if none.
+  int Unmapped(int warp, int bank, ActivityRng& rng) const {
+    const std::vector<int> mapped = model_->map().Mapped(warp);
+    const std::set<int> held(mapped.begin(), mapped.end());
+    std::vector<int> free;
+    for (int r = 0; r < spec_.window; ++r) {
+      if (!held.contains(r) && (bank < 0 || spec_.BankOfEntry(r) == bank))
+        free.push_back(r);
+    }
+    return free.empty() ? -1 : free[rng() % free.size()];
+  }
+
+  void Destination(int reg) {
+    if (reg < 0 || pool_.empty())
+      return;
+    in_[P::kDstValid] = Bits(1, 1);
+    in_[P::kDstReg] = Bits(spec_.reg_bits, static_cast<uint64_t>(reg));
+    in_[P::kDstPhys] = Bits(spec_.phys_bits, static_cast<uint64_t>(*pool_.begin()));
+  }
+
+  // A pbr list: up to one mapped register of `warp` per bank.
+  void ReleaseList(int warp, ActivityRng& rng) {
+    std::vector<int> mapped = model_->map().Mapped(warp);
+    std::shuffle(mapped.begin(), mapped.end(), rng);
+    std::vector<bool> used(static_cast<size_t>(spec_.banks), false);
+    for (int reg : mapped) {
+      const int bank = spec_.BankOfEntry(reg);
+      if (!used[bank]) {
+        used[bank] = true;
+        in_[P::kRelMask].set_bit(reg, true);
+      }
+    }
+  }
+
+  void Cycle(DriveValues& v, AccessCounts& counts) {
+    model_->Outputs(in_, out_, def_);
+    for (int p = 0; p < S::kSources; ++p)
+      counts[kReadComponent] += out_[P::kSrcServed].bit(p);
+    if (out_[P::kDstServed].bit(0)) {
+      if (out_[P::kDstAlloc].bit(0)) {
+        ++counts[kWriteComponent];
+        pool_.erase(static_cast<int>(out_[P::kDstPhysOut].get(0, spec_.phys_bits)));
+      } else {
+        ++counts[kReadComponent];
+      }
+    }
+    for (int b = 0; b < spec_.banks; ++b) {
+      if (!out_[P::kFreeValid].bit(b))
+        continue;
+      ++counts[kReleaseComponent];
+      pool_.insert(static_cast<int>(out_[P::kFreePhys].get(b * spec_.phys_bits, spec_.phys_bits)));
+    }
+    model_->Clock(in_);
+    if (!model_->Failure().empty())
+      throw std::logic_error(g_.top + ": renaming-table driver broke the model: " +
+                             model_->Failure());
+    CopyTo(v);
+  }
+
+  void CopyTo(DriveValues& v) const {
+    for (size_t i = 0; i < g_.ports.size(); ++i) {
+      if (g_.ports[i].dir != PortDir::kInput || g_.ports[i].role == "clock")
+        continue;
+      for (size_t w = 0; w < v[i].size() && w < in_[i].words().size(); ++w)
+        v[i][w] = in_[i].words()[w];
+    }
+  }
+
+  const GeneratedStructure g_;
+  const RenamingTableSpec spec_;
+  std::optional<RenamingTableModel> model_;  // rebuilt at reset
+  std::set<int> pool_;                       // free physical ids
+  PortValues in_, out_, def_;
+};
+
+}  // namespace
+
+GPURF_REGISTER(ActivityFamily, renaming_table, "renaming-table",
+               (ActivityFamily{
+                   [](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
+                     return std::make_unique<RenamingTableDriver>(g);
+                   },
+                   "renaming-table-driver-v1"}))
+
+}  // namespace gpurf
