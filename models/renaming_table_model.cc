@@ -35,13 +35,15 @@ RenameMap::Lookup RenameMap::Write(int warp, int r, int n, int free_phys, bool* 
   if (l.mapped || !spec_.Renamed(r, n))
     return l;
   if (free_phys >= spec_.phys_regs) {
-    Fail(fmt::format("I1 violated: warp {} r{} mapped to physical {}, beyond the {} physical "
-                     "registers",
-                     warp, r, free_phys, spec_.phys_regs));
+    Fail(
+        fmt::format("I1 violated: warp {} r{} mapped to physical {}, beyond the {} physical "
+                    "registers",
+                    warp, r, free_phys, spec_.phys_regs));
   } else if (free_phys < spec_.warps * n) {
-    Fail(fmt::format("I1 violated: warp {} r{} mapped to physical {}, inside the exempt blocks "
-                     "[0, {})",
-                     warp, r, free_phys, spec_.warps * n));
+    Fail(
+        fmt::format("I1 violated: warp {} r{} mapped to physical {}, inside the exempt blocks "
+                    "[0, {})",
+                    warp, r, free_phys, spec_.warps * n));
   } else if (held_.count(free_phys) != 0) {
     Fail(fmt::format("I1 violated: warp {} r{} mapped to physical {}, which is already mapped",
                      warp, r, free_phys));
@@ -96,8 +98,10 @@ RenamingTableModel::Request RenamingTableModel::Current(const PortValues& in) co
     return r;
   r.op = static_cast<int>(in[kReqOp].get(0, 2));
   r.warp = static_cast<int>(in[kReqWarp].get(0, spec_.warp_bits));
-  if (r.warp >= spec_.warps)
-    r.warp = spec_.warps - 1;  // not reached: the stimulus drives warp slots in range
+  if (r.warp >= spec_.warps) {
+    r.bad_warp = r.warp;
+    r.warp = spec_.warps - 1;  // C3 violated (reported at the edge); answer as the last slot
+  }
   if (r.op == S::kInstr) {
     for (int p = 0; p < S::kSources; ++p) {
       r.src[p] = in[kSrcValid].bit(p);
@@ -220,25 +224,31 @@ void RenamingTableModel::Clock(const PortValues& in) {
       failure_ = what;
   };
   if (spec_.warps * n > spec_.phys_regs) {
-    fail(fmt::format("C2 violated: {} warps x {} exempt registers exceed the {} physical "
-                     "registers",
-                     spec_.warps, n, spec_.phys_regs));
+    fail(
+        fmt::format("C2 violated: {} warps x {} exempt registers exceed the {} physical "
+                    "registers",
+                    spec_.warps, n, spec_.phys_regs));
   }
   if (busy_ && pending_.op == S::kInstr)
     conflict_cycles_ = (conflict_cycles_ + 1) & 0xffffffffULL;
   Request r = Current(in);
+  if (r.bad_warp >= 0)
+    fail(fmt::format("C3 violated: request of warp slot {}, beyond the {} slots", r.bad_warp,
+                     spec_.warps));
   const Plan plan = MakePlan(r, n);
   if (r.op == S::kInstr) {
     for (int p = 0; p < S::kSources; ++p) {
       if (plan.src_served[p] && !S::Exempt(r.src_reg[p], n) && !spec_.Renamed(r.src_reg[p], n))
-        fail(fmt::format("C1 violated: source {} names r{}, neither exempt (N = {}) nor in the "
-                         "{}-entry renamed window",
-                         p, r.src_reg[p], n, spec_.window));
+        fail(
+            fmt::format("C1 violated: source {} names r{}, neither exempt (N = {}) nor in the "
+                        "{}-entry renamed window",
+                        p, r.src_reg[p], n, spec_.window));
     }
     if (plan.dst_served && !S::Exempt(r.dst_reg, n) && !spec_.Renamed(r.dst_reg, n))
-      fail(fmt::format("C1 violated: destination names r{}, neither exempt (N = {}) nor in the "
-                       "{}-entry renamed window",
-                       r.dst_reg, n, spec_.window));
+      fail(
+          fmt::format("C1 violated: destination names r{}, neither exempt (N = {}) nor in the "
+                      "{}-entry renamed window",
+                      r.dst_reg, n, spec_.window));
   }
   for (int reg : plan.release_regs) {
     if (map_.Release(r.warp, reg, n) < 0)

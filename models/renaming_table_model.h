@@ -12,7 +12,8 @@
 //      the exempt blocks and mapped nowhere);
 //   I2 a released mapping is never read before it is rewritten (the lookup answers unmapped);
 //   I3 every freed id was mapped and is freed once (a release erases a held mapping);
-//   C1 every operand is exempt or in the renamed window; C2 warps*N <= physical registers.
+//   C1 every operand is exempt or in the renamed window; C2 warps*N <= physical registers;
+//   C3 a request names a warp slot below warps.
 #pragma once
 
 #include <cstdint>
@@ -77,6 +78,7 @@ class RenamingTableModel : public CycleModel, public RenamingTablePort {
   struct Request {
     int op = RenamingTableSpec::kInstr;
     int warp = 0;
+    int bad_warp = -1;                           // an offered warp slot >= Wp (C3), or -1
     bool src[RenamingTableSpec::kSources] = {};  // pending
     int src_reg[RenamingTableSpec::kSources] = {};
     bool src_release[RenamingTableSpec::kSources] = {};

@@ -107,15 +107,14 @@ class RenamingTableDriver final : public ActivityDriver {
   std::vector<StimulusSet> ExtraSets() const override { return {kReleasesSet}; }
 
   std::vector<AccessComponent> Components() const override {
-    return {{"read",
-             "lookup: one served operand that reads its entry (a source, or a destination "
-             "already mapped)",
-             ""},
-            {"write", "allocate: one map-on-first-write (a destination takes a free physical id)",
-             ""},
-            {"release",
-             "release: one mapping released (pir, pbr list or warp exit), its id on a free port",
-             ""}};
+    return {
+        {"read",
+         "lookup: one served operand that reads its entry (a source, or a destination "
+         "already mapped)",
+         ""},
+        {"write", "allocate: one map-on-first-write (a destination takes a free physical id)", ""},
+        {"release",
+         "release: one mapping released (pir, pbr list or warp exit), its id on a free port", ""}};
   }
 
  private:
@@ -215,8 +214,8 @@ class RenamingTableDriver final : public ActivityDriver {
     }
     model_->Clock(in_);
     if (!model_->Failure().empty())
-      throw std::logic_error(g_.top + ": renaming-table driver broke the model: " +
-                             model_->Failure());
+      throw std::logic_error(g_.top +
+                             ": renaming-table driver broke the model: " + model_->Failure());
     CopyTo(v);
   }
 
@@ -239,10 +238,9 @@ class RenamingTableDriver final : public ActivityDriver {
 }  // namespace
 
 GPURF_REGISTER(ActivityFamily, renaming_table, "renaming-table",
-               (ActivityFamily{
-                   [](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                     return std::make_unique<RenamingTableDriver>(g);
-                   },
-                   "renaming-table-driver-v1"}))
+               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
+                                 return std::make_unique<RenamingTableDriver>(g);
+                               },
+                               "renaming-table-driver-v1"}))
 
 }  // namespace gpurf

@@ -68,7 +68,10 @@ TEST(RenamingTableSpec, IdWidthsDeriveFromCounts) {
 
 TEST(RenamingTableSpec, BanksRowsAddUpToTheWindow) {
   for (const auto& v : std::vector<std::map<std::string, std::string>>{
-           {}, {{"capacity_bytes", "3780"}}, {{"banks", "8"}}, {{"banks", "2"}},
+           {},
+           {{"capacity_bytes", "3780"}},
+           {{"banks", "8"}},
+           {{"banks", "2"}},
            {{"warps", "16"}, {"regs", "24"}, {"phys_regs", "128"}, {"capacity_bytes", "64"}}}) {
     const RenamingTableSpec s = Make(v);
     int rows = 0;
@@ -139,13 +142,13 @@ TEST(RenamingTableEmit, InvariantsAreAssertionsUnderTheGuard) {
   const std::string v = TopText(EmitRenamingTable(Make({})));
   const size_t guard = v.find("`ifdef GPURF_ASSERTIONS");
   ASSERT_NE(guard, std::string::npos);
-  for (const char* msg : {"I1 violated", "I2 violated", "I3 violated", "C1 violated",
-                          "C2 violated"}) {
+  for (const char* msg :
+       {"I1 violated", "I2 violated", "I3 violated", "C1 violated", "C2 violated", "C3 violated"}) {
     const size_t at = v.find(msg);
     ASSERT_NE(at, std::string::npos) << msg;
     EXPECT_GT(at, guard) << msg;
   }
-  EXPECT_EQ(Count(v, "`GPURF_ASSERT") + Count(v, "assert ("), 5) << v.substr(guard);
+  EXPECT_EQ(Count(v, "`GPURF_ASSERT") + Count(v, "assert ("), 6) << v.substr(guard);
 }
 
 }  // namespace

@@ -65,8 +65,8 @@ int RenamingTableStimulus::RegInBank(int bank) {
 
 void RenamingTableStimulus::PickPhase() {
   static const PhaseKind kPhases[] = {
-      PhaseKind::kAlu,     PhaseKind::kAlu,  PhaseKind::kConflicts, PhaseKind::kFill,
-      PhaseKind::kRelease, PhaseKind::kExit, PhaseKind::kStale,     PhaseKind::kAlu,
+      PhaseKind::kAlu,     PhaseKind::kAlu,       PhaseKind::kConflicts, PhaseKind::kFill,
+      PhaseKind::kRelease, PhaseKind::kExit,      PhaseKind::kStale,     PhaseKind::kAlu,
       PhaseKind::kIdle,    PhaseKind::kResetPulse};
   phase_ = kPhases[std::uniform_int_distribution<size_t>(0, std::size(kPhases) - 1)(rng_)];
   phase_left_ =
@@ -175,10 +175,9 @@ void RenamingTableStimulus::Observe(uint64_t /*cycle*/, const PortValues& out) {
 }
 
 GPURF_REGISTER(StimulusFamily, renaming_table, "renaming-table",
-               StimulusFamily{
-                   [](const StructureSpec& s, uint64_t seed) -> std::unique_ptr<Stimulus> {
-                     return std::make_unique<RenamingTableStimulus>(SpecAs<RenamingTableSpec>(s),
-                                                                    seed);
-                   }})
+               StimulusFamily{[](const StructureSpec& s,
+                                 uint64_t seed) -> std::unique_ptr<Stimulus> {
+                 return std::make_unique<RenamingTableStimulus>(SpecAs<RenamingTableSpec>(s), seed);
+               }})
 
 }  // namespace gpurf

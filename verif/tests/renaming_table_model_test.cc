@@ -231,6 +231,20 @@ TEST(RenamingTableModel, ReportsDoubleMappingAndContractViolations) {
     EXPECT_NE(io.model.Failure().find("C1 violated"), std::string::npos) << io.model.Failure();
   }
   {
+    // 3 warp slots (2-bit warp ids): slot 3 does not exist.
+    RenameIo io(
+        test::MakeRenameSpec({.warps = 3, .regs = 16, .phys_regs = 64, .capacity_bytes = 24}));
+    io.Instr(3, {{0, false}});
+    io.Step();
+    EXPECT_NE(io.model.Failure().find("C3 violated"), std::string::npos) << io.model.Failure();
+  }
+  {
+    RenameIo io(test::SmallRenameSpec());
+    io.Exempt(17);  // 4 warps x 17 = 68 > 64 physical registers
+    io.Step();
+    EXPECT_NE(io.model.Failure().find("C2 violated"), std::string::npos) << io.model.Failure();
+  }
+  {
     RenameIo io(test::SmallRenameSpec());
     io.Exempt(16);  // 4 warps x 16 = 64 physical registers: fits exactly
     io.Step();
@@ -243,8 +257,8 @@ TEST(RenamingTableModel, ReportsDoubleMappingAndContractViolations) {
 // once, bank conflicts, a warp's window full, the free pool empty.
 TEST(RenamingTableStimulus, ReachesEveryCorner) {
   for (const test::RenameShape& shape :
-       {test::RenameShape{}, test::RenameShape{.warps = 4, .regs = 16, .phys_regs = 64,
-                                               .capacity_bytes = 24}}) {
+       {test::RenameShape{},
+        test::RenameShape{.warps = 4, .regs = 16, .phys_regs = 64, .capacity_bytes = 24}}) {
     const RenamingTableSpec s = test::MakeRenameSpec(shape);
     RenameIo io(s);
     RenamingTableStimulus stim(s, 5);
@@ -274,7 +288,10 @@ TEST(RenamingTableStimulus, ReachesEveryCorner) {
         const uint64_t a = phys & mask, b = (phys >> s.phys_bits) & mask,
                        d = phys >> (2 * s.phys_bits);
         repeats += io.out[P::kSrcMapped].get(0, 3) == served &&
-                   ((served & 3) == 3 ? a == b : (served & 6) == 6 ? b == d : a == d) && a + b > 0;
+                   ((served & 3) == 3   ? a == b
+                    : (served & 6) == 6 ? b == d
+                                        : a == d) &&
+                   a + b > 0;
       }
       if (io.out[P::kDstServed].bit(0))
         (io.out[P::kDstAlloc].bit(0) ? allocs : rewrites)++;

@@ -108,8 +108,7 @@ struct InvariantMutation {
 const InvariantMutation kInvariantMutations[] = {
     // A release reports the id free but keeps the entry: the id is handed out again while the
     // entry still holds it.
-    {"I1_ReleasedEntryKeptValid", "valid_q[row] <= 1'b0;", "valid_q[row] <= 1'b1;",
-     "I1 violated"},
+    {"I1_ReleasedEntryKeptValid", "valid_q[row] <= 1'b0;", "valid_q[row] <= 1'b1;", "I1 violated"},
     // A lookup ignores the valid bit: a released (or never written) register reads as mapped.
     {"I2_ReadIgnoresValidBit", "src_mapped[p] = rd_valid[src_bank[p]];", "src_mapped[p] = 1'b1;",
      "I2 violated"},

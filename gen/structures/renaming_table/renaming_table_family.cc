@@ -16,9 +16,8 @@ GPURF_REGISTER(
         .make_spec = [](const ParamSet& p) -> StructureSpec {
           return RenamingTableSpec::FromParams(p);
         },
-        .emit = [](const StructureSpec& s) {
-          return EmitRenamingTable(SpecAs<RenamingTableSpec>(s));
-        },
+        .emit =
+            [](const StructureSpec& s) { return EmitRenamingTable(SpecAs<RenamingTableSpec>(s)); },
         .not_applicable =
             {
                 {"transactor",

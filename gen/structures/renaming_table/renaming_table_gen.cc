@@ -18,8 +18,9 @@ std::vector<std::string> ModuleDoc(const RenamingTableSpec& s) {
   return {
       fmt::format("{}: register renaming table (Jeon et al., MICRO 2015, section 7.1),",
                   s.module_name),
-      fmt::format("{} warp slots x {} renamed entries ({} of {} architected registers, {} B budget),",
-                  s.warps, s.window, s.window, s.regs, s.capacity_bytes),
+      fmt::format(
+          "{} warp slots x {} renamed entries ({} of {} architected registers, {} B budget),",
+          s.warps, s.window, s.window, s.regs, s.capacity_bytes),
       fmt::format("{}-bit physical ids and a valid bit per entry, in {} banks.", s.phys_bits,
                   s.banks),
       "",
@@ -32,8 +33,8 @@ std::vector<std::string> ModuleDoc(const RenamingTableSpec& s) {
       "is released after the read if a pir bit says so; a destination without a mapping takes",
       "dst_phys_i (map-on-first-write). Released ids leave on the bank's free port.",
       "Invariants (checked with GPURF_ASSERTIONS defined): I1 no physical register mapped",
-      "twice; I2 a released mapping is never read as mapped; I3 a freed id was mapped; C1/C2",
-      "the contract (operands exempt or renamed, NumWarps*N <= NumPhys).",
+      "twice; I2 a released mapping is never read as mapped; I3 a freed id was mapped; C1-C3",
+      "the contract (operands exempt or renamed, NumWarps*N <= NumPhys, warp slots in range).",
   };
 }
 
@@ -90,22 +91,21 @@ Always Schedule() {
   a.body = {
       Note("Sources: exempt and outside ones need no bank; in each bank the register of the\n"
            "lowest-numbered pending source is read, for every source that names it."),
-      ForLoop("p", "NumSrc",
-              {Blocking(Index("src_served", "p"), "cur_src_valid[p]"),
-               Blocking("lead_seen", "1'b0"),
-               ForLoop("q", "NumSrc",
-                       {IfThen(And({"q < p", "!lead_seen", "cur_src_valid[q]", "src_renamed[q]",
-                                    "src_renamed[p]", same_bank}),
-                               {Blocking("lead_seen", "1'b1"),
-                                Blocking(Index("src_served", "p"),
-                                         "cur_src_valid[p] && (src_entry[q] == src_entry[p])")})})}),
+      ForLoop(
+          "p", "NumSrc",
+          {Blocking(Index("src_served", "p"), "cur_src_valid[p]"), Blocking("lead_seen", "1'b0"),
+           ForLoop("q", "NumSrc",
+                   {IfThen(And({"q < p", "!lead_seen", "cur_src_valid[q]", "src_renamed[q]",
+                                "src_renamed[p]", same_bank}),
+                           {Blocking("lead_seen", "1'b1"),
+                            Blocking(Index("src_served", "p"),
+                                     "cur_src_valid[p] && (src_entry[q] == src_entry[p])")})})}),
       Blocking("bank_has_src", "'0"),
       ForLoop("p", "NumSrc",
               {IfThen(And({"cur_src_valid[p]", "src_renamed[p]"}),
                       {Blocking("bank_has_src[src_bank[p]]", "1'b1")})}),
       Note("The destination once no source of its bank is pending (after their releases)."),
-      Blocking("dst_served",
-               "cur_dst_valid && (!dst_renamed || !bank_has_src[dst_bank])"),
+      Blocking("dst_served", "cur_dst_valid && (!dst_renamed || !bank_has_src[dst_bank])"),
       Note("Release and exit: the lowest pending entry of each bank."),
       Blocking("rel_found", "'0"),
       Blocking("release_served", "'0"),
@@ -122,13 +122,12 @@ Always Schedule() {
           {Blocking(Index("acc_src", "b"), "1'b0"), Blocking(Index("acc_pir", "b"), "1'b0"),
            Blocking(Index("acc_dst", "b"), "1'b0"), Blocking(Index("acc_rel", "b"), "rel_found[b]"),
            Blocking(Index("acc_entry", "b"), "rel_entry[b]"),
-           ForLoop("p", "NumSrc",
-                   {IfThen(And({"src_served[p]", "src_renamed[p]",
-                                "32'(src_bank[p]) == b"}),
-                           {Blocking(Index("acc_src", "b"), "1'b1"),
-                            Blocking(Index("acc_entry", "b"), "src_entry[p]"),
-                            IfThen("cur_src_release[p]",
-                                   {Blocking(Index("acc_pir", "b"), "1'b1")})})}),
+           ForLoop(
+               "p", "NumSrc",
+               {IfThen(And({"src_served[p]", "src_renamed[p]", "32'(src_bank[p]) == b"}),
+                       {Blocking(Index("acc_src", "b"), "1'b1"),
+                        Blocking(Index("acc_entry", "b"), "src_entry[p]"),
+                        IfThen("cur_src_release[p]", {Blocking(Index("acc_pir", "b"), "1'b1")})})}),
            IfThen(And({"dst_served", "dst_renamed", "32'(dst_bank) == b"}),
                   {Blocking(Index("acc_dst", "b"), "1'b1"),
                    Blocking(Index("acc_entry", "b"), "dst_entry")})}),
@@ -140,17 +139,15 @@ Always Schedule() {
 Always Answer() {
   Always a{AlwaysKind::kComb, "", "answer", {}};
   a.body = {
-      ForLoop(
-          "p", "NumSrc",
-          {Blocking(Index("src_mapped", "p"), "1'b0"), Blocking(Index("src_phys", "p"), "'0"),
-           IfThen("src_exempt[p]",
-                  {Blocking(Index("src_mapped", "p"), "1'b1"),
-                   Blocking(Index("src_phys", "p"), "src_direct[p]")},
-                  {IfThen("src_renamed[p]",
-                          {Blocking(Index("src_mapped", "p"),
-                                    "rd_valid[src_bank[p]]"),
-                           Blocking(Index("src_phys", "p"),
-                                    "rd_valid[src_bank[p]] ? rd_phys[src_bank[p]] : '0")})})}),
+      ForLoop("p", "NumSrc",
+              {Blocking(Index("src_mapped", "p"), "1'b0"), Blocking(Index("src_phys", "p"), "'0"),
+               IfThen("src_exempt[p]",
+                      {Blocking(Index("src_mapped", "p"), "1'b1"),
+                       Blocking(Index("src_phys", "p"), "src_direct[p]")},
+                      {IfThen("src_renamed[p]",
+                              {Blocking(Index("src_mapped", "p"), "rd_valid[src_bank[p]]"),
+                               Blocking(Index("src_phys", "p"),
+                                        "rd_valid[src_bank[p]] ? rd_phys[src_bank[p]] : '0")})})}),
       Note("Map-on-first-write: a renamed destination without a mapping takes dst_phys_i."),
       Blocking("dst_alloc", "dst_served && dst_renamed && !rd_valid[dst_bank]"),
       Blocking("dst_phys",
@@ -209,14 +206,14 @@ GenerateFor Banks() {
   g.items.push_back(MakeItem(ContinuousAssign{Index("rd_valid", "b"), "valid_q[row]"}));
   g.items.push_back(MakeItem(ContinuousAssign{Index("rd_phys", "b"), "phys_q[row]"}));
   g.items.push_back(MakeItem(BlankLine{}));
-  g.items.push_back(MakeItem(Always{
-      AlwaysKind::kFF,
-      "posedge clk_i or negedge rst_ni",
-      "",
-      {IfThen("!rst_ni", {NonBlocking("valid_q", "'0")},
-              {IfThen(Index("free", "b"), {NonBlocking("valid_q[row]", "1'b0")}),
-               IfThen(And({Index("acc_dst", "b"), "dst_alloc"}),
-                      {NonBlocking("valid_q[row]", "1'b1")})})}}));
+  g.items.push_back(
+      MakeItem(Always{AlwaysKind::kFF,
+                      "posedge clk_i or negedge rst_ni",
+                      "",
+                      {IfThen("!rst_ni", {NonBlocking("valid_q", "'0")},
+                              {IfThen(Index("free", "b"), {NonBlocking("valid_q[row]", "1'b0")}),
+                               IfThen(And({Index("acc_dst", "b"), "dst_alloc"}),
+                                      {NonBlocking("valid_q[row]", "1'b1")})})}}));
   g.items.push_back(MakeItem(Always{AlwaysKind::kFF,
                                     "posedge clk_i",
                                     "",
@@ -225,20 +222,20 @@ GenerateFor Banks() {
   g.items.push_back(MakeItem(BlankLine{}));
   g.items.push_back(MakeItem(CommentItem{"The offered warp's entries of this bank, by entry j."}));
   GenerateFor rows{"gen_warp_rows", "i", "RowsPerWarp", {}};
-  rows.items.push_back(MakeItem(ContinuousAssign{
-      "warp_valid[i*NumBanks + b]", "valid_q[32'(req_warp_i) * RowsPerWarp + i]"}));
+  rows.items.push_back(MakeItem(ContinuousAssign{"warp_valid[i*NumBanks + b]",
+                                                 "valid_q[32'(req_warp_i) * RowsPerWarp + i]"}));
   g.items.push_back(MakeItem(std::move(rows)));
 
   // I1's search of this bank for the id being allocated.
   Ifdef chk{"GPURF_ASSERTIONS", {}};
-  chk.items.push_back(MakeItem(Always{
-      AlwaysKind::kComb,
-      "",
-      "",
-      {Blocking(Index("chk_holds", "b"), "1'b0"),
-       ForLoop("i", "Rows",
-               {IfThen(And({"valid_q[i]", Eq("phys_q[i]", "cur_dst_phys")}),
-                       {Blocking(Index("chk_holds", "b"), "1'b1")})})}}));
+  chk.items.push_back(
+      MakeItem(Always{AlwaysKind::kComb,
+                      "",
+                      "",
+                      {Blocking(Index("chk_holds", "b"), "1'b0"),
+                       ForLoop("i", "Rows",
+                               {IfThen(And({"valid_q[i]", Eq("phys_q[i]", "cur_dst_phys")}),
+                                       {Blocking(Index("chk_holds", "b"), "1'b1")})})}}));
   g.items.push_back(MakeItem(std::move(chk)));
   return g;
 }
@@ -246,18 +243,20 @@ GenerateFor Banks() {
 Ifdef Assertions() {
   Ifdef d{"GPURF_ASSERTIONS", {}};
   d.items.push_back(MakeItem(CommentItem{
-      "Invariants I1-I3 and the contract C1-C2 at every edge, on this cycle's accesses."}));
+      "Invariants I1-I3 and the contract C1-C3 at every edge, on this cycle's accesses."}));
   d.items.push_back(
       MakeItem(Net{"chk_dup", "", "", "I1: an allocation of an id that is mapped", ""}));
   d.items.push_back(MakeItem(Net{"chk_stale", "", "", "I2: an invalid entry answered mapped", ""}));
-  d.items.push_back(MakeItem(Net{"chk_free_unmapped", "", "", "I3: a free of an invalid entry", ""}));
+  d.items.push_back(
+      MakeItem(Net{"chk_free_unmapped", "", "", "I3: a free of an invalid entry", ""}));
   d.items.push_back(
       MakeItem(Net{"chk_outside", "", "", "C1: an operand neither exempt nor renamed", ""}));
   d.items.push_back(MakeItem(BlankLine{}));
   Always terms{AlwaysKind::kComb, "", "", {}};
   terms.body = {
-      Blocking("chk_dup", "dst_alloc && (32'(cur_dst_phys) >= NumPhys || "
-                          "32'(cur_dst_phys) < NumWarps * 32'(exempt_i) || |chk_holds)"),
+      Blocking("chk_dup",
+               "dst_alloc && (32'(cur_dst_phys) >= NumPhys || "
+               "32'(cur_dst_phys) < NumWarps * 32'(exempt_i) || |chk_holds)"),
       Blocking("chk_stale", "1'b0"),
       Blocking("chk_outside", "dst_served && !dst_exempt && !dst_renamed"),
       ForLoop("p", "NumSrc",
@@ -284,7 +283,9 @@ Ifdef Assertions() {
        Assert("!chk_outside",
               {Quote("%m: C1 violated: an operand neither exempt nor in the renamed window")}),
        Assert("NumWarps * 32'(exempt_i) <= NumPhys",
-              {Quote("%m: C2 violated: the exempt blocks exceed the physical registers")})}));
+              {Quote("%m: C2 violated: the exempt blocks exceed the physical registers")}),
+       Assert("!(offered && 32'(req_warp_i) >= NumWarps)",
+              {Quote("%m: C3 violated: a request of a warp slot beyond NumWarps")})}));
   d.items.push_back(MakeItem(std::move(a)));
   return d;
 }
@@ -385,15 +386,13 @@ GeneratedStructure EmitRenamingTable(const RenamingTableSpec& s) {
                        {MakeItem(Net{"chk_holds", Msb("NumBanks"), "",
                                      "I1: the bank holds the id being allocated", ""})}}));
   m.Blank();
-  m.Add(MakeItem(ContinuousAssign{
-      "ready", "pend_src_q == '0 && !pend_dst_q && pend_rel_q == '0"}));
+  m.Add(MakeItem(ContinuousAssign{"ready", "pend_src_q == '0 && !pend_dst_q && pend_rel_q == '0"}));
   m.Add(MakeItem(ContinuousAssign{"rel_window", "Window'(rel_mask_i >> exempt_i)"}));
   m.Add(MakeItem(Front()));
   m.Blank();
   m.Add(MakeItem(Classify()));
   GenerateFor banks{"gen_operand_banks", "g", "NumSrc", {}};
-  banks.items.push_back(
-      MakeItem(ContinuousAssign{"src_bank[g]", "src_entry[g][BankBits-1:0]"}));
+  banks.items.push_back(MakeItem(ContinuousAssign{"src_bank[g]", "src_entry[g][BankBits-1:0]"}));
   m.Add(MakeItem(std::move(banks)));
   m.Add(MakeItem(ContinuousAssign{"dst_bank", "dst_entry[BankBits-1:0]"}));
   m.Blank();
@@ -410,18 +409,17 @@ GeneratedStructure EmitRenamingTable(const RenamingTableSpec& s) {
   m.Add(MakeItem(ContinuousAssign{"src_served_o", "rst_ni ? src_served : '0"}));
   m.Add(MakeItem(ContinuousAssign{"src_mapped_o", "rst_ni ? (src_served & src_mapped) : '0"}));
   GenerateFor pack{"gen_src_outputs", "g", "NumSrc", {}};
-  pack.items.push_back(MakeItem(ContinuousAssign{
-      PartSelect("src_phys_o", "g*PhysBits", "PhysBits"),
-      "(rst_ni && src_served[g]) ? src_phys[g] : '0"}));
+  pack.items.push_back(MakeItem(ContinuousAssign{PartSelect("src_phys_o", "g*PhysBits", "PhysBits"),
+                                                 "(rst_ni && src_served[g]) ? src_phys[g] : '0"}));
   m.Add(MakeItem(std::move(pack)));
   m.Add(MakeItem(ContinuousAssign{"dst_served_o", "rst_ni && dst_served"}));
   m.Add(MakeItem(ContinuousAssign{"dst_alloc_o", "rst_ni && dst_alloc"}));
   m.Add(MakeItem(ContinuousAssign{"dst_phys_o", "(rst_ni && dst_served) ? dst_phys : '0"}));
   m.Add(MakeItem(ContinuousAssign{"free_valid_o", "rst_ni ? free : '0"}));
   GenerateFor fpack{"gen_free_outputs", "g", "NumBanks", {}};
-  fpack.items.push_back(MakeItem(ContinuousAssign{
-      PartSelect("free_phys_o", "g*PhysBits", "PhysBits"),
-      "(rst_ni && free[g]) ? rd_phys[g] : '0"}));
+  fpack.items.push_back(
+      MakeItem(ContinuousAssign{PartSelect("free_phys_o", "g*PhysBits", "PhysBits"),
+                                "(rst_ni && free[g]) ? rd_phys[g] : '0"}));
   m.Add(MakeItem(std::move(fpack)));
   m.Add(MakeItem(ContinuousAssign{"conflict_cycles_o", "conflict_q"}));
   m.Blank();

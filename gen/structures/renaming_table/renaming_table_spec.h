@@ -56,7 +56,7 @@
 //      reads a valid entry;
 //   I3 every id on a free port was mapped and is freed once: the entry freed is valid and is
 //      invalidated in that cycle;
-//   C1, C2 the contract: operands are exempt or renamed; Wp*N <= P.
+//   C1, C2, C3 the contract: operands are exempt or renamed; Wp*N <= P; req_warp_i < Wp.
 #pragma once
 
 #include <cstdint>
@@ -72,22 +72,22 @@ struct RenamingTableSpec {
   static constexpr int kSources = 3;
 
   // Parameters.
-  int warps = 0;          // Wp
-  int regs = 0;           // R
-  int phys_regs = 0;      // P
+  int warps = 0;      // Wp
+  int regs = 0;       // R
+  int phys_regs = 0;  // P
   int capacity_bytes = 0;
-  int banks = 0;          // B
+  int banks = 0;  // B
 
   // Derived once.
-  int phys_bits = 0;      // ceil(log2 P)
-  int warp_bits = 0;      // ceil(log2 Wp), at least 1
-  int reg_bits = 0;       // ceil(log2 R), at least 1 (also the width of exempt_i: N <= R)
-  int exempt_bits = 0;    // bits of exempt_i: ceil(log2 (R+1))
-  int bank_bits = 0;      // log2 B
-  int window = 0;         // K: entries per warp
+  int phys_bits = 0;         // ceil(log2 P)
+  int warp_bits = 0;         // ceil(log2 Wp), at least 1
+  int reg_bits = 0;          // ceil(log2 R), at least 1 (also the width of exempt_i: N <= R)
+  int exempt_bits = 0;       // bits of exempt_i: ceil(log2 (R+1))
+  int bank_bits = 0;         // log2 B
+  int window = 0;            // K: entries per warp
   bool full_window = false;  // K == R: the full table
-  int table_bits = 0;     // Wp * K * PhysBits: the budgeted id storage
-  std::string kind;       // "renaming-table"
+  int table_bits = 0;        // Wp * K * PhysBits: the budgeted id storage
+  std::string kind;          // "renaming-table"
   std::string config_hash;
   std::string module_name;  // rf_rename_48w63r1024p17k_a1b2c3
   ParamSet params;
