@@ -14,12 +14,13 @@
 //            entry invalidated and its id on a free port.
 // Warm-up maps every other entry of every warp. The sets:
 //   reads     three mapped sources, no release, no destination: lookups only;
-//   writes    a destination without a mapping and a mapped source with its pir bit: one of each,
-//             the table's occupancy steady;
+//   writes    allocations only: a destination without a mapping, while the table has an
+//             unmapped entry (then idle requests);
 //   mixed     sources (some with pir) and a destination, each present at random;
-//   releases  pbr lists of up to four mapped registers of a warp (one per bank) while more than
-//             half the entries are mapped, destinations without a mapping otherwise: releases
-//             and allocations without lookups.
+//   releases  releases only: pbr lists of up to four mapped registers of a warp (one per bank),
+//             while any entry is mapped (then idle requests).
+// Allocations and releases balance in any steady state, so only sets that fill and drain the
+// table, each with one kind of access, let the fit tell the two apart.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -83,16 +84,18 @@ class RenamingTableDriver final : public ActivityDriver {
         Request(S::kInstr, warp);
         Sources(warp, 3, 0.0, rng);
       } else if (set == kWritesSet) {
-        Request(S::kInstr, warp);
-        const int bank = Sources(warp, 1, 1.0, rng);
-        Destination(Unmapped(warp, bank, rng));
+        // Allocations only, while a warp has an unmapped entry and the pool a free id.
+        const int w = WarpWhere(rng, [&](int x) { return Unmapped(x, -1, rng) >= 0; });
+        if (w >= 0) {
+          Request(S::kInstr, w);
+          Destination(Unmapped(w, -1, rng));
+        }
       } else if (set == kReleasesSet) {
-        if (2 * model_->map().size() > static_cast<size_t>(spec_.warps * spec_.window)) {
-          Request(S::kRelease, warp);
-          ReleaseList(warp, rng);
-        } else {
-          Request(S::kInstr, warp);
-          Destination(Unmapped(warp, -1, rng));
+        // Releases only: pbr lists, while any warp holds a mapping.
+        const int w = WarpWhere(rng, [&](int x) { return !model_->map().Mapped(x).empty(); });
+        if (w >= 0) {
+          Request(S::kRelease, w);
+          ReleaseList(w, rng);
         }
       } else {  // mixed
         Request(S::kInstr, warp);
@@ -134,6 +137,18 @@ class RenamingTableDriver final : public ActivityDriver {
     in_[P::kReqValid] = Bits(1, 1);
     in_[P::kReqOp] = Bits(2, static_cast<uint64_t>(op));
     in_[P::kReqWarp] = Bits(spec_.warp_bits, static_cast<uint64_t>(warp));
+  }
+
+  // A warp for which `want` holds: a random one, else the first from a random start (-1: none).
+  template <typename Pred>
+  int WarpWhere(ActivityRng& rng, Pred want) const {
+    const int start = static_cast<int>(rng() % static_cast<uint64_t>(spec_.warps));
+    for (int i = 0; i < spec_.warps; ++i) {
+      const int w = (start + i) % spec_.warps;
+      if (want(w))
+        return w;
+    }
+    return -1;
   }
 
   // Up to `n` mapped sources of `warp` in distinct banks, each with the pir bit at probability
@@ -241,6 +256,6 @@ GPURF_REGISTER(ActivityFamily, renaming_table, "renaming-table",
                (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
                                  return std::make_unique<RenamingTableDriver>(g);
                                },
-                               "renaming-table-driver-v1"}))
+                               "renaming-table-driver-v2"}))
 
 }  // namespace gpurf
