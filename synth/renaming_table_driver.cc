@@ -32,6 +32,7 @@
 #include "gen/structures/renaming_table/renaming_table_spec.h"
 #include "models/renaming_table_model.h"
 #include "synth/activity_driver.h"
+#include "synth/level_table.h"
 
 namespace gpurf {
 namespace {
@@ -250,8 +251,25 @@ class RenamingTableDriver final : public ActivityDriver {
   PortValues in_, out_, def_;
 };
 
+// The per-level table: the lookup and allocate row (E_read, E_write) and a row of its own for
+// releases, each with its component's meaning.
+void RenamingTableRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+  out.push_back(GateLevelRow(r, "renaming table"));
+  const EnergyComponent* release = r.Component("release");
+  if (release == nullptr)
+    throw ToolError(r.top() + ": renaming-table characterization without its release component");
+  LevelRow row = BaseLevelRow(r, "renaming table release", "gate-level");
+  row.read_meaning = release->meaning;
+  row.write_meaning = "";
+  row.e_read_pj = release->e_pj;
+  row.scaled_e_read_pj = ScaledLevelFigure(r, release->scaled_e_pj);
+  out.push_back(row);
+}
+
 }  // namespace
 
+GPURF_REGISTER(LevelRowsFamily, renaming_table_rows, "renaming-table",
+               LevelRowsFamily{RenamingTableRows})
 GPURF_REGISTER(ActivityFamily, renaming_table, "renaming-table",
                (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
                                  return std::make_unique<RenamingTableDriver>(g);
