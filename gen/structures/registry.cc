@@ -23,7 +23,6 @@ const StructureKind* FindStructureKind(const std::string& name) {
 
 const std::vector<PlannedKind>& PlannedStructureKinds() {
   static const std::vector<PlannedKind> kinds = {
-      {"renaming-table", "register renaming table (Jeon)"},
       {"pcrf", "pending-CTA register file chains (FineReg)"},
   };
   return kinds;
