@@ -26,6 +26,15 @@ void SetBits(std::vector<uint64_t>& words, int lo, int width, uint64_t value) {
   }
 }
 
+void CopyInputs(const std::vector<PortInfo>& ports, const PortValues& in, DriveValues& v) {
+  for (size_t i = 0; i < ports.size(); ++i) {
+    if (ports[i].dir != PortDir::kInput || ports[i].role == "clock")
+      continue;
+    for (size_t w = 0; w < v[i].size() && w < in[i].words().size(); ++w)
+      v[i][w] = in[i].words()[w];
+  }
+}
+
 void RandomBits(std::vector<uint64_t>& words, int lo, int width, ActivityRng& rng) {
   for (int b = 0; b < width; b += 64)
     SetBits(words, lo + b, std::min(64, width - b), rng());

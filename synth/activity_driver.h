@@ -38,6 +38,7 @@
 #include "base/registry.h"
 #include "gen/output/artifact.h"
 #include "gen/structures/registry.h"
+#include "models/cycle_model.h"
 
 namespace gpurf {
 
@@ -140,5 +141,8 @@ std::unique_ptr<ActivityDriver> MakeReadWritePortDriver(const GeneratedStructure
 // Bit helpers on little-endian word vectors (public for drivers of other kinds).
 void SetBits(std::vector<uint64_t>& words, int lo, int width, uint64_t value);
 void RandomBits(std::vector<uint64_t>& words, int lo, int width, ActivityRng& rng);
+// The values of the input ports of `ports` (all but the clock) copied into `v` (one entry per
+// port, as DriveValues): how a driver that runs a golden model hands its inputs on.
+void CopyInputs(const std::vector<PortInfo>& ports, const PortValues& in, DriveValues& v);
 
 }  // namespace gpurf

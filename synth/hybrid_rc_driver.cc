@@ -59,7 +59,7 @@ class HybridRcDriver final : public ActivityDriver {
     for (auto& b : in_)
       b.clear();
     model_.emplace(spec_);
-    CopyTo(v);
+    CopyInputs(g_.ports, in_, v);
   }
 
   uint64_t WarmupCycles() const override {
@@ -238,16 +238,7 @@ class HybridRcDriver final : public ActivityDriver {
     model_->Clock(in_);
     if (!model_->Failure().empty())
       throw std::logic_error(g_.top + ": hybrid-rc driver broke the model: " + model_->Failure());
-    CopyTo(v);
-  }
-
-  void CopyTo(DriveValues& v) const {
-    for (size_t i = 0; i < g_.ports.size(); ++i) {
-      if (g_.ports[i].dir != PortDir::kInput || g_.ports[i].role == "clock")
-        continue;
-      for (size_t w = 0; w < v[i].size() && w < in_[i].words().size(); ++w)
-        v[i][w] = in_[i].words()[w];
-    }
+    CopyInputs(g_.ports, in_, v);
   }
 
   const GeneratedStructure g_;
@@ -260,29 +251,10 @@ class HybridRcDriver final : public ActivityDriver {
 // of their own for the fill through the RC and the write-back, each with its component's meaning.
 void HybridRcRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
   out.push_back(GateLevelRow(r, "hybrid RSP"));
-  auto component = [&](const char* name) -> const EnergyComponent* {
-    const EnergyComponent* c = r.Component(name);
-    if (c == nullptr && std::string(name) != "rc_fill")
-      throw ToolError(r.top() + ": hybrid-rc characterization without its " + name + " component");
-    return c;
-  };
-  auto row = [&](const char* level, const EnergyComponent* rd, const EnergyComponent* wr) {
-    LevelRow l = BaseLevelRow(r, level, "gate-level");
-    l.read_meaning = rd->meaning;
-    l.write_meaning = "";
-    l.e_read_pj = rd->e_pj;
-    l.scaled_e_read_pj = ScaledLevelFigure(r, rd->scaled_e_pj);
-    if (wr != nullptr) {
-      l.write_meaning = wr->meaning;
-      l.e_write_pj = wr->e_pj;
-      l.scaled_e_write_pj = ScaledLevelFigure(r, wr->scaled_e_pj);
-    }
-    out.push_back(l);
-  };
-  row("hybrid RC", component("rc_hit_read"), component("rc_write"));
-  if (const EnergyComponent* fill = component("rc_fill"))  // organizations with transfers
-    row("hybrid RC fill", fill, nullptr);
-  row("hybrid write-back", component("write_back"), nullptr);
+  out.push_back(ComponentLevelRow(r, "hybrid RC", "rc_hit_read", "rc_write"));
+  if (r.Component("rc_fill") != nullptr)  // organizations with transfers
+    out.push_back(ComponentLevelRow(r, "hybrid RC fill", "rc_fill"));
+  out.push_back(ComponentLevelRow(r, "hybrid write-back", "write_back"));
 }
 
 }  // namespace

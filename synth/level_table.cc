@@ -44,6 +44,30 @@ LevelRow GateLevelRow(const ModuleCharacterization& r, std::string level) {
   return row;
 }
 
+LevelRow ComponentLevelRow(const ModuleCharacterization& r, std::string level,
+                           const std::string& read, const std::string& write) {
+  auto component = [&](const std::string& name) {
+    const EnergyComponent* c = r.Component(name);
+    if (c == nullptr)
+      throw ToolError(fmt::format("{}: characterization without its {} component (level {})",
+                                  r.top(), name, level));
+    return c;
+  };
+  const EnergyComponent* rd = component(read);
+  const EnergyComponent* wr = write.empty() ? nullptr : component(write);
+  LevelRow row = BaseLevelRow(r, level, "gate-level");
+  row.read_meaning = rd->meaning;
+  row.write_meaning = "";
+  row.e_read_pj = rd->e_pj;
+  row.scaled_e_read_pj = ScaledLevelFigure(r, rd->scaled_e_pj);
+  if (wr != nullptr) {
+    row.write_meaning = wr->meaning;
+    row.e_write_pj = wr->e_pj;
+    row.scaled_e_write_pj = ScaledLevelFigure(r, wr->scaled_e_pj);
+  }
+  return row;
+}
+
 namespace {
 
 std::string Num(const std::optional<double>& v, int digits) {

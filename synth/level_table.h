@@ -43,6 +43,10 @@ struct LevelRowsFamily {
 // energies, and one with the gate-level fit's read and write energies.
 LevelRow BaseLevelRow(const ModuleCharacterization& r, std::string level, std::string method);
 LevelRow GateLevelRow(const ModuleCharacterization& r, std::string level);
+// A gate-level row of r's named components: `read`'s energy and meaning as its E_read and,
+// unless empty, `write`'s as its E_write. Throws ToolError when r lacks one of them.
+LevelRow ComponentLevelRow(const ModuleCharacterization& r, std::string level,
+                           const std::string& read, const std::string& write = {});
 // `v` when r is scaled, else empty (the scaled columns of a row).
 std::optional<double> ScaledLevelFigure(const ModuleCharacterization& r, double v);
 

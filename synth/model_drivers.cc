@@ -85,12 +85,7 @@ class PortState {
   PortValues& in() { return values_; }
   PortValues& out() { return out_; }
   PortValues& defined() { return defined_; }
-  void CopyTo(DriveValues& v) const {
-    for (size_t i = 0; i < ports_.size(); ++i)
-      if (ports_[i].dir == PortDir::kInput && ports_[i].role != "clock")
-        for (size_t w = 0; w < v[i].size() && w < values_[i].words().size(); ++w)
-          v[i][w] = values_[i].words()[w];
-  }
+  void CopyTo(DriveValues& v) const { CopyInputs(ports_, values_, v); }
   int Find(const std::string& name) const {
     for (size_t i = 0; i < ports_.size(); ++i)
       if (ports_[i].name == name)
@@ -489,15 +484,7 @@ void RfcRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
     row.scaled_e_read_pj = ScaledLevelFigure(r, l0->scaled_e_pj);
     out.push_back(row);
   }
-  const EnergyComponent* tag_check = r.Component(kTagCheck);
-  if (tag_check == nullptr)
-    throw ToolError(r.top() + ": RFC characterization without its tag-check component");
-  LevelRow tag = BaseLevelRow(r, "RFC tag check", "gate-level");
-  tag.read_meaning = tag_check->meaning;
-  tag.write_meaning = "";
-  tag.e_read_pj = tag_check->e_pj;
-  tag.scaled_e_read_pj = ScaledLevelFigure(r, tag_check->scaled_e_pj);
-  out.push_back(tag);
+  out.push_back(ComponentLevelRow(r, "RFC tag check", kTagCheck));
 }
 
 // -------------------------------------------------------------------------- warp scheduler

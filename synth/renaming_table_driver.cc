@@ -60,7 +60,7 @@ class RenamingTableDriver final : public ActivityDriver {
     for (auto& b : in_)
       b.clear();
     Restart();
-    CopyTo(v);
+    CopyInputs(g_.ports, in_, v);
   }
 
   uint64_t WarmupCycles() const override {
@@ -232,16 +232,7 @@ class RenamingTableDriver final : public ActivityDriver {
     if (!model_->Failure().empty())
       throw std::logic_error(g_.top +
                              ": renaming-table driver broke the model: " + model_->Failure());
-    CopyTo(v);
-  }
-
-  void CopyTo(DriveValues& v) const {
-    for (size_t i = 0; i < g_.ports.size(); ++i) {
-      if (g_.ports[i].dir != PortDir::kInput || g_.ports[i].role == "clock")
-        continue;
-      for (size_t w = 0; w < v[i].size() && w < in_[i].words().size(); ++w)
-        v[i][w] = in_[i].words()[w];
-    }
+    CopyInputs(g_.ports, in_, v);
   }
 
   const GeneratedStructure g_;
@@ -255,15 +246,7 @@ class RenamingTableDriver final : public ActivityDriver {
 // releases, each with its component's meaning.
 void RenamingTableRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
   out.push_back(GateLevelRow(r, "renaming table"));
-  const EnergyComponent* release = r.Component("release");
-  if (release == nullptr)
-    throw ToolError(r.top() + ": renaming-table characterization without its release component");
-  LevelRow row = BaseLevelRow(r, "renaming table release", "gate-level");
-  row.read_meaning = release->meaning;
-  row.write_meaning = "";
-  row.e_read_pj = release->e_pj;
-  row.scaled_e_read_pj = ScaledLevelFigure(r, release->scaled_e_pj);
-  out.push_back(row);
+  out.push_back(ComponentLevelRow(r, "renaming table release", "release"));
 }
 
 }  // namespace

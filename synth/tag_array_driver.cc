@@ -49,7 +49,7 @@ class TagArrayDriver final : public ActivityDriver {
     for (auto& b : in_)
       b.clear();
     model_.emplace(spec_);
-    CopyTo(v);
+    CopyInputs(g_.ports, in_, v);
   }
 
   uint64_t WarmupCycles() const override {
@@ -141,16 +141,7 @@ class TagArrayDriver final : public ActivityDriver {
     model_->Clock(in_);
     if (!model_->Failure().empty())
       throw std::logic_error(g_.top + ": tag-array driver broke the model: " + model_->Failure());
-    CopyTo(v);
-  }
-
-  void CopyTo(DriveValues& v) const {
-    for (size_t i = 0; i < g_.ports.size(); ++i) {
-      if (g_.ports[i].dir != PortDir::kInput || g_.ports[i].role == "clock")
-        continue;
-      for (size_t w = 0; w < v[i].size() && w < in_[i].words().size(); ++w)
-        v[i][w] = in_[i].words()[w];
-    }
+    CopyInputs(g_.ports, in_, v);
   }
 
   const GeneratedStructure g_;
@@ -163,15 +154,7 @@ class TagArrayDriver final : public ActivityDriver {
 // victim selection, each with its component's meaning.
 void TagArrayRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
   out.push_back(GateLevelRow(r, "tag array"));
-  const EnergyComponent* victim = r.Component("victim_select");
-  if (victim == nullptr)
-    throw ToolError(r.top() + ": tag-array characterization without its victim_select component");
-  LevelRow row = BaseLevelRow(r, "tag array victim selection", "gate-level");
-  row.read_meaning = victim->meaning;
-  row.write_meaning = "";
-  row.e_read_pj = victim->e_pj;
-  row.scaled_e_read_pj = ScaledLevelFigure(r, victim->scaled_e_pj);
-  out.push_back(row);
+  out.push_back(ComponentLevelRow(r, "tag array victim selection", "victim_select"));
 }
 
 }  // namespace
