@@ -24,7 +24,6 @@ const StructureKind* FindStructureKind(const std::string& name) {
 const std::vector<PlannedKind>& PlannedStructureKinds() {
   static const std::vector<PlannedKind> kinds = {
       {"renaming-table", "register renaming table (Jeon)"},
-      {"pcrf", "pending-CTA register file chains (FineReg)"},
       {"hybrid-rc", "hybrid register cache / scratchpad (Bailey)"},
   };
   return kinds;
