@@ -55,14 +55,15 @@ std::vector<std::string> ModuleDoc(const PcrfSpec& s) {
       fmt::format("({}) and its entry freed as it enters the last stage.",
                   s.macro() ? "gpurf_sram_1r1w, hard macro" : "gpurf_sram_1r1w, flip-flops"),
       "Invariants (checked with GPURF_ASSERTIONS defined): I1 free count + occupied = entries;",
-      "I2 free bits mirror the valid bits; I3 no entry on two chains; I4 every chain ends with",
-      "the end bit; I5 an empty CTA's head pointer is not valid.",
+      "I2 no free entry on a chain; I3 no entry on two chains; I4 every chain ends with the end",
+      "bit; I5 an empty CTA's head pointer is not valid.",
   };
 }
 
 void AddDeclarations(Module& m) {
-  m.Comment("Tag array: per entry valid, end, next pointer, warp id and register index.");
-  m.Add(Decl("tag_valid", Msb("NumEntries"), "entry holds a saved register"));
+  m.Comment(
+      "Tag array: per entry valid, end, next pointer, warp id and register index. The valid bit\n"
+      "is the free-space monitor's bit inverted: one flip-flop per entry holds both.");
   m.Add(Decl("tag_end", Msb("NumEntries"), "entry is the last of its chain"));
   m.Add(Decl("tag_next", Msb("EntryBits"), "next entry of the chain", "NumEntries"));
   m.Add(Decl("tag_warp", Msb("WarpBits"), "warp id", "NumEntries"));
@@ -143,9 +144,8 @@ void AddEntries(Module& m) {
       "Entries: the append writes the new entry's tag (end set) and relinks the CTA's old tail;\n"
       "the row read frees the entry.");
   GenerateFor g{"gen_entries", "e", "NumEntries", {}};
-  g.items.push_back(Decl("valid_q", "", "tag valid"));
   g.items.push_back(Decl("end_q", "", "tag end"));
-  g.items.push_back(Decl("free_q", "", "free-space monitor bit"));
+  g.items.push_back(Decl("free_q", "", "free-space monitor bit, the tag's valid bit inverted"));
   g.items.push_back(Decl("next_q", Msb("EntryBits"), "tag next pointer"));
   g.items.push_back(Decl("warp_q", Msb("WarpBits"), "tag warp id"));
   g.items.push_back(Decl("reg_q", Msb("RegBits"), "tag register index"));
@@ -157,19 +157,16 @@ void AddEntries(Module& m) {
   g.items.push_back(Assign("link", "app_fire && app_chain && (tail[app_cta_i] == EntryBits'(e))"));
   g.items.push_back(Assign("freed", "rd_fire && (rd_entry == EntryBits'(e))"));
   g.items.push_back(Blank());
-  g.items.push_back(Ff(
-      "",
-      {NonBlocking("valid_q", "1'b0"), NonBlocking("end_q", "1'b0"), NonBlocking("free_q", "1'b1")},
-      {IfThen("take", {NonBlocking("valid_q", "1'b1"), NonBlocking("end_q", "1'b1"),
-                       NonBlocking("free_q", "1'b0")}),
-       IfThen("link", {NonBlocking("end_q", "1'b0")}),
-       IfThen("freed", {NonBlocking("valid_q", "1'b0"), NonBlocking("free_q", "1'b1")})}));
+  g.items.push_back(
+      Ff("", {NonBlocking("end_q", "1'b0"), NonBlocking("free_q", "1'b1")},
+         {IfThen("take", {NonBlocking("end_q", "1'b1"), NonBlocking("free_q", "1'b0")}),
+          IfThen("link", {NonBlocking("end_q", "1'b0")}),
+          IfThen("freed", {NonBlocking("free_q", "1'b1")})}));
   g.items.push_back(Blank());
   g.items.push_back(FfNoReset(
       "", {IfThen("take", {NonBlocking("warp_q", "app_warp_i"), NonBlocking("reg_q", "app_reg_i")}),
            IfThen("link", {NonBlocking("next_q", "alloc_entry")})}));
   g.items.push_back(Blank());
-  g.items.push_back(Assign("tag_valid[e]", "valid_q"));
   g.items.push_back(Assign("tag_end[e]", "end_q"));
   g.items.push_back(Assign("free[e]", "free_q"));
   g.items.push_back(Assign("tag_next[e]", "next_q"));
@@ -280,30 +277,27 @@ Ifdef Assertions() {
   Ifdef d{"GPURF_ASSERTIONS", {}};
   d.items.push_back(MakeItem(CommentItem{
       "Invariants I1-I5 at every edge, and the contract that CTA slots are in range."}));
-  d.items.push_back(Decl("chk_free_bits", "31", "set free bits"));
+  d.items.push_back(Decl("tag_valid", Msb("NumEntries"), "the tags' valid bits"));
   d.items.push_back(Decl("chk_occupied", "31", "valid tags"));
   d.items.push_back(Decl("chk_live", "31", "live counts + walk remaining + issued, not yet freed"));
-  d.items.push_back(Decl("chk_tail_open", "", "I4: a non-empty CTA's tail lacks valid or end"));
+  d.items.push_back(Decl("chk_free_on_chain", "", "I2: a non-empty CTA's head or tail is free"));
+  d.items.push_back(Decl("chk_tail_open", "", "I4: a non-empty CTA's tail lacks the end bit"));
   d.items.push_back(Decl("chk_head_bad", "", "I5: head valid disagrees with the count"));
-  d.items.push_back(Decl("chk_head_free", "", "I5: a non-empty CTA's head is not valid"));
   d.items.push_back(Decl("chk_twice", "", "I3: the issued entry is already in flight"));
   d.items.push_back(Blank());
+  d.items.push_back(Assign("tag_valid", "~free"));
   d.items.push_back(Comb(
       "p_invariant_terms",
-      {Blocking("chk_free_bits", "'0"), Blocking("chk_occupied", "'0"),
-       Blocking("chk_live", "32'(wk_left_q)"), Blocking("chk_tail_open", "1'b0"),
-       Blocking("chk_head_bad", "1'b0"), Blocking("chk_head_free", "1'b0"),
-       Blocking("chk_twice", "1'b0"),
-       ForLoop("e", "NumEntries",
-               {Blocking("chk_free_bits", "chk_free_bits + 32'(free[e])"),
-                Blocking("chk_occupied", "chk_occupied + 32'(tag_valid[e])")}),
-       ForLoop(
-           "c", "NumCtas",
-           {Blocking("chk_live", "chk_live + 32'(count[c])"),
-            IfThen("head_valid[c] != (count[c] != '0)", {Blocking("chk_head_bad", "1'b1")}),
-            IfThen("head_valid[c] && !(tag_valid[tail[c]] && tag_end[tail[c]])",
-                   {Blocking("chk_tail_open", "1'b1")}),
-            IfThen("head_valid[c] && !tag_valid[head[c]]", {Blocking("chk_head_free", "1'b1")})}),
+      {Blocking("chk_occupied", "'0"), Blocking("chk_live", "32'(wk_left_q)"),
+       Blocking("chk_free_on_chain", "1'b0"), Blocking("chk_tail_open", "1'b0"),
+       Blocking("chk_head_bad", "1'b0"), Blocking("chk_twice", "1'b0"),
+       ForLoop("e", "NumEntries", {Blocking("chk_occupied", "chk_occupied + 32'(tag_valid[e])")}),
+       ForLoop("c", "NumCtas",
+               {Blocking("chk_live", "chk_live + 32'(count[c])"),
+                IfThen("head_valid[c] != (count[c] != '0)", {Blocking("chk_head_bad", "1'b1")}),
+                IfThen("head_valid[c] && (free[head[c]] || free[tail[c]])",
+                       {Blocking("chk_free_on_chain", "1'b1")}),
+                IfThen("head_valid[c] && !tag_end[tail[c]]", {Blocking("chk_tail_open", "1'b1")})}),
        ForLoop("k", "Stages",
                {Note("The last stage's entry is already free (and may be in use again)."),
                 IfThen("k < Stages - 1", {Blocking("chk_live", "chk_live + 32'(pv_q[k])"),
@@ -316,30 +310,24 @@ Ifdef Assertions() {
       {Assert("32'(free_count_q) + chk_occupied == NumEntries",
               {Quote("%m: I1 violated: free count %0d + occupied %0d != %0d entries"),
                "free_count_q", "chk_occupied", "NumEntries"}),
-       Assert("32'(free_count_q) == chk_free_bits",
-              {Quote("%m: I1 violated: free count %0d != %0d free bits"), "free_count_q",
-               "chk_free_bits"}),
-       Assert("free == ~tag_valid",
-              {Quote("%m: I2 violated: a free bit disagrees with its entry's valid bit")}),
+       Assert("!chk_free_on_chain",
+              {Quote("%m: I2 violated: the head or tail of a chain is a free entry")}),
+       Assert("!issue || tag_valid[wk_ptr_q]",
+              {Quote("%m: I2 violated: the walk reaches entry %0d, which is free"), "wk_ptr_q"}),
        Assert("!app_fire || !tag_valid[alloc_entry]",
               {Quote("%m: I3 violated: append into occupied entry %0d"), "alloc_entry"}),
-       Assert("!issue || tag_valid[wk_ptr_q]",
-              {Quote("%m: I3 violated: the walk reaches entry %0d, which is not on a chain"),
-               "wk_ptr_q"}),
        Assert("!chk_twice",
               {Quote("%m: I3 violated: the walk issues entry %0d twice"), "wk_ptr_q"}),
        Assert("chk_live == chk_occupied",
               {Quote("%m: I3 violated: live counts %0d != occupied entries %0d"), "chk_live",
                "chk_occupied"}),
        Assert("!chk_tail_open",
-              {Quote("%m: I4 violated: a chain's tail is not a valid entry with the end bit")}),
+              {Quote("%m: I4 violated: a chain's tail does not have the end bit")}),
        Assert("!issue || (tag_end[wk_ptr_q] == (wk_left_q == CountBits'(1)))",
               {Quote("%m: I4 violated: entry %0d has end bit %0d with %0d entries left"),
                "wk_ptr_q", "tag_end[wk_ptr_q]", "wk_left_q"}),
        Assert("!chk_head_bad",
               {Quote("%m: I5 violated: a head pointer valid bit disagrees with the live count")}),
-       Assert("!chk_head_free",
-              {Quote("%m: I5 violated: a non-empty CTA's head is not a valid entry")}),
        Assert("!app_valid_i || 32'(app_cta_i) < NumCtas",
               {Quote("%m: contract violated: append CTA %0d >= NumCtas"), "app_cta_i"}),
        Assert("!rs_valid_i || 32'(rs_cta_i) < NumCtas",
@@ -358,6 +346,7 @@ GeneratedStructure EmitPcrf(const PcrfSpec& s) {
       {"count_bits", s.count_bits},
       {"tag_bits", s.tag_bits},
       {"tag_storage_bits", static_cast<long long>(s.entries) * s.tag_bits},
+      {"tag_valid_is_free_bit", true},
       {"pointer_table_bits",
        static_cast<long long>(s.ctas) * (1 + 2 * s.entry_bits + s.count_bits)},
       {"free_monitor_bits", s.entries + s.count_bits},
