@@ -16,15 +16,21 @@
 //   writes     appends over the 16 CTAs (restores only when the PCRF is full);
 //   mixed      an append and a restore request each with probability 1/2;
 //   restarts   one-register chains saved and restored at once: a pointer update per hop.
+// With the data array as a hard macro the gate-level netlist is the logic around it; the driver
+// plays the macro's read data (the row the model returns), and the characterization adds the
+// SRAM model's energy per row read (a chain hop) and row write (an append).
 #include <fmt/format.h>
 
 #include <optional>
 #include <stdexcept>
 
+#include "base/diag.h"
 #include "gen/structures/pcrf/pcrf_ports.h"
 #include "gen/structures/pcrf/pcrf_spec.h"
 #include "models/pcrf_model.h"
 #include "synth/activity_driver.h"
+#include "synth/level_table.h"
+#include "synth/scaling.h"
 
 namespace gpurf {
 namespace {
@@ -36,11 +42,19 @@ class PcrfDriver final : public ActivityDriver {
  public:
   explicit PcrfDriver(const GeneratedStructure& g) : g_(g), spec_(SpecOf<PcrfSpec>(g)) {
     model_.emplace(spec_);
-    const PortTable t = PcrfPortTable(spec_);
-    for (int p = 0; p < t.size(); ++p) {
-      in_.emplace_back(t[p].width);
-      out_.emplace_back(t[p].width);
-      def_.emplace_back(t[p].width);
+    // The manifest's ports, then with the data array as a black-boxed macro the cut's
+    // (macro_cut.h): the driver plays the macro's read data, sram_b0_rdata_o.
+    for (size_t i = 0; i < g.ports.size(); ++i) {
+      const PortInfo& p = g.ports[i];
+      in_.emplace_back(p.width);
+      out_.emplace_back(p.width);
+      def_.emplace_back(p.width);
+      if (p.role != "sram_rdata")
+        continue;
+      if (rdata_port_ >= 0 || p.width != spec_.row_bits)
+        throw ToolError(fmt::format("{}: SRAM read-data port {} is not the one {}-bit data array",
+                                    g.top, p.name, spec_.row_bits));
+      rdata_port_ = static_cast<int>(i);
     }
   }
 
@@ -168,6 +182,9 @@ class PcrfDriver final : public ActivityDriver {
     model_->Clock(in_);
     if (!model_->Failure().empty())
       throw std::logic_error(g_.top + ": pcrf driver broke the model: " + model_->Failure());
+    // The row read at this edge shows on the macro's output in the next cycle (and holds).
+    if (rdata_port_ >= 0 && model_->Output())
+      in_[static_cast<size_t>(rdata_port_)] = model_->Output()->reg.data;
     CopyTo(v);
   }
 
@@ -184,14 +201,64 @@ class PcrfDriver final : public ActivityDriver {
   const PcrfSpec spec_;
   std::optional<PcrfModel> model_;  // rebuilt at reset
   PortValues in_, out_, def_;
+  int rdata_port_ = -1;  // the macro cut's read-data input, or -1 (flip-flop data array)
 };
+
+// The per-level table: with the data array as a hard macro, its row (SRAM model, per row read
+// and row write) and the per-access total (chain hop = row read + logic, append = row write +
+// logic); the logic's gate-level row (tags, pointer table, free-space monitor, walker; with a
+// flip-flop data array the whole PCRF); and the pointer update's own row.
+void PcrfRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+  const EnergyComponent* pointer = r.Component("pointer_update");
+  if (pointer == nullptr)
+    throw ToolError(r.top() + ": pcrf characterization without its pointer_update component");
+  if (r.synth.macros.empty()) {
+    out.push_back(GateLevelRow(r, "PCRF (flip-flop data array)"));
+  } else {
+    const MacroUse& m = r.synth.macros.front();
+    LevelRow data = BaseLevelRow(r, "PCRF data array", "SRAM model");
+    data.read_meaning = "one row read (a chain hop's register)";
+    data.write_meaning = "one row write (an append's register)";
+    data.e_read_pj = r.macro_e_read_pj;
+    data.e_write_pj = r.macro_e_write_pj;
+    data.scaled_e_read_pj = r.scaled_macro_e_read_pj;
+    data.scaled_e_write_pj = r.scaled_macro_e_write_pj;
+    data.area = std::nullopt;  // the macro's area is only known at the SRAM model's node
+    data.scaled_area = m.figures.area_um2 *
+                       (r.scaling ? StillmakerBaasScaling(static_cast<int>(m.figures.node.node_nm),
+                                                          r.scaling->to_nm)
+                                        .area
+                                  : 1.0);
+    data.fmax_mhz = std::nullopt;
+    out.push_back(data);
+    out.push_back(GateLevelRow(r, "PCRF logic (tags, pointer table, free-space monitor)"));
+    LevelRow total = GateLevelRow(r, "PCRF per access (data array + logic)");
+    total.method = "gate-level + SRAM model";
+    total.e_read_pj = r.e_read_pj() + r.macro_e_read_pj;
+    total.e_write_pj = r.e_write_pj() + r.macro_e_write_pj;
+    if (r.scaling) {
+      total.scaled_e_read_pj = r.scaled_e_read_pj() + r.scaled_macro_e_read_pj;
+      total.scaled_e_write_pj = r.scaled_e_write_pj() + r.scaled_macro_e_write_pj;
+      total.scaled_area = *data.scaled_area * m.count + r.scaled_area;
+    }
+    total.area = std::nullopt;  // logic at the library node, the macro at the model's
+    out.push_back(total);
+  }
+  LevelRow row = BaseLevelRow(r, "PCRF pointer update", "gate-level");
+  row.read_meaning = pointer->meaning;
+  row.write_meaning = "";
+  row.e_read_pj = pointer->e_pj;
+  row.scaled_e_read_pj = ScaledLevelFigure(r, pointer->scaled_e_pj);
+  out.push_back(row);
+}
 
 }  // namespace
 
+GPURF_REGISTER(LevelRowsFamily, pcrf_rows, "pcrf", LevelRowsFamily{PcrfRows})
 GPURF_REGISTER(ActivityFamily, pcrf, "pcrf",
                (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
                                  return std::make_unique<PcrfDriver>(g);
                                },
-                               "pcrf-driver-v1"}))
+                               "pcrf-driver-v2"}))
 
 }  // namespace gpurf
