@@ -62,7 +62,7 @@ class PcrfDriver final : public ActivityDriver {
     for (auto& b : in_)
       b.clear();
     model_.emplace(spec_);
-    CopyTo(v);
+    CopyInputs(g_.ports, in_, v);
   }
 
   uint64_t WarmupCycles() const override {
@@ -185,16 +185,7 @@ class PcrfDriver final : public ActivityDriver {
     // The row read at this edge shows on the macro's output in the next cycle (and holds).
     if (rdata_port_ >= 0 && model_->Output())
       in_[static_cast<size_t>(rdata_port_)] = model_->Output()->reg.data;
-    CopyTo(v);
-  }
-
-  void CopyTo(DriveValues& v) const {
-    for (size_t i = 0; i < g_.ports.size(); ++i) {
-      if (g_.ports[i].dir != PortDir::kInput || g_.ports[i].role == "clock")
-        continue;
-      for (size_t w = 0; w < v[i].size() && w < in_[i].words().size(); ++w)
-        v[i][w] = in_[i].words()[w];
-    }
+    CopyInputs(g_.ports, in_, v);
   }
 
   const GeneratedStructure g_;
@@ -209,9 +200,6 @@ class PcrfDriver final : public ActivityDriver {
 // logic); the logic's gate-level row (tags, pointer table, free-space monitor, walker; with a
 // flip-flop data array the whole PCRF); and the pointer update's own row.
 void PcrfRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
-  const EnergyComponent* pointer = r.Component("pointer_update");
-  if (pointer == nullptr)
-    throw ToolError(r.top() + ": pcrf characterization without its pointer_update component");
   if (r.synth.macros.empty()) {
     out.push_back(GateLevelRow(r, "PCRF (flip-flop data array)"));
   } else {
@@ -244,12 +232,7 @@ void PcrfRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
     total.area = std::nullopt;  // logic at the library node, the macro at the model's
     out.push_back(total);
   }
-  LevelRow row = BaseLevelRow(r, "PCRF pointer update", "gate-level");
-  row.read_meaning = pointer->meaning;
-  row.write_meaning = "";
-  row.e_read_pj = pointer->e_pj;
-  row.scaled_e_read_pj = ScaledLevelFigure(r, pointer->scaled_e_pj);
-  out.push_back(row);
+  out.push_back(ComponentLevelRow(r, "PCRF pointer update", "pointer_update"));
 }
 
 }  // namespace
