@@ -137,8 +137,11 @@ std::string ListStructures() {
     }
   }
   s += "\nDescribed in design files but not generated yet:\n";
+  size_t w_planned = 0;
   for (const auto& p : PlannedStructureKinds())
-    s += fmt::format("  {:<16} {}\n", p.name, p.summary);
+    w_planned = std::max(w_planned, p.name.size());
+  for (const auto& p : PlannedStructureKinds())
+    s += fmt::format("  {:<{}}  {}\n", p.name, w_planned, p.summary);
   return s;
 }
 
