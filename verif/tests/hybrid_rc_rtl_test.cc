@@ -51,19 +51,17 @@ struct InvariantMutation {
 
 const InvariantMutation kInvariantMutations[] = {
     // A write's tag compare misses hits in ways other than 0: the register gets a second line.
-    {"I1_SecondLineForARegister", "hierarchical", "ins_hit[q] = 1'b1;", "ins_hit[q] = (w == 0);",
+    {"I1_SecondLineForARegister", "hierarchical", "hit_w[q] = 1'b1;", "hit_w[q] = (w == 0);",
      "I1 violated"},
     // A write's victim goes unreported: the replaced dirty value is lost.
-    {"I2_VictimNotWrittenBack", "hierarchical", "ins_victim[q] = !ins_free[q];",
-     "ins_victim[q] = 1'b0;", "I2 violated"},
+    {"I2_VictimNotWrittenBack", "hierarchical", "victim_w[q] = !free_w[q];", "victim_w[q] = 1'b0;",
+     "I2 violated"},
     // A fill always takes the MRF's value, even when the RC holds a newer one.
     {"I3_FillFromTheMrf", "hierarchical", "assign fill_data = xf_hit ? xf_line_data : xf_data_i;",
      "assign fill_data = xf_data_i;", "I3 violated: a fill took the MRF's value"},
     // parallel-evict: a live-out leaves the RC's older copy valid.
-    {"I3_ParallelCopySurvivesLiveOut", "parallel-evict",
-     "nv[(32'(xf_set)*NumWays + 32'(xf_way))] = 1'b0;",
-     "nv[(32'(xf_set)*NumWays + 32'(xf_way))] = xf_op_i;",
-     "I3 violated: the RC kept a register the RSP transferred"},
+    {"I3_ParallelCopySurvivesLiveOut", "parallel-evict", "sv[way_x] = 1'b0;",
+     "sv[way_x] = xf_op_i;", "I3 violated: the RC kept a register the RSP transferred"},
 };
 
 class HybridRcInvariant : public ::testing::TestWithParam<size_t> {};

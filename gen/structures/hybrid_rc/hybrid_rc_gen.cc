@@ -26,9 +26,6 @@ std::string NV(const std::string& set, const std::string& way) {
 std::string NT(const std::string& set, const std::string& way) {
   return PartSelect("nt", LineOf(set, way) + "*TagWidth", "TagWidth");
 }
-std::string NA(const std::string& set, const std::string& way) {
-  return PartSelect("na", LineOf(set, way) + "*WayBits", "WayBits");
-}
 
 std::vector<std::string> ModuleDoc(const HybridRcSpec& s) {
   return {
@@ -52,109 +49,211 @@ std::vector<std::string> ModuleDoc(const HybridRcSpec& s) {
   };
 }
 
-// Tag compare of register (set, tag) against the next-state lines as they are now: hit, way.
-Body Lookup(const std::string& hit, const std::string& way, const std::string& set,
-            const std::string& tag) {
+// Within one set's block of gen_rc_sets: the set's lines through the cycle's steps (sv valid,
+// st tags, sa ages; way `way` is an expression). Static in the set, so no update builds a
+// shifter over the whole array.
+std::string SV(const std::string& way) {
+  return "sv[" + way + "]";
+}
+std::string ST(const std::string& way) {
+  return PartSelect("st", "32'(" + way + ")*TagWidth", "TagWidth");
+}
+std::string SA(const std::string& way) {
+  return PartSelect("sa", "32'(" + way + ")*WayBits", "WayBits");
+}
+
+std::string CA(const std::string& way) {
+  return PartSelect("cur_a", "32'(" + way + ")*WayBits", "WayBits");
+}
+
+// Tag compare of `tag` against the set's lines as they are now: hit, way.
+Body Lookup(const std::string& hit, const std::string& way, const std::string& tag) {
   return {Blocking(hit, "1'b0"), Blocking(way, "'0"),
           ForLoop("w", "NumWays",
-                  {IfThen(And({NV(set, "w"), Eq(NT(set, "w"), tag)}),
+                  {IfThen(And({SV("w"), Eq(ST("w"), tag)}),
                           {Blocking(hit, "1'b1"), Blocking(way, "WayBits'(w)")})})};
 }
 
-// LRU: ways of `set` younger than `way` age by one; `way` becomes the youngest.
-Body Touch(const std::string& set, const std::string& way) {
-  return {Blocking("touch_age", NA(set, way)),
+// LRU: ways of the set younger than `way` age by one; `way` becomes the youngest.
+Body Touch(const std::string& way) {
+  return {Blocking("touch_age", SA(way)),
           ForLoop("w", "NumWays",
-                  {IfThen(BinOp(NA(set, "w"), "<", "touch_age"),
-                          {Blocking(NA(set, "w"), NA(set, "w") + " + WayBits'(1)")})}),
-          Blocking(NA(set, way), "'0")};
+                  {IfThen(BinOp(SA("w"), "<", "touch_age"),
+                          {Blocking(SA("w"), SA("w") + " + WayBits'(1)")})}),
+          Blocking(SA(way), "'0")};
 }
 
-// The variables of one RC insertion: a write's (ins_*[q]) or the transfer's (xf_*).
+// The set-local variables of one RC insertion: a write's (*_w[q]) or the transfer's (*_x).
 struct Insertion {
-  std::string hit, way, free, victim, vtag, line;
+  std::string hit, way, free, victim, vtag;
   static Insertion Write(const std::string& q) {
-    return {"ins_hit[" + q + "]",    "ins_way[" + q + "]",  "ins_free[" + q + "]",
-            "ins_victim[" + q + "]", "ins_vtag[" + q + "]", "ins_line[" + q + "]"};
+    return {"hit_w[" + q + "]", "way_w[" + q + "]", "free_w[" + q + "]", "victim_w[" + q + "]",
+            "vtag_w[" + q + "]"};
   }
-  static Insertion Transfer() {
-    return {"xf_hit", "xf_way", "xf_free", "xf_victim", "xf_vtag", "xf_line"};
-  }
+  static Insertion Transfer() { return {"hit_x", "way_x", "free_x", "victim_x", "vtag_x"}; }
 };
 
-// Write-allocate of register (set, tag), after its Lookup into i.hit / i.way: a miss takes the
+// Write-allocate of `tag` into the set, after its Lookup into i.hit / i.way: a miss takes the
 // lowest invalid way, else the LRU way (its register is the victim); the line is written valid
 // with the tag and becomes the most recently used.
-Body Allocate(const Insertion& i, const std::string& set, const std::string& tag) {
+Body Allocate(const Insertion& i, const std::string& tag) {
   const std::string &hit = i.hit, &way = i.way, &free = i.free;
   Body b = {
-      IfThen("!" + hit,
-             {Blocking(free, "1'b0"),
-              ForLoop("w", "NumWays",
-                      {IfThen(And({"!" + free, "!" + NV(set, "w")}),
-                              {Blocking(free, "1'b1"), Blocking(way, "WayBits'(w)")})}),
-              IfThen("!" + free, {ForLoop("w", "NumWays",
-                                          {IfThen(Eq(NA(set, "w"), "WayBits'(NumWays - 1)"),
-                                                  {Blocking(way, "WayBits'(w)")})})}),
-              Blocking(i.victim, "!" + free), Blocking(i.vtag, NT(set, way))}),
-      Blocking(i.line, "{" + set + ", " + way + "}"),
-      Blocking(NV(set, way), "1'b1"),
-      Blocking(NT(set, way), tag),
+      IfThen("!" + hit, {Blocking(free, "1'b0"),
+                         ForLoop("w", "NumWays",
+                                 {IfThen(And({"!" + free, "!" + SV("w")}),
+                                         {Blocking(free, "1'b1"), Blocking(way, "WayBits'(w)")})}),
+                         IfThen("!" + free, {ForLoop("w", "NumWays",
+                                                     {IfThen(Eq(SA("w"), "WayBits'(NumWays - 1)"),
+                                                             {Blocking(way, "WayBits'(w)")})})}),
+                         Blocking(i.victim, "!" + free), Blocking(i.vtag, ST(way))}),
+      Blocking(SV(way), "1'b1"),
+      Blocking(ST(way), tag),
   };
-  for (Stmt& st : Touch(set, way))
+  for (Stmt& st : Touch(way))
     b.push_back(std::move(st));
   return b;
 }
 
-// The RC's next state, step by step (spec: reads, transfer, writes).
-Always RcNext() {
-  Always a{AlwaysKind::kComb, "", "rc_next", {}};
-  Body& b = a.body;
-  b = {Blocking("nv", "valid_q"),
-       Blocking("nt", "tag_q"),
-       Blocking("na", "age_q"),
-       Blocking("touch_age", "'0"),
-       Blocking("ins_hit", "'0"),
-       Blocking("ins_free", "'0"),
-       Blocking("ins_victim", "'0"),
-       ForLoop("q", "NumWrites",
-               {Blocking("ins_way[q]", "'0"), Blocking("ins_line[q]", "'0"),
-                Blocking("ins_vtag[q]", "'0")}),
-       Blocking("xf_free", "1'b0"),
-       Blocking("xf_victim", "1'b0"),
-       Blocking("xf_vtag", "'0"),
-       Blocking("xf_line", "'0"),
-       Blocking("xf_ins", "1'b0"),
-       Note("1. Reads: LRU touches in port order, then the last-use invalidations."),
-       ForLoop("p", "NumReads", {IfThen("rd_hit[p]", Touch("rd_set[p]", "rd_way[p]"))}),
-       ForLoop("p", "NumReads",
-               {IfThen("rd_hit[p] && rd_last_i[p]",
-                       {Blocking(NV("rd_set[p]", "rd_way[p]"), "1'b0")})})};
-  Body lookup = Lookup("xf_hit", "xf_way", "xf_set", "xf_tag");
-  for (Stmt& st : lookup)
+template <typename T>
+void Append(Body& b, T&& more) {
+  for (Stmt& st : more)
     b.push_back(std::move(st));
-  Body fill_hier = Touch("xf_set", "xf_way");
-  Body liveout_hier = {Blocking("xf_ins", "1'b1")};
-  for (Stmt& st : Allocate(Insertion::Transfer(), "xf_set", "xf_tag"))
-    liveout_hier.push_back(std::move(st));
-  Body parallel = {Blocking("xf_line", "{xf_set, xf_way}"),
-                   Blocking(NV("xf_set", "xf_way"), "1'b0")};
+}
+
+// One set's next state (spec: reads, transfer, writes), from the requests that address it
+// only: the cycle's steps on different sets are independent, so each set runs the steps on its
+// own NumWays lines, and the step results of the addressed set are selected afterwards.
+GenerateFor RcSets() {
+  GenerateFor g{"gen_rc_sets", "s", "NumSets", {}};
+  auto net = [&](const std::string& n, const std::string& w, const std::string& u,
+                 const std::string& c, const std::string& attr = "") {
+    g.items.push_back(MakeItem(Net{n, w, u, c, attr}));
+  };
+  net("cur_v", Msb("NumWays"), "", "the set's valid bits at the start of the cycle");
+  net("cur_t", "NumWays*TagWidth-1", "", "its tags");
+  net("cur_a", "NumWays*WayBits-1", "", "its LRU ages");
+  net("sv", Msb("NumWays"), "", "the set's valid bits through the steps");
+  net("st", "NumWays*TagWidth-1", "", "its tags, way w at [w*TagWidth +: TagWidth]");
+  net("sa", "NumWays*WayBits-1", "", "its LRU ages, way w at [w*WayBits +: WayBits]");
+  net("touch_age", "WayBits-1", "", "age of the way touched (loop temporary)");
+  net("rm", "NumReads*NumWays-1", "", "RC read p hits way w of this set, at [p*NumWays + w]");
+  net("rd_in", Msb("NumReads"), "", "RC read p hits a line of this set");
+  net("rd_win", "NumReads*WayBits-1", "", "its way, read p at [p*WayBits +: WayBits]");
+  net("tch", Msb("NumWays"), "", "way w is touched by a read");
+  net("later", "", "", "a way's last touch is after way w's (loop temporary)");
+  net("suffix", "", "", "way w is touched at or after port p (loop temporary)");
+  net("cnt", "WayBits-1", "", "ways that move ahead of way w (loop temporary)");
+  net("hit_x", "", "", "the transfer's register is in the set (after the reads)");
+  net("way_x", "WayBits-1", "", "way hit or filled");
+  net("free_x", "", "", "a live-out miss found an invalid way");
+  net("victim_x", "", "", "a live-out miss replaced a line");
+  net("vtag_x", "TagWidth-1", "", "the victim's tag");
+  net("hit_w", Msb("NumWrites"), "", "write q's register was in the set");
+  net("free_w", Msb("NumWrites"), "", "a miss found an invalid way");
+  net("victim_w", Msb("NumWrites"), "", "a miss replaced a line");
+  net("way_w", "WayBits-1", "NumWrites", "way hit or filled", "mem2reg");
+  net("vtag_w", "TagWidth-1", "NumWrites", "the victim's tag", "mem2reg");
+  g.items.push_back(MakeItem(BlankLine{}));
+  g.items.push_back(
+      MakeItem(ContinuousAssign{"cur_v", PartSelect("valid_q", "s*NumWays", "NumWays")}));
+  g.items.push_back(MakeItem(
+      ContinuousAssign{"cur_t", PartSelect("tag_q", "s*NumWays*TagWidth", "NumWays*TagWidth")}));
+  g.items.push_back(MakeItem(
+      ContinuousAssign{"cur_a", PartSelect("age_q", "s*NumWays*WayBits", "NumWays*WayBits")}));
+  g.items.push_back(MakeItem(CommentItem{
+      "Step 1 lookups of the reads in this set, on its lines at the start of the cycle."}));
+  GenerateFor in{"gen_rd_match", "p", "NumReads", {}};
+  GenerateFor inw{"gen_way", "w", "NumWays", {}};
+  inw.items.push_back(MakeItem(
+      ContinuousAssign{"rm[p*NumWays + w]",
+                       "rd_valid_i[p] && !rd_rsp_i[p] && rd_set[p] == SetBits'(s) && cur_v[w] && " +
+                           Eq(PartSelect("cur_t", "w*TagWidth", "TagWidth"), "rd_tag[p]")}));
+  in.items.push_back(MakeItem(std::move(inw)));
+  in.items.push_back(MakeItem(ContinuousAssign{"rd_in[p]", "|rm[p*NumWays +: NumWays]"}));
+  g.items.push_back(MakeItem(std::move(in)));
+  Always enc{AlwaysKind::kComb, "", "", {}};
+  enc.body = {Blocking("rd_win", "'0"),
+              ForLoop("p", "NumReads",
+                      {ForLoop("w", "NumWays",
+                               {IfThen("rm[p*NumWays + w]",
+                                       {Blocking(PartSelect("rd_win", "p*WayBits", "WayBits"),
+                                                 "WayBits'(w)")})})})};
+  g.items.push_back(MakeItem(std::move(enc)));
+  g.items.push_back(MakeItem(ContinuousAssign{"set_rd_hit[s]", "rd_in"}));
+  g.items.push_back(MakeItem(ContinuousAssign{"set_rd_way[s]", "rd_win"}));
+  Always a{AlwaysKind::kComb, "", "", {}};
+  Body& b = a.body;
+  b = {Blocking("sv", "cur_v"),
+       Blocking("st", "cur_t"),
+       Blocking("sa", "cur_a"),
+       Blocking("touch_age", "'0"),
+       Blocking("hit_x", "1'b0"),
+       Blocking("way_x", "'0"),
+       Blocking("free_x", "1'b0"),
+       Blocking("victim_x", "1'b0"),
+       Blocking("vtag_x", "'0"),
+       Blocking("hit_w", "'0"),
+       Blocking("free_w", "'0"),
+       Blocking("victim_w", "'0"),
+       ForLoop("q", "NumWrites", {Blocking("way_w[q]", "'0"), Blocking("vtag_w[q]", "'0")}),
+       Note("1. Reads: the LRU touches in port order, as one function of the set's hits: the\n"
+            "touched ways become the youngest, ordered by their last touch; the others keep\n"
+            "their order behind them. Then the last-use invalidations."),
+       Blocking("tch", "'0"),
+       ForLoop(
+           "w", "NumWays",
+           {ForLoop("p", "NumReads", {IfThen("rm[p*NumWays + w]", {Blocking("tch[w]", "1'b1")})})}),
+       ForLoop(
+           "w", "NumWays",
+           {Blocking("cnt", "'0"),
+            ForLoop("v", "NumWays",
+                    {Blocking("later", "1'b0"),
+                     ForLoop("p", "NumReads",
+                             {Blocking("suffix", "1'b0"),
+                              ForLoop("q", "NumReads",
+                                      {IfThen("q >= p && rm[q*NumWays + w]",
+                                              {Blocking("suffix", "1'b1")})}),
+                              IfThen("rm[p*NumWays + v] && !suffix", {Blocking("later", "1'b1")})}),
+                     IfThen("v != w && (tch[w] ? later : (tch[v] && " +
+                                BinOp(CA("v"), ">", CA("w")) + "))",
+                            {Blocking("cnt", "cnt + WayBits'(1)")})}),
+            Blocking(SA("w"), "tch[w] ? cnt : " + CA("w") + " + cnt")}),
+       ForLoop(
+           "p", "NumReads",
+           {ForLoop("w", "NumWays",
+                    {IfThen("rm[p*NumWays + w] && rd_last_i[p]", {Blocking(SV("w"), "1'b0")})})})};
+  Body xfer = Lookup("hit_x", "way_x", "xf_tag");
+  Body liveout_hier;
+  Append(liveout_hier, Allocate(Insertion::Transfer(), "xf_tag"));
+  xfer.push_back(
+      IfThen("Organization == 0",
+             {IfThen(Eq("xf_op_i", "1'b0"), {IfThen("hit_x", Touch("way_x"))}, liveout_hier)},
+             {IfThen("hit_x", {Blocking(SV("way_x"), "1'b0")})}));
   b.push_back(
       Note("2. The transfer. Hierarchical: a fill hit is touched, a live-out is an RC write.\n"
            "Parallel-evict: the RC gives up its line of the register (a fill's is written back)."));
-  b.push_back(
-      IfThen("xf_valid_i && Organization != 2",
-             {IfThen("Organization == 0",
-                     {IfThen(Eq("xf_op_i", "1'b0"),
-                             {IfThen("xf_hit", fill_hier), Blocking("xf_line", "{xf_set, xf_way}")},
-                             liveout_hier)},
-                     {IfThen("xf_hit", parallel)})}));
+  b.push_back(IfThen("xf_valid_i && Organization != 2 && xf_set == SetBits'(s)", std::move(xfer)));
   b.push_back(Note("3. Writes, port 0 (the older instruction) then port 1."));
-  Body write = Lookup("ins_hit[q]", "ins_way[q]", "wr_set[q]", "wr_tag[q]");
-  for (Stmt& st : Allocate(Insertion::Write("q"), "wr_set[q]", "wr_tag[q]"))
-    write.push_back(std::move(st));
-  b.push_back(ForLoop("q", "NumWrites", {IfThen("wr_rc[q]", write)}));
-  return a;
+  Body write = Lookup("hit_w[q]", "way_w[q]", "wr_tag[q]");
+  Append(write, Allocate(Insertion::Write("q"), "wr_tag[q]"));
+  b.push_back(ForLoop("q", "NumWrites",
+                      {IfThen("wr_rc[q] && wr_set[q] == SetBits'(s)", std::move(write))}));
+  g.items.push_back(MakeItem(std::move(a)));
+  g.items.push_back(MakeItem(BlankLine{}));
+  g.items.push_back(MakeItem(ContinuousAssign{PartSelect("nv", "s*NumWays", "NumWays"), "sv"}));
+  g.items.push_back(
+      MakeItem(ContinuousAssign{PartSelect("nt", "s*NumWays*TagWidth", "NumWays*TagWidth"), "st"}));
+  g.items.push_back(
+      MakeItem(ContinuousAssign{PartSelect("na", "s*NumWays*WayBits", "NumWays*WayBits"), "sa"}));
+  g.items.push_back(MakeItem(ContinuousAssign{"set_xf_hit[s]", "hit_x"}));
+  g.items.push_back(MakeItem(ContinuousAssign{"set_xf_way[s]", "way_x"}));
+  g.items.push_back(MakeItem(ContinuousAssign{"set_xf_victim[s]", "victim_x"}));
+  g.items.push_back(MakeItem(ContinuousAssign{"set_xf_vtag[s]", "vtag_x"}));
+  g.items.push_back(MakeItem(ContinuousAssign{"set_ins_victim[s]", "victim_w"}));
+  g.items.push_back(MakeItem(ContinuousAssign{"set_ins_way[s]", "{way_w[1], way_w[0]}"}));
+  g.items.push_back(MakeItem(ContinuousAssign{"set_ins_vtag[s]", "{vtag_w[1], vtag_w[0]}"}));
+  return g;
 }
 
 Ifdef Assertions() {
@@ -351,14 +450,26 @@ GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
       MakeItem(Net{"valid_q", Msb("RcLines"), "", "line holds a value newer than the MRF's", ""}));
   m.Add(MakeItem(Net{"tag_q", "RcLines*TagWidth-1", "", "line l at [l*TagWidth +: TagWidth]", ""}));
   m.Add(MakeItem(Net{"age_q", "RcLines*WayBits-1", "", "line l at [l*WayBits +: WayBits]", ""}));
-  m.Comment("Next state and the step results (rc_next).");
+  m.Comment("Next state (gen_rc_sets, per set).");
   m.Add(MakeItem(Net{"nv", Msb("RcLines"), "", "valid after the cycle", ""}));
   m.Add(MakeItem(Net{"nt", "RcLines*TagWidth-1", "", "tags after the cycle", ""}));
   m.Add(MakeItem(Net{"na", "RcLines*WayBits-1", "", "ages after the cycle", ""}));
-  m.Add(MakeItem(Net{"touch_age", "WayBits-1", "", "age of the way touched (loop temporary)", ""}));
-  m.Comment("RC insertions of the writes.");
-  m.Add(MakeItem(Net{"ins_hit", Msb("NumWrites"), "", "the register was in the RC", ""}));
-  m.Add(MakeItem(Net{"ins_free", Msb("NumWrites"), "", "a miss found an invalid way", ""}));
+  m.Comment("Step results of each set (zero in a set the step does not address).");
+  m.Add(MakeItem(
+      Net{"set_rd_hit", Msb("NumReads"), "NumSets", "RC read p hits in set s", "mem2reg"}));
+  m.Add(MakeItem(Net{"set_rd_way", "NumReads*WayBits-1", "NumSets",
+                     "its way at [p*WayBits +: WayBits] (zero elsewhere)", "mem2reg"}));
+  m.Add(MakeItem(Net{"set_xf_hit", Msb("NumSets"), "", "the transfer's register is in set s", ""}));
+  m.Add(MakeItem(Net{"set_xf_way", "WayBits-1", "NumSets", "its way hit or filled", "mem2reg"}));
+  m.Add(MakeItem(Net{"set_xf_victim", Msb("NumSets"), "", "a live-out replaced a line", ""}));
+  m.Add(MakeItem(Net{"set_xf_vtag", "TagWidth-1", "NumSets", "the victim's tag", "mem2reg"}));
+  m.Add(MakeItem(
+      Net{"set_ins_victim", Msb("NumWrites"), "NumSets", "write q replaced a line", "mem2reg"}));
+  m.Add(MakeItem(Net{"set_ins_way", "NumWrites*WayBits-1", "NumSets",
+                     "write q's way at [q*WayBits +: WayBits]", "mem2reg"}));
+  m.Add(MakeItem(Net{"set_ins_vtag", "NumWrites*TagWidth-1", "NumSets",
+                     "write q's victim's tag at [q*TagWidth +: TagWidth]", "mem2reg"}));
+  m.Comment("RC insertions of the writes (from the set each addresses).");
   m.Add(MakeItem(Net{"ins_victim", Msb("NumWrites"), "", "a miss replaced a line", ""}));
   m.Add(MakeItem(Net{"ins_way", "WayBits-1", "NumWrites", "way hit or filled", "mem2reg"}));
   m.Add(MakeItem(Net{"ins_line", "LineBits-1", "NumWrites", "its line", "mem2reg"}));
@@ -367,7 +478,6 @@ GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
       "The transfer's RC lookup (after the reads) and, for a hierarchical live-out, insertion.");
   m.Add(MakeItem(Net{"xf_hit", "", "", "the register is in the RC", ""}));
   m.Add(MakeItem(Net{"xf_way", "WayBits-1", "", "way hit or filled", ""}));
-  m.Add(MakeItem(Net{"xf_free", "", "", "a live-out miss found an invalid way", ""}));
   m.Add(MakeItem(Net{"xf_victim", "", "", "a live-out miss replaced a line", ""}));
   m.Add(MakeItem(Net{"xf_vtag", "TagWidth-1", "", "the victim's tag", ""}));
   m.Add(MakeItem(Net{"xf_line", "LineBits-1", "", "the line hit, filled or given up", ""}));
@@ -425,21 +535,39 @@ GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
   m.Add(MakeItem(ContinuousAssign{"xf_tag", "{xf_warp_i, xf_reg_i[RegBits-1:SetBits]}"}));
   m.Blank();
 
-  m.Comment("Step 1 lookups, on the lines at the start of the cycle.");
+  m.Comment("Step 1 lookups (in gen_rc_sets): a read hits in the set it addresses only.");
   Always lookup{AlwaysKind::kComb, "", "read_lookup", {}};
-  lookup.body = {ForLoop(
-      "p", "NumReads",
-      {Blocking("rd_hit[p]", "1'b0"), Blocking("rd_way[p]", "'0"),
-       ForLoop(
-           "w", "NumWays",
-           {IfThen(And({"rd_valid_i[p]", "!rd_rsp_i[p]", "valid_q[32'(rd_set[p])*NumWays + w]",
-                        Eq(PartSelect("tag_q", "(32'(rd_set[p])*NumWays + w)*TagWidth", "TagWidth"),
-                           "rd_tag[p]")}),
-                   {Blocking("rd_hit[p]", "1'b1"), Blocking("rd_way[p]", "WayBits'(w)")})})})};
+  lookup.body = {
+      ForLoop("p", "NumReads", {Blocking("rd_hit[p]", "1'b0"), Blocking("rd_way[p]", "'0")}),
+      ForLoop(
+          "t", "NumSets",
+          {Blocking("rd_hit", "rd_hit | set_rd_hit[t]"),
+           ForLoop("p", "NumReads",
+                   {Blocking("rd_way[p]", "rd_way[p] | set_rd_way[t][p*WayBits +: WayBits]")})})};
   m.Add(MakeItem(std::move(lookup)));
   m.Blank();
-  m.Comment("The cycle's RC updates in the spec's order.");
-  m.Add(MakeItem(RcNext()));
+  m.Comment("The cycle's RC updates in the spec's order, per set.");
+  m.Add(MakeItem(RcSets()));
+  m.Blank();
+  m.Comment("The step results of the set each step addresses.");
+  m.Add(MakeItem(ContinuousAssign{"xf_hit", "set_xf_hit[xf_set]"}));
+  m.Add(MakeItem(ContinuousAssign{"xf_way", "set_xf_way[xf_set]"}));
+  m.Add(MakeItem(ContinuousAssign{"xf_victim", "set_xf_victim[xf_set]"}));
+  m.Add(MakeItem(ContinuousAssign{"xf_vtag", "set_xf_vtag[xf_set]"}));
+  m.Add(MakeItem(ContinuousAssign{"xf_ins", "xf_valid_i && Organization == 0 && xf_op_i"}));
+  m.Add(MakeItem(ContinuousAssign{
+      "xf_line",
+      "(xf_valid_i && (Organization == 0 || (Organization == 1 && xf_hit))) ? {xf_set, xf_way} "
+      ": '0"}));
+  GenerateFor ins{"gen_write_results", "g", "NumWrites", {}};
+  ins.items.push_back(MakeItem(ContinuousAssign{"ins_victim[g]", "set_ins_victim[wr_set[g]][g]"}));
+  ins.items.push_back(
+      MakeItem(ContinuousAssign{"ins_way[g]", "set_ins_way[wr_set[g]][g*WayBits +: WayBits]"}));
+  ins.items.push_back(
+      MakeItem(ContinuousAssign{"ins_vtag[g]", "set_ins_vtag[wr_set[g]][g*TagWidth +: TagWidth]"}));
+  ins.items.push_back(
+      MakeItem(ContinuousAssign{"ins_line[g]", "wr_rc[g] ? {wr_set[g], ins_way[g]} : '0"}));
+  m.Add(MakeItem(std::move(ins)));
   m.Blank();
 
   Body reset = {
