@@ -136,10 +136,7 @@ TEST_P(RenamingTableInvariant, AssertionFiresOnBrokenRtl) {
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
   ObserveOnlyModel model(spec);
   RenamingTableStimulus stim(spec, 7);
-  const test::CapturedRun o = test::RunCaptured(rtl, model, stim, 30000);
-  ASSERT_FALSE(o.run.passed) << mu.name << " did not fire";
-  EXPECT_TRUE(o.run.assertion) << o.run.failure;
-  EXPECT_NE(o.log.find(mu.message), std::string::npos) << o.log;
+  test::ExpectAssertionFires(rtl, model, stim, 30000, mu.name, mu.message);
 }
 
 INSTANTIATE_TEST_SUITE_P(Invariants, RenamingTableInvariant,

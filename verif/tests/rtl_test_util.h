@@ -100,4 +100,16 @@ inline CapturedRun RunCaptured(const GeneratedStructure& rtl, CycleModel& model,
   return o;
 }
 
+// Runs mutated `rtl` under `stim` for up to `cycles` beside `model` (a model that compares
+// nothing, or only observes): the RTL assertion whose message contains `message` must stop the
+// run, so that the invariant's own check, not an output difference, catches the mutation `name`.
+inline void ExpectAssertionFires(const GeneratedStructure& rtl, CycleModel& model, Stimulus& stim,
+                                 uint64_t cycles, const std::string& name,
+                                 const std::string& message) {
+  const CapturedRun o = RunCaptured(rtl, model, stim, cycles);
+  ASSERT_FALSE(o.run.passed) << name << " did not fire";
+  EXPECT_TRUE(o.run.assertion) << o.run.failure;
+  EXPECT_NE(o.log.find(message), std::string::npos) << o.log;
+}
+
 }  // namespace gpurf::test

@@ -98,10 +98,7 @@ TEST_P(SchedulerInvariant, AssertionFiresOnBrokenRtl) {
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
   test::NoCompareModel model;
   WarpSchedulerStimulus stim(spec, 7);
-  const test::CapturedRun o = test::RunCaptured(rtl, model, stim, 20000);
-  ASSERT_FALSE(o.run.passed) << mu.name << " did not fire";
-  EXPECT_TRUE(o.run.assertion) << o.run.failure;
-  EXPECT_NE(o.log.find(mu.message), std::string::npos) << o.log;
+  test::ExpectAssertionFires(rtl, model, stim, 20000, mu.name, mu.message);
 }
 
 INSTANTIATE_TEST_SUITE_P(Invariants, SchedulerInvariant,
