@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "synth/scaling.h"
+
 namespace gpurf {
 namespace {
 
@@ -66,6 +68,38 @@ LevelRow ComponentLevelRow(const ModuleCharacterization& r, std::string level,
     row.scaled_e_write_pj = ScaledLevelFigure(r, wr->scaled_e_pj);
   }
   return row;
+}
+
+void AppendMacroLevelRows(const ModuleCharacterization& r, const MacroRowLabels& labels,
+                          std::vector<LevelRow>& out) {
+  const MacroUse& m = r.synth.macros.front();
+  LevelRow macro = BaseLevelRow(r, labels.macro, "SRAM model");
+  macro.read_meaning = labels.macro_read;
+  macro.write_meaning = labels.macro_write;
+  macro.e_read_pj = r.macro_e_read_pj;
+  macro.e_write_pj = r.macro_e_write_pj;
+  macro.scaled_e_read_pj = r.scaled_macro_e_read_pj;
+  macro.scaled_e_write_pj = r.scaled_macro_e_write_pj;
+  macro.area = std::nullopt;  // the macro's area is only known at the SRAM model's node
+  macro.scaled_area =
+      m.figures.area_um2 *
+      (r.scaling
+           ? StillmakerBaasScaling(static_cast<int>(m.figures.node.node_nm), r.scaling->to_nm).area
+           : 1.0);
+  macro.fmax_mhz = std::nullopt;
+  out.push_back(macro);
+  out.push_back(GateLevelRow(r, labels.logic));
+  LevelRow total = GateLevelRow(r, labels.total);
+  total.method = "gate-level + SRAM model";
+  total.e_read_pj = r.e_read_pj() + r.macro_e_read_pj;
+  total.e_write_pj = r.e_write_pj() + r.macro_e_write_pj;
+  if (r.scaling) {
+    total.scaled_e_read_pj = r.scaled_e_read_pj() + r.scaled_macro_e_read_pj;
+    total.scaled_e_write_pj = r.scaled_e_write_pj() + r.scaled_macro_e_write_pj;
+    total.scaled_area = *macro.scaled_area * m.count + r.scaled_area;
+  }
+  total.area = std::nullopt;  // logic at the library node, macros at the model's: no one figure
+  out.push_back(total);
 }
 
 namespace {

@@ -47,6 +47,15 @@ LevelRow GateLevelRow(const ModuleCharacterization& r, std::string level);
 // unless empty, `write`'s as its E_write. Throws ToolError when r lacks one of them.
 LevelRow ComponentLevelRow(const ModuleCharacterization& r, std::string level,
                            const std::string& read, const std::string& write = {});
+// The rows of a module whose storage is SRAM macros beside gate-level logic (r.synth.macros not
+// empty): the macro's row (SRAM model at the model's node, per row read and write, with these
+// meanings; area of one macro), the logic's gate-level row, and the per-access total (macro +
+// logic; area of the module with all its macros).
+struct MacroRowLabels {
+  std::string macro, macro_read, macro_write, logic, total;
+};
+void AppendMacroLevelRows(const ModuleCharacterization& r, const MacroRowLabels& labels,
+                          std::vector<LevelRow>& out);
 // `v` when r is scaled, else empty (the scaled columns of a row).
 std::optional<double> ScaledLevelFigure(const ModuleCharacterization& r, double v);
 

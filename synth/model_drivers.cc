@@ -262,35 +262,10 @@ void MrfRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
     out.push_back(GateLevelRow(r, "MRF (flip-flop banks)"));
     return;
   }
-  const MacroUse& m = r.synth.macros.front();
-  // One bank, from the SRAM model (at the model's node; its area is not scaled to the library).
-  LevelRow bank = BaseLevelRow(r, "MRF bank", "SRAM model");
-  bank.read_meaning = "one bank read of one row";
-  bank.write_meaning = "one bank write of one row";
-  bank.e_read_pj = r.macro_e_read_pj;
-  bank.e_write_pj = r.macro_e_write_pj;
-  bank.scaled_e_read_pj = r.scaled_macro_e_read_pj;
-  bank.scaled_e_write_pj = r.scaled_macro_e_write_pj;
-  bank.area = std::nullopt;  // the macro's area is only known at the SRAM model's node
-  bank.scaled_area =
-      m.figures.area_um2 *
-      (r.scaling
-           ? StillmakerBaasScaling(static_cast<int>(m.figures.node.node_nm), r.scaling->to_nm).area
-           : 1.0);
-  bank.fmax_mhz = std::nullopt;
-  out.push_back(bank);
-  out.push_back(GateLevelRow(r, "MRF logic (collectors, arbitration)"));
-  LevelRow total = GateLevelRow(r, "MRF per access (bank + logic)");
-  total.method = "gate-level + SRAM model";
-  total.e_read_pj = r.e_read_pj() + r.macro_e_read_pj;
-  total.e_write_pj = r.e_write_pj() + r.macro_e_write_pj;
-  if (r.scaling) {
-    total.scaled_e_read_pj = r.scaled_e_read_pj() + r.scaled_macro_e_read_pj;
-    total.scaled_e_write_pj = r.scaled_e_write_pj() + r.scaled_macro_e_write_pj;
-    total.scaled_area = *bank.scaled_area * m.count + r.scaled_area;
-  }
-  total.area = std::nullopt;  // logic at the library node, banks at the model's: no one figure
-  out.push_back(total);
+  AppendMacroLevelRows(r,
+                       {"MRF bank", "one bank read of one row", "one bank write of one row",
+                        "MRF logic (collectors, arbitration)", "MRF per access (bank + logic)"},
+                       out);
 }
 
 // ------------------------------------------------------------------------------------ RFC

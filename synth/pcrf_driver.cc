@@ -30,7 +30,6 @@
 #include "models/pcrf_model.h"
 #include "synth/activity_driver.h"
 #include "synth/level_table.h"
-#include "synth/scaling.h"
 
 namespace gpurf {
 namespace {
@@ -203,34 +202,12 @@ void PcrfRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
   if (r.synth.macros.empty()) {
     out.push_back(GateLevelRow(r, "PCRF (flip-flop data array)"));
   } else {
-    const MacroUse& m = r.synth.macros.front();
-    LevelRow data = BaseLevelRow(r, "PCRF data array", "SRAM model");
-    data.read_meaning = "one row read (a chain hop's register)";
-    data.write_meaning = "one row write (an append's register)";
-    data.e_read_pj = r.macro_e_read_pj;
-    data.e_write_pj = r.macro_e_write_pj;
-    data.scaled_e_read_pj = r.scaled_macro_e_read_pj;
-    data.scaled_e_write_pj = r.scaled_macro_e_write_pj;
-    data.area = std::nullopt;  // the macro's area is only known at the SRAM model's node
-    data.scaled_area = m.figures.area_um2 *
-                       (r.scaling ? StillmakerBaasScaling(static_cast<int>(m.figures.node.node_nm),
-                                                          r.scaling->to_nm)
-                                        .area
-                                  : 1.0);
-    data.fmax_mhz = std::nullopt;
-    out.push_back(data);
-    out.push_back(GateLevelRow(r, "PCRF logic (tags, pointer table, free-space monitor)"));
-    LevelRow total = GateLevelRow(r, "PCRF per access (data array + logic)");
-    total.method = "gate-level + SRAM model";
-    total.e_read_pj = r.e_read_pj() + r.macro_e_read_pj;
-    total.e_write_pj = r.e_write_pj() + r.macro_e_write_pj;
-    if (r.scaling) {
-      total.scaled_e_read_pj = r.scaled_e_read_pj() + r.scaled_macro_e_read_pj;
-      total.scaled_e_write_pj = r.scaled_e_write_pj() + r.scaled_macro_e_write_pj;
-      total.scaled_area = *data.scaled_area * m.count + r.scaled_area;
-    }
-    total.area = std::nullopt;  // logic at the library node, the macro at the model's
-    out.push_back(total);
+    AppendMacroLevelRows(r,
+                         {"PCRF data array", "one row read (a chain hop's register)",
+                          "one row write (an append's register)",
+                          "PCRF logic (tags, pointer table, free-space monitor)",
+                          "PCRF per access (data array + logic)"},
+                         out);
   }
   out.push_back(ComponentLevelRow(r, "PCRF pointer update", "pointer_update"));
 }
