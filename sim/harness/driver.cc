@@ -241,10 +241,9 @@ const PreparedRtl* RtlForResidentWarps(const DesignSpec& d, const sim::KernelRun
     try {
       kd = DesignForSm(d, warps, part.active_warps);
     } catch (const InputError& e) {
-      problem += fmt::format(
-          "; nor can the design be generated for the {} warps it keeps "
-          "resident: {}",
-          warps, e.problem());
+      problem +=
+          fmt::format("; nor can the design be generated for the {} warps it keeps resident: {}",
+                      warps, e.problem());
       return nullptr;
     }
     it = cache.emplace(warps, PrepareFor(kd, kp, o)).first;
@@ -291,13 +290,12 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   const sim::SmConfig part = PartitionOf(res.sm);
   DesignSpec rtl_d;
   if (o.rtl.mode != RfMode::kModels) {
-    const int active = part.active_warps;
-    rtl_d = DesignForSm(d, part.warps, active);
+    rtl_d = DesignForSm(d, part.warps, part.active_warps);
     if (rtl_d.config_hash != d.config_hash)
       res.rtl_sm = fmt::format(
           "structures generated for one register-file partition of the SM: {} warps, {} active "
           "(the design file: {}, {})",
-          part.warps, active, d.sm.warps, d.sm.active_warps);
+          part.warps, part.active_warps, d.sm.warps, d.sm.active_warps);
   }
   std::map<int, PreparedRtl> rtl;  // by the warps of the partition it serves
   if (o.rtl.mode != RfMode::kModels)
