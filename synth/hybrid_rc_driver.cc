@@ -47,12 +47,7 @@ class HybridRcDriver final : public ActivityDriver {
  public:
   explicit HybridRcDriver(const GeneratedStructure& g) : g_(g), spec_(SpecOf<HybridRcSpec>(g)) {
     model_.emplace(spec_);
-    const PortTable t = HybridRcPortTable(spec_);
-    for (int p = 0; p < t.size(); ++p) {
-      in_.emplace_back(t[p].width);
-      out_.emplace_back(t[p].width);
-      def_.emplace_back(t[p].width);
-    }
+    in_ = out_ = def_ = HybridRcPortTable(spec_).ZeroValues();
   }
 
   void Reset(DriveValues& v) override {

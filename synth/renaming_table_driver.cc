@@ -47,12 +47,7 @@ class RenamingTableDriver final : public ActivityDriver {
  public:
   explicit RenamingTableDriver(const GeneratedStructure& g)
       : g_(g), spec_(SpecOf<RenamingTableSpec>(g)) {
-    const PortTable t = RenamingTablePortTable(spec_);
-    for (int p = 0; p < t.size(); ++p) {
-      in_.emplace_back(t[p].width);
-      out_.emplace_back(t[p].width);
-      def_.emplace_back(t[p].width);
-    }
+    in_ = out_ = def_ = RenamingTablePortTable(spec_).ZeroValues();
     Restart();
   }
 

@@ -37,12 +37,7 @@ class TagArrayDriver final : public ActivityDriver {
  public:
   explicit TagArrayDriver(const GeneratedStructure& g) : g_(g), spec_(SpecOf<TagArraySpec>(g)) {
     model_.emplace(spec_);
-    const PortTable t = TagArrayPortTable(spec_);
-    for (int p = 0; p < t.size(); ++p) {
-      in_.emplace_back(t[p].width);
-      out_.emplace_back(t[p].width);
-      def_.emplace_back(t[p].width);
-    }
+    in_ = out_ = def_ = TagArrayPortTable(spec_).ZeroValues();
   }
 
   void Reset(DriveValues& v) override {

@@ -26,6 +26,15 @@ std::vector<PortInfo> PortTable::Manifest() const {
   return out;
 }
 
+std::vector<Bits> PortTable::ZeroValues() const {
+  std::vector<Bits> out;
+  for (const PortDef& p : ports_) {
+    if (p.present)
+      out.emplace_back(p.width);
+  }
+  return out;
+}
+
 std::vector<vlog::Port> PortTable::Verilog() const {
   std::vector<vlog::Port> out;
   for (const PortDef& p : ports_) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "base/bits.h"
 #include "gen/output/artifact.h"
 #include "gen/vlog/ast.h"
 
@@ -48,6 +49,8 @@ class PortTable {
   int size() const { return present_; }
 
   std::vector<PortInfo> Manifest() const;
+  // One zero value per present port, in index order: the PortValues a golden model takes.
+  std::vector<Bits> ZeroValues() const;
   std::vector<vlog::Port> Verilog() const;
 
  private:

@@ -120,12 +120,7 @@ TEST(HybridRcInvariantI4, RspMissFiresTheAssertionAndFailsTheModel) {
   }
   HybridRcCycleModel model(spec);
   RspMissStimulus stim(spec);
-  PortValues in, out, def;
-  for (int p = 0; p < HybridRcPort::kNumPorts; ++p) {
-    in.emplace_back(HybridRcPortTable(spec)[p].width);
-    out.emplace_back(in.back().width());
-    def.emplace_back(in.back().width());
-  }
+  PortValues in = HybridRcPortTable(spec).ZeroValues(), out = in, def = in;
   for (uint64_t c = 0; c <= 10; ++c) {
     stim.Next(c, in);
     model.Outputs(in, out, def);

@@ -35,12 +35,7 @@ class PcrfDriver {
  public:
   using P = PcrfPort;
   explicit PcrfDriver(const PcrfSpec& spec) : spec_(spec), model_(spec) {
-    const PortTable t = PcrfPortTable(spec);
-    for (int p = 0; p < t.size(); ++p) {
-      in.emplace_back(t[p].width);
-      out.emplace_back(t[p].width);
-      def.emplace_back(t[p].width);
-    }
+    in = out = def = PcrfPortTable(spec).ZeroValues();
     in[P::kRstN] = Bits(1, 1);
     in[P::kOutReady] = Bits(1, 1);
   }

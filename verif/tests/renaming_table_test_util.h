@@ -35,12 +35,7 @@ inline RenamingTableSpec SmallRenameSpec() {
 struct RenameIo {
   using P = RenamingTablePort;
   explicit RenameIo(const RenamingTableSpec& spec) : s(spec), model(spec) {
-    const PortTable t = RenamingTablePortTable(s);
-    for (int p = 0; p < t.size(); ++p) {
-      in.emplace_back(t[p].width);
-      out.emplace_back(t[p].width);
-      def.emplace_back(t[p].width);
-    }
+    in = out = def = RenamingTablePortTable(s).ZeroValues();
     in[P::kRstN] = Bits(1, 1);
   }
   void Exempt(int n) { in[P::kExempt] = Bits(s.exempt_bits, static_cast<uint64_t>(n)); }

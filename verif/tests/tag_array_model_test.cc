@@ -218,12 +218,7 @@ TEST(TagArrayModel, TransitionTableIsFig6) {
 // Port-level: ports sized from the port table.
 struct Ports {
   explicit Ports(const TagArraySpec& s) {
-    const PortTable t = TagArrayPortTable(s);
-    for (int p = 0; p < t.size(); ++p) {
-      in.emplace_back(t[p].width);
-      out.emplace_back(t[p].width);
-      def.emplace_back(t[p].width);
-    }
+    in = out = def = TagArrayPortTable(s).ZeroValues();
     in[TagArrayPort::kRstN] = Bits(1, 1);
   }
   PortValues in, out, def;
