@@ -79,6 +79,11 @@ struct CompileArgs {
   std::string kernel;
   int max_regs = 63;
   RecordLimit record;
+  // Hybrid RC/RSP (Bailey): RSP bytes per SM (0: show the design's hierarchy instead), the GPU
+  // preset whose active warps and schedulers size it, and an override of its active warps.
+  int rsp_bytes = 0;
+  std::string rsp_gpu = "gtx980";
+  int rsp_active_warps = 0;
 };
 
 // Adds `analyze` under the `workload` subcommand / `compile` under the app.
