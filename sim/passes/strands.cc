@@ -66,6 +66,9 @@ Strands ScanOnce(const Kernel& k, const std::vector<bool>& forced, const StrandO
     return st;
   RegSet pending;
   uint32_t cur = 0;
+  // Bailey: only a predicated return that exits the kernel keeps the strand going. Without a
+  // call every return exits the kernel; with one, a return may end a called function.
+  const bool has_calls = std::any_of(k.code.begin(), k.code.end(), IsCall);
   for (uint32_t i = 0; i < n; ++i) {
     const Instruction& in = k.code[i];
     const uint32_t b = k.block_of[i];
@@ -87,7 +90,7 @@ Strands ScanOnce(const Kernel& k, const std::vector<bool>& forced, const StrandO
       } else if (IsBackwardBranch(prev, i - 1)) {
         start = true;
         why = StrandStart::kAfterBackward;
-      } else if (IsCall(prev) || (IsReturn(prev) && prev.guard == kNoPred)) {
+      } else if (IsCall(prev) || (IsReturn(prev) && (prev.guard == kNoPred || has_calls))) {
         start = true;
         why = StrandStart::kAfterCall;
       } else if (opt.barrier_ends_strand && prev.op_class == OpClass::kBarrier) {

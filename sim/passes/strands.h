@@ -15,7 +15,9 @@
 //   kMultipleEntry    i starts a block with a predecessor outside the current strand (single
 //                     entry point), which also handles a strand boundary on one side of a hammock;
 //   kAfterBackward    the previous instruction is a backward branch;
-//   kAfterCall        the previous instruction is a call or an unguarded return;
+//   kAfterCall        the previous instruction is a call or a return, unless it is a predicated
+//                     return that exits the kernel (Bailey; a kernel without calls has no other
+//                     returns);
 //   kAfterBarrier     the previous instruction is a barrier (optional; a CTA barrier may park the
 //                     warp for an unknown time, an "uncertain long-latency event");
 //   kDivergentSplit   the previous instruction is a branch whose diverged paths would otherwise

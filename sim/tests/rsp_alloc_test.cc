@@ -196,6 +196,26 @@ TEST(RspAllocation, NoEntriesNoAllocation) {
   EXPECT_EQ(Violations(r), "");
 }
 
+// Bailey III-B: a return ends the strand unless it is a predicated return that exits the kernel.
+// Without calls every return exits the kernel; with a call, a predicated return may return from
+// the called function and ends the strand.
+TEST(RspStrands, PredicatedReturnEndsTheStrandOnlyWhenItMayLeaveAFunction) {
+  Instruction ret = test::Bra(-1, true);
+  ret.target = -1;
+  ret.opcode = "RET.REL";
+  const Kernel plain = Make("ret", {Add(1, 0, 0), ret, Add(2, 1, 1), Exit()});
+  EXPECT_EQ(FormStrands(plain, ComputeLiveness(plain)).strands.size(), 1u);
+  Instruction call = test::Bra(4, false);
+  call.opcode = "CALL.REL";
+  call.conditional = true;
+  const Kernel with_call = Make(
+      "call", {Add(1, 0, 0), call, Add(2, 1, 1), Exit(), Add(3, 1, 1), ret, Add(4, 3, 3), Exit()});
+  const Strands st = FormStrands(with_call, ComputeLiveness(with_call));
+  ASSERT_EQ(st.strand_of.size(), 8u);
+  EXPECT_NE(st.strand_of[5], st.strand_of[6]);
+  EXPECT_EQ(st.strands[st.strand_of[6]].reason, StrandStart::kAfterCall);
+}
+
 // ------------------------------------------------------------------------------ the checker
 
 TEST(RspCheck, RejectsOneMutationPerRule) {
