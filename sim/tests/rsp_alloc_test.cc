@@ -11,11 +11,13 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 #include "sim/ptx/ptx_parser.h"
 #include "sim/ptx/regalloc.h"
+#include "sim/tests/cli_fixture.h"
 #include "sim/tests/kernels_util.h"
 #include "sim/workload/launch.h"
 
@@ -347,6 +349,33 @@ TEST(RspAllocation, EveryCorpusKernelPassesTheChecker) {
   }
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_LT(s, 10.0);
+}
+
+// `gpurf compile --rsp-bytes`: the allocation per operand and the summary; too small an RSP for
+// one register per active warp is bad input.
+class RspCompileCli : public gpurf::test::CliFixture {
+ protected:
+  RspCompileCli() : CliFixture("gpurf_rsp_cli_") {}
+};
+
+TEST_F(RspCompileCli, ShowsTheAllocationPerOperand) {
+  const std::string ptx = GPURF_SOURCE_DIR "/workloads/corpus/hotspot/hotspot.ptx";
+  ASSERT_TRUE(std::filesystem::exists(ptx));
+  const gpurf::test::CliResult r = Run("compile " + ptx + " --rsp-bytes 4096");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("2 entries per warp"), std::string::npos) << r.out.substr(0, 800);
+  EXPECT_NE(r.out.find("@RSP."), std::string::npos);
+  EXPECT_NE(r.out.find(">RSP."), std::string::npos);
+  EXPECT_NE(r.out.find("; wb R"), std::string::npos);
+  EXPECT_NE(r.out.find("static: operand reads"), std::string::npos);
+  const gpurf::test::CliResult more = Run("compile " + ptx + " --rsp-bytes 4096 --active-warps 8");
+  ASSERT_EQ(more.code, 0) << more.err;
+  EXPECT_NE(more.out.find("4 entries per warp"), std::string::npos);
+  const gpurf::test::CliResult small = Run("compile " + ptx + " --rsp-bytes 1024");
+  EXPECT_EQ(small.code, 2);
+  EXPECT_NE(small.err.find("--rsp-bytes"), std::string::npos) << small.err;
+  const gpurf::test::CliResult gpu = Run("compile " + ptx + " --rsp-bytes 4096 --gpu nosuch");
+  EXPECT_EQ(gpu.code, 2);
 }
 
 }  // namespace
