@@ -433,7 +433,15 @@ int RunCompileRsp(const CompileArgs& a) {
   sp::RspConfig cfg;
   cfg.rsp_bytes = a.rsp_bytes;
   cfg.active_warps = a.rsp_active_warps > 0 ? a.rsp_active_warps : gpu->sm.active_warps;
+  if (!a.config.empty())
+    throw InputError({}, "--config", a.config,
+                     "--rsp-bytes shows the hybrid RC/RSP allocation, not a design's hierarchy",
+                     "either --config or --rsp-bytes");
   const int entries = cfg.EntriesPerWarp();
+  if (entries > 255)
+    throw InputError({}, "--rsp-bytes", std::to_string(a.rsp_bytes),
+                     fmt::format("{} RSP entries per warp; the RSP name space has 8 bits", entries),
+                     fmt::format("at most {}", 255 * cfg.register_bytes * cfg.active_warps));
   if (entries < 1)
     throw InputError({}, "--rsp-bytes", std::to_string(a.rsp_bytes),
                      fmt::format("less than one {}-byte register per active warp ({} active warps)",
