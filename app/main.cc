@@ -246,10 +246,9 @@ int Main(int argc, char** argv) {
   ResultsArgs results_args;
   CLI::App* results_cmd = AddResultsCommand(app, results_args);
 
-  const std::vector<std::string> names = {"gen",    "lint",         "verify",  "flow",
-                                          "synth",  "workload",     "compile", "sim",
-                                          "energy", "characterize", "prove",   "gpu",
-                                          "sweep",  "results"};
+  const std::vector<std::string> names = {"gen",      "lint",    "verify", "flow",   "synth",
+                                          "workload", "compile", "sim",    "energy", "characterize",
+                                          "prove",    "gpu",     "sweep",  "results"};
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];

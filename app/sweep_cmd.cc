@@ -19,8 +19,7 @@ CLI::App* AddSweepCommand(CLI::App& app, SweepArgs& a) {
       "run every point of a sweep file (design axes x workloads x steps); resumable, results in "
       "DIR/results.db (docs/sweeps.md)");
   cmd->add_option("file", a.file, "sweep .yaml file")->required();
-  cmd->add_option("-o,--output", a.out_dir, "sweep folder (created; re-run to resume)")
-      ->required();
+  cmd->add_option("-o,--output", a.out_dir, "sweep folder (created; re-run to resume)")->required();
   cmd->add_option("-j,--jobs", a.jobs, "points run in parallel")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
@@ -116,16 +115,24 @@ int RunResultsCommand(const ResultsArgs& a) {
   std::map<std::string, std::string> columns;
   if (t == "m") {
     select += ", m.step, m.workload, m.component, m.name AS metric, m.value FROM metrics m";
-    columns = {{"point", "m.point"},         {"step", "m.step"},   {"workload", "m.workload"},
-               {"component", "m.component"}, {"metric", "m.name"}, {"value", "m.value"},
-               {"status", "(SELECT status FROM steps s WHERE s.point = m.point AND s.step = "
-                          "m.step AND s.workload = m.workload)"}};
+    columns = {{"point", "m.point"},
+               {"step", "m.step"},
+               {"workload", "m.workload"},
+               {"component", "m.component"},
+               {"metric", "m.name"},
+               {"value", "m.value"},
+               {"status",
+                "(SELECT status FROM steps s WHERE s.point = m.point AND s.step = "
+                "m.step AND s.workload = m.workload)"}};
   } else if (t == "s") {
     select +=
         ", s.step, s.workload, s.status, s.exit_code, s.seconds, s.cache_hits, s.started, "
         "s.error FROM steps s";
-    columns = {{"point", "s.point"},   {"step", "s.step"},   {"workload", "s.workload"},
-               {"status", "s.status"}, {"value", "s.seconds"}};
+    columns = {{"point", "s.point"},
+               {"step", "s.step"},
+               {"workload", "s.workload"},
+               {"status", "s.status"},
+               {"value", "s.seconds"}};
   } else {
     select += ", p.idx FROM points p";
     columns = {{"point", "p.hash"}};
@@ -155,9 +162,9 @@ int RunResultsCommand(const ResultsArgs& a) {
       all.insert(all.end(), allowed.begin(), allowed.end());
       if (auto s = ClosestMatchIn(key, all))
         problem += fmt::format(" (did you mean '{}'?)", *s);
-      throw InputError({}, "--where", w, problem,
-                       fmt::format("{} or a design path of the sweep's points",
-                                   fmt::join(allowed, ", ")));
+      throw InputError(
+          {}, "--where", w, problem,
+          fmt::format("{} or a design path of the sweep's points", fmt::join(allowed, ", ")));
     }
     conds.push_back(fmt::format("{} {} ?", lhs, op));
     char* end = nullptr;
@@ -177,9 +184,10 @@ int RunResultsCommand(const ResultsArgs& a) {
   for (size_t i = 0; i < conds.size(); ++i)
     sql += (i == 0 ? " WHERE " : " AND ") + conds[i];
   sql += t == "p" ? " ORDER BY p.sweep_id, p.idx"
-                  : fmt::format(" ORDER BY (SELECT idx FROM points WHERE hash = {}), {}.step, "
-                                "{}.workload{}",
-                                point_col, t, t, t == "m" ? ", m.component, m.name" : "");
+                  : fmt::format(
+                        " ORDER BY (SELECT idx FROM points WHERE hash = {}), {}.step, "
+                        "{}.workload{}",
+                        point_col, t, t, t == "m" ? ", m.component, m.name" : "");
   const nlohmann::json rows = db.Query(sql, args);
   std::vector<std::string> cols = {"point"};
   cols.insert(cols.end(), axes.begin(), axes.end());

@@ -260,10 +260,11 @@ int64_t ResultsDb::AddSweep(const SweepFile& sweep, const std::vector<SweepPoint
   Exec("BEGIN IMMEDIATE");
   try {
     const std::string file_hash = HashHex(sweep.text, 16);
-    Query("INSERT OR IGNORE INTO sweeps(name, file, file_hash, gpurf_version, created, points) "
-          "VALUES (?, ?, ?, ?, ?, ?)",
-          {sweep.name, sweep.path, file_hash, GeneratorVersion(), NowIso(),
-           static_cast<int64_t>(points.size())});
+    Query(
+        "INSERT OR IGNORE INTO sweeps(name, file, file_hash, gpurf_version, created, points) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        {sweep.name, sweep.path, file_hash, GeneratorVersion(), NowIso(),
+         static_cast<int64_t>(points.size())});
     const int64_t id = Query("SELECT id FROM sweeps WHERE name = ? AND file_hash = ?",
                              {sweep.name, file_hash})[0]["id"];
     Stmt pt(db_,

@@ -234,8 +234,8 @@ SweepPlan PlanSweep(const SweepFile& sweep, std::vector<SweepPoint> points,
         t.argv.insert(t.argv.end(), cache.begin(), cache.end());
       } else {
         t.output = dir / step / (WorkloadSlug(workload) + ".json");
-        t.argv.insert(t.argv.end(), {step == "simulate" ? "sim" : "energy", design, "--workload",
-                                     w, "--json", t.output.string()});
+        t.argv.insert(t.argv.end(), {step == "simulate" ? "sim" : "energy", design, "--workload", w,
+                                     "--json", t.output.string()});
         if (step == "simulate")
           t.argv.push_back("--stats");
         t.argv.insert(t.argv.end(), harness.begin(), harness.end());
@@ -458,12 +458,11 @@ int RunSweep(const std::string& sweep_file, const SweepRunOptions& opt) {
                left == 0 ? "0s" : Duration(elapsed / double(ran) * double(left)));
   });
   db.MergeRecordFiles(out);  // idempotent: the database holds every record on disk
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const auto failed =
-      db.Query("SELECT COUNT(DISTINCT point) AS n FROM steps WHERE status != 'ok' AND point IN "
-               "(SELECT hash FROM points WHERE sweep_id = ?)",
-               {sweep_id})[0]["n"];
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const auto failed = db.Query(
+      "SELECT COUNT(DISTINCT point) AS n FROM steps WHERE status != 'ok' AND point IN "
+      "(SELECT hash FROM points WHERE sweep_id = ?)",
+      {sweep_id})[0]["n"];
   fmt::print(
       "sweep {} {}: {} points, {} tasks run ({} failed), {} skipped as done, wall {}; results "
       "in {}\n",

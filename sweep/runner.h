@@ -23,8 +23,8 @@ struct SweepRunOptions {
   int jobs = 1;
   bool dry_run = false;
   std::string backend = "local";
-  std::string cache_dir;                // --cache-dir passed to every step ("" = default)
-  std::filesystem::path gpurf_binary;   // the gpurf the steps run ("" = this executable)
+  std::string cache_dir;               // --cache-dir passed to every step ("" = default)
+  std::filesystem::path gpurf_binary;  // the gpurf the steps run ("" = this executable)
 };
 
 // One step of one point: the command and where its record goes.

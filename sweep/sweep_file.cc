@@ -187,10 +187,11 @@ class Expr {
     }
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.' || c == '-') {
       size_t end = pos_ + 1;
-      while (end < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[end])) ||
-                                 s_[end] == '.' || s_[end] == '+' || s_[end] == '-') &&
-             !(s_[end] == '-' || s_[end] == '+' ? !(s_[end - 1] == 'e' || s_[end - 1] == 'E')
-                                                : false))
+      while (
+          end < s_.size() &&
+          (std::isalnum(static_cast<unsigned char>(s_[end])) || s_[end] == '.' || s_[end] == '+' ||
+           s_[end] == '-') &&
+          !(s_[end] == '-' || s_[end] == '+' ? !(s_[end - 1] == 'e' || s_[end - 1] == 'E') : false))
         ++end;
       const std::string tok = s_.substr(pos_, end - pos_);
       const auto d = AsNumber(tok);
@@ -348,8 +349,8 @@ std::vector<YAML::Node> RangeValues(const std::string& file, const std::string& 
 }  // namespace
 
 const std::vector<std::string>& SweepStepNames() {
-  static const std::vector<std::string> names = {
-      "generate", "lint", "verify", "synthesize", "characterize", "simulate", "energy"};
+  static const std::vector<std::string> names = {"generate",     "lint",     "verify", "synthesize",
+                                                 "characterize", "simulate", "energy"};
   return names;
 }
 
@@ -415,10 +416,11 @@ SweepFile LoadSweepFile(const std::string& path) {
     Bad(SourceLoc{f, e.mark.line + 1, e.mark.column + 1}, "", "", "malformed YAML: " + e.msg,
         "YAML 1.2 mappings and lists");
   }
-  const std::vector<std::string> keys = {"sweep",       "base",      "axes",   "constraints",
-                                         "workloads",   "steps",     "options"};
+  const std::vector<std::string> keys = {"sweep",     "base",  "axes",   "constraints",
+                                         "workloads", "steps", "options"};
   if (!root.IsMap())
-    Bad(SourceLoc{f, 1, 1}, "", "", "not a mapping", fmt::format("the keys {}", fmt::join(keys, ", ")));
+    Bad(SourceLoc{f, 1, 1}, "", "", "not a mapping",
+        fmt::format("the keys {}", fmt::join(keys, ", ")));
   for (const auto& kv : root) {
     const std::string k = kv.first.Scalar();
     if (std::find(keys.begin(), keys.end(), k) == keys.end()) {
@@ -517,8 +519,8 @@ SweepFile LoadSweepFile(const std::string& path) {
   // workloads
   const YAML::Node w = root["workloads"];
   if (w.IsDefined())
-    sw.workloads = StringList(f, w, "workloads",
-                              "corpus names, launch.yaml paths, Accel-Sim traces, or all");
+    sw.workloads =
+        StringList(f, w, "workloads", "corpus names, launch.yaml paths, Accel-Sim traces, or all");
   else
     sw.workloads = {"all"};
   // steps
@@ -546,8 +548,9 @@ SweepFile LoadSweepFile(const std::string& path) {
       sw.steps.push_back(s);
   // options
   if (const YAML::Node o = root["options"]; o.IsDefined() && !o.IsNull()) {
-    const std::string allowed = "verify_cycles (1..10000000000), gpu (a preset name), sms "
-                                "(1..1024), memory (ideal, hierarchy)";
+    const std::string allowed =
+        "verify_cycles (1..10000000000), gpu (a preset name), sms "
+        "(1..1024), memory (ideal, hierarchy)";
     if (!o.IsMap())
       Bad(Loc(f, o), "options", Show(o), "not a mapping", allowed);
     for (const auto& kv : o) {
@@ -605,8 +608,9 @@ std::vector<SweepPoint> ExpandSweep(const SweepFile& sw) {
       pt.axis_values.emplace_back(sw.axes[a].path, Show(sw.axes[a].values[idx[a]]));
     }
     bool keep = true;
-    const std::function<std::optional<Value>(const std::string&)> get =
-        [&](const std::string& p) { return GetPath(design, p); };
+    const std::function<std::optional<Value>(const std::string&)> get = [&](const std::string& p) {
+      return GetPath(design, p);
+    };
     for (const auto& c : sw.constraints) {
       Expr e(c, get);
       if (!e.Evaluate()) {
@@ -629,8 +633,9 @@ std::vector<SweepPoint> ExpandSweep(const SweepFile& sw) {
         const std::string& p = sw.axes[a].path;
         if (field == p || field.starts_with(p + ".") || p.starts_with(field + ".") ||
             (field.empty() && e.value() == sw.axes[a].values[idx[a]].Scalar())) {
-          loc = e.problem().starts_with("unknown key") && field == p ? sw.axes[a].loc
-                                                                     : sw.axes[a].value_locs[idx[a]];
+          loc = e.problem().starts_with("unknown key") && field == p
+                    ? sw.axes[a].loc
+                    : sw.axes[a].value_locs[idx[a]];
           break;
         }
       }
