@@ -159,7 +159,8 @@ void WriteRecordFile(const fs::path& path, const StepRecord& r) {
     }
     done += static_cast<size_t>(n);
   }
-  ::fsync(fd);
+  // No fsync: the rename makes the record whole-or-absent for a killed process, which is what
+  // resuming needs; an fsync per record cost ~10 ms per step (docs/perf.md, Sweeps).
   ::close(fd);
   fs::rename(tmp, path);
 }
@@ -277,6 +278,14 @@ int64_t ResultsDb::AddSweep(const SweepFile& sweep, const std::vector<SweepPoint
       pt.BindAll({p.hash, id, static_cast<int64_t>(p.index), axes.dump(), p.design});
       pt.Step(db_);
       for (const auto& [k, v] : p.params.items()) {
+        pa.BindAll({p.hash, k, v});
+        pa.Step(db_);
+      }
+      // An axis that sets a whole section (hierarchy: [{kind: hw-rfc, ...}, ...]) is a
+      // parameter too, its value the section as JSON.
+      for (const auto& [k, v] : p.axis_values) {
+        if (p.params.contains(k))
+          continue;
         pa.BindAll({p.hash, k, v});
         pa.Step(db_);
       }
