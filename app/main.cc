@@ -22,6 +22,7 @@
 #include "app/passes_cmd.h"
 #include "app/prove_cmd.h"
 #include "app/structure_cmds.h"
+#include "app/sweep_cmd.h"
 #include "app/target.h"
 #include "app/workload_cmd.h"
 #include "base/diag.h"
@@ -240,10 +241,14 @@ int Main(int argc, char** argv) {
   CLI::App* prove_cmd = AddProveCommand(app, prove_args);
   GpuArgs gpu_args;
   CLI::App* gpu_cmd = AddGpuCommand(app, gpu_args);
+  SweepArgs sweep_args;
+  CLI::App* sweep_cmd = AddSweepCommand(app, sweep_args);
+  ResultsArgs results_args;
+  CLI::App* results_cmd = AddResultsCommand(app, results_args);
 
-  const std::vector<std::string> names = {"gen",    "lint",         "verify",  "flow",
-                                          "synth",  "workload",     "compile", "sim",
-                                          "energy", "characterize", "prove",   "gpu"};
+  const std::vector<std::string> names = {"gen",      "lint",    "verify", "flow",   "synth",
+                                          "workload", "compile", "sim",    "energy", "characterize",
+                                          "prove",    "gpu",     "sweep",  "results"};
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -331,6 +336,10 @@ int Main(int argc, char** argv) {
       return RunProveCommand(prove_cmd, prove_args);
     if (gpu_cmd->parsed())
       return RunGpuCommand(gpu_cmd, gpu_args);
+    if (sweep_cmd->parsed())
+      return RunSweepCommand(sweep_args);
+    if (results_cmd->parsed())
+      return RunResultsCommand(results_args);
     if (workload->parsed())
       return CmdWorkload(wargs);
   } catch (const InputError& e) {

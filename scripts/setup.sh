@@ -31,6 +31,7 @@ packages=(
   z3  # SMT solver of gpurf prove (yosys-smtbmc comes with yosys)
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
+  libsqlite3-dev  # results database of gpurf sweep
   clang-format
   clang libfuzzer-14-dev libclang-rt-14-dev
 )

@@ -1,0 +1,38 @@
+// `gpurf sweep` (run a sweep file's points, resumable) and `gpurf results` (query a sweep's
+// results database). The work is in sweep/ (sweep files, runner and backends, the database).
+//
+//   gpurf sweep FILE -o DIR [-j N] [--backend local|slurm] [--dry-run] [--cache-dir DIR]
+//   gpurf results DIR [--where 'KEY OP VALUE' ...] [--table metrics|steps|points]
+//                     [--metric GLOB] [--csv|--json]
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
+
+namespace gpurf {
+
+struct SweepArgs {
+  std::string file;
+  std::string out_dir;
+  int jobs = 1;
+  std::string backend = "local";
+  bool dry_run = false;
+  std::string cache_dir;
+};
+
+struct ResultsArgs {
+  std::string dir;
+  std::vector<std::string> where;
+  std::string table = "metrics";
+  std::string metric;  // a glob on metric names ("" = every metric)
+  bool csv = false;
+  bool json = false;
+};
+
+CLI::App* AddSweepCommand(CLI::App& app, SweepArgs& args);
+int RunSweepCommand(const SweepArgs& args);
+CLI::App* AddResultsCommand(CLI::App& app, ResultsArgs& args);
+int RunResultsCommand(const ResultsArgs& args);
+
+}  // namespace gpurf
