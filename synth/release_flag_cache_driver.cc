@@ -117,9 +117,11 @@ class ReleaseFlagCacheDriver final : public ActivityDriver {
   PortValues in_, out_, def_;
 };
 
-// The per-level table: one row for flag-cache accesses (E_read) and fills (E_write).
+// The per-level table: one row for flag-cache accesses (E_read) and one for fills, each named
+// by its component's meaning.
 void ReleaseFlagCacheRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
-  out.push_back(ComponentLevelRow(r, "release flag cache access / fill", "read", "write"));
+  out.push_back(ComponentLevelRow(r, "release flag cache access", "read"));
+  out.push_back(ComponentLevelRow(r, "release flag cache fill", "write"));
 }
 
 }  // namespace
