@@ -25,8 +25,6 @@ const std::vector<PlannedKind>& PlannedStructureKinds() {
   static const std::vector<PlannedKind> kinds = {
       {"availability-vectors", "free physical registers per MRF bank (Jeon)"},
       {"release-flag-cache", "PC-indexed cache of release flags (Jeon)"},
-      {"live-vector-cache", "live-register vector cache (FineReg)"},
-      {"cta-status-monitor", "CTA status monitor and switch decision (FineReg)"},
   };
   return kinds;
 }
