@@ -47,9 +47,9 @@ void LiveVectorCacheStimulus::PickPhase() {
   } while (phase_ == PhaseKind::kResetPulse && !Chance(0.3));
   phase_left_ = phase_ == PhaseKind::kResetPulse
                     ? 1
-                    : Uniform(200, 200 + 4 * static_cast<uint64_t>(spec_.fetch_latency));
+                    : Uniform(300, 300 + 8 * static_cast<uint64_t>(spec_.fetch_latency));
   // A new working set now and then: a few PCs, spread over the lines or sharing a few.
-  if (hot_.empty() || Chance(0.3)) {
+  if (hot_.empty() || Chance(0.15)) {
     hot_.clear();
     const int n = static_cast<int>(Uniform(1, static_cast<uint64_t>(std::min(spec_.entries, 12))));
     for (int i = 0; i < n; ++i)
