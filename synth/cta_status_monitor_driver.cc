@@ -25,6 +25,7 @@
 #include "gen/structures/cta_status_monitor/cta_status_monitor_spec.h"
 #include "models/cta_status_monitor_model.h"
 #include "synth/activity_driver.h"
+#include "synth/level_table.h"
 
 namespace gpurf {
 namespace {
@@ -159,8 +160,16 @@ class CtaStatusMonitorDriver final : public ActivityDriver {
   PortValues in_, out_, def_;
 };
 
+// The per-level table: the whole module's gate-level row (read and write as declared) and the
+// row of its own component.
+void CtaStatusMonitorRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+  out.push_back(GateLevelRow(r, "CTA status monitor (fields, decision)"));
+  out.push_back(ComponentLevelRow(r, "CTA switch applied", "switch"));
+}
+
 }  // namespace
 
+GPURF_REGISTER(LevelRowsFamily, cta_status_monitor_rows, "cta-status-monitor", LevelRowsFamily{CtaStatusMonitorRows})
 GPURF_REGISTER(ActivityFamily, cta_status_monitor, "cta-status-monitor",
                (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
                                  return std::make_unique<CtaStatusMonitorDriver>(g);

@@ -29,6 +29,7 @@
 #include "gen/structures/live_vector_cache/live_vector_cache_spec.h"
 #include "models/live_vector_cache_model.h"
 #include "synth/activity_driver.h"
+#include "synth/level_table.h"
 
 namespace gpurf {
 namespace {
@@ -168,8 +169,16 @@ class LiveVectorCacheDriver final : public ActivityDriver {
   int warm_line_ = 0;
 };
 
+// The per-level table: the whole module's gate-level row (read and write as declared) and the
+// row of its own component.
+void LiveVectorCacheRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
+  out.push_back(GateLevelRow(r, "live-vector cache (lines, tags, decoder)"));
+  out.push_back(ComponentLevelRow(r, "register index decoder", "index_decode"));
+}
+
 }  // namespace
 
+GPURF_REGISTER(LevelRowsFamily, live_vector_cache_rows, "live-vector-cache", LevelRowsFamily{LiveVectorCacheRows})
 GPURF_REGISTER(ActivityFamily, live_vector_cache, "live-vector-cache",
                (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
                                  return std::make_unique<LiveVectorCacheDriver>(g);
