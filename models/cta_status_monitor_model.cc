@@ -32,8 +32,7 @@ CtaStatusMonitorModel::Decision CtaStatusMonitorModel::Decide(const PortValues& 
     if (pick >= 0)
       break;
   }
-  const bool restore =
-      pick >= 0 && ctas_[static_cast<size_t>(pick)].registers == Registers::kPcrf;
+  const bool restore = pick >= 0 && ctas_[static_cast<size_t>(pick)].registers == Registers::kPcrf;
   const int free = static_cast<int>(in[kFree].get(0, spec_.count_bits));
   d.avail = free + (restore ? ctas_[static_cast<size_t>(pick)].saved_live : 0);
   const bool fits = static_cast<int>(in[kStallLive].get(0, spec_.count_bits)) <= d.avail;

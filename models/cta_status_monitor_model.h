@@ -27,9 +27,7 @@ class CtaStatusMonitorModel : public CycleModel, public CtaStatusMonitorPort {
     Context context = Context::kNotLaunched;
     Registers registers = Registers::kNotLaunched;
     int saved_live = 0;  // live registers in the PCRF
-    bool active() const {
-      return context == Context::kPipeline && registers == Registers::kAcrf;
-    }
+    bool active() const { return context == Context::kPipeline && registers == Registers::kAcrf; }
   };
   struct Decision {
     CtaDecision kind = CtaDecision::kNone;

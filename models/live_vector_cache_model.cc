@@ -66,8 +66,7 @@ void LiveVectorCacheModel::Clock(const PortValues& in) {
     Reset();
     return;
   }
-  if (in[kMemRespValid].bit(0) && !(job_ && job_->requested && !job_->decoding) &&
-      failure_.empty())
+  if (in[kMemRespValid].bit(0) && !(job_ && job_->requested && !job_->decoding) && failure_.empty())
     failure_ = "contract: memory response with no request outstanding";
   if (!job_) {
     if (!in[kLkValid].bit(0))

@@ -149,8 +149,8 @@ class CtaStatusMonitorDriver final : public ActivityDriver {
       ++counts[kSwitchComponent];
     model_->Clock(in_);
     if (!model_->Failure().empty())
-      throw std::logic_error(g_.top + ": cta-status-monitor driver broke the model: " +
-                             model_->Failure());
+      throw std::logic_error(g_.top +
+                             ": cta-status-monitor driver broke the model: " + model_->Failure());
     CopyInputs(g_.ports, in_, v);
   }
 
@@ -169,7 +169,8 @@ void CtaStatusMonitorRows(const ModuleCharacterization& r, std::vector<LevelRow>
 
 }  // namespace
 
-GPURF_REGISTER(LevelRowsFamily, cta_status_monitor_rows, "cta-status-monitor", LevelRowsFamily{CtaStatusMonitorRows})
+GPURF_REGISTER(LevelRowsFamily, cta_status_monitor_rows, "cta-status-monitor",
+               LevelRowsFamily{CtaStatusMonitorRows})
 GPURF_REGISTER(ActivityFamily, cta_status_monitor, "cta-status-monitor",
                (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
                                  return std::make_unique<CtaStatusMonitorDriver>(g);

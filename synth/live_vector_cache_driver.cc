@@ -100,11 +100,10 @@ class LiveVectorCacheDriver final : public ActivityDriver {
   std::vector<StimulusSet> ExtraSets() const override { return {kLongVectorsSet}; }
 
   std::vector<AccessComponent> Components() const override {
-    return {{"read", "vector-cache access: one lookup (line read, tag compare, hit/miss count)",
-             ""},
-            {"write", "line fill: one memory response written into its line and the decoder",
-             ""},
-            {"index_decode", "one group of register indices taken from the decoder", ""}};
+    return {
+        {"read", "vector-cache access: one lookup (line read, tag compare, hit/miss count)", ""},
+        {"write", "line fill: one memory response written into its line and the decoder", ""},
+        {"index_decode", "one group of register indices taken from the decoder", ""}};
   }
 
  private:
@@ -154,8 +153,8 @@ class LiveVectorCacheDriver final : public ActivityDriver {
     }
     model_->Clock(in_);
     if (!model_->Failure().empty())
-      throw std::logic_error(g_.top + ": live-vector-cache driver broke the model: " +
-                             model_->Failure());
+      throw std::logic_error(g_.top +
+                             ": live-vector-cache driver broke the model: " + model_->Failure());
     ++cycle_;
     CopyInputs(g_.ports, in_, v);
   }
@@ -178,7 +177,8 @@ void LiveVectorCacheRows(const ModuleCharacterization& r, std::vector<LevelRow>&
 
 }  // namespace
 
-GPURF_REGISTER(LevelRowsFamily, live_vector_cache_rows, "live-vector-cache", LevelRowsFamily{LiveVectorCacheRows})
+GPURF_REGISTER(LevelRowsFamily, live_vector_cache_rows, "live-vector-cache",
+               LevelRowsFamily{LiveVectorCacheRows})
 GPURF_REGISTER(ActivityFamily, live_vector_cache, "live-vector-cache",
                (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
                                  return std::make_unique<LiveVectorCacheDriver>(g);

@@ -71,8 +71,8 @@ TEST(LiveVectorCacheEmit, DeterministicWithAssertionsAndPorts) {
   EXPECT_EQ(Top(a).contents, Top(b).contents);
   const std::string& v = Top(a).contents;
   EXPECT_NE(v.find("`ifdef GPURF_ASSERTIONS"), std::string::npos);
-  for (const char* inv : {"I1 violated", "I2 violated", "I3 violated", "I4 violated",
-                          "I5 violated"})
+  for (const char* inv :
+       {"I1 violated", "I2 violated", "I3 violated", "I4 violated", "I5 violated"})
     EXPECT_NE(v.find(inv), std::string::npos) << inv;
   ASSERT_EQ(a.ports.size(), static_cast<size_t>(LiveVectorCachePort::kNumPorts));
   EXPECT_EQ(a.ports[LiveVectorCachePort::kDecIdx].width, 18);
@@ -96,8 +96,8 @@ TEST(CtaStatusMonitorEmit, DeterministicWithAssertionsAndPorts) {
   const GeneratedStructure a = EmitCtaStatusMonitor(s), b = EmitCtaStatusMonitor(s);
   EXPECT_EQ(Top(a).contents, Top(b).contents);
   const std::string& v = Top(a).contents;
-  for (const char* inv : {"S1 violated", "S2 violated", "S3 violated", "S4 violated",
-                          "S5 violated", "S6 violated"})
+  for (const char* inv :
+       {"S1 violated", "S2 violated", "S3 violated", "S4 violated", "S5 violated", "S6 violated"})
     EXPECT_NE(v.find(inv), std::string::npos) << inv;
   ASSERT_EQ(a.ports.size(), static_cast<size_t>(CtaStatusMonitorPort::kNumPorts));
   EXPECT_EQ(a.ports[CtaStatusMonitorPort::kReady].width, 32);

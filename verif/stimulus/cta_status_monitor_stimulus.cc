@@ -9,8 +9,7 @@ namespace gpurf {
 
 using P = CtaStatusMonitorPort;
 
-CtaStatusMonitorStimulus::CtaStatusMonitorStimulus(const CtaStatusMonitorSpec& spec,
-                                                   uint64_t seed)
+CtaStatusMonitorStimulus::CtaStatusMonitorStimulus(const CtaStatusMonitorSpec& spec, uint64_t seed)
     : spec_(spec), rng_(seed), focus_{0} {}
 
 std::string CtaStatusMonitorStimulus::Phase() const {
@@ -39,9 +38,9 @@ std::string CtaStatusMonitorStimulus::Phase() const {
 
 void CtaStatusMonitorStimulus::PickPhase() {
   static const PhaseKind kPhases[] = {
-      PhaseKind::kLaunch,   PhaseKind::kLaunch,   PhaseKind::kSwapOut, PhaseKind::kSwapOut,
-      PhaseKind::kStalls,   PhaseKind::kStalls,   PhaseKind::kStalls,  PhaseKind::kPcrfFull,
-      PhaseKind::kPcrfRoom, PhaseKind::kFinish,   PhaseKind::kIdle,    PhaseKind::kResetPulse};
+      PhaseKind::kLaunch,   PhaseKind::kLaunch, PhaseKind::kSwapOut, PhaseKind::kSwapOut,
+      PhaseKind::kStalls,   PhaseKind::kStalls, PhaseKind::kStalls,  PhaseKind::kPcrfFull,
+      PhaseKind::kPcrfRoom, PhaseKind::kFinish, PhaseKind::kIdle,    PhaseKind::kResetPulse};
   do {
     phase_ = kPhases[std::uniform_int_distribution<size_t>(0, std::size(kPhases) - 1)(rng_)];
   } while (phase_ == PhaseKind::kResetPulse && !Chance(0.2));

@@ -37,11 +37,11 @@ std::string LiveVectorCacheStimulus::Phase() const {
 }
 
 void LiveVectorCacheStimulus::PickPhase() {
-  static const PhaseKind kPhases[] = {
-      PhaseKind::kHot,        PhaseKind::kHot,     PhaseKind::kConflict,
-      PhaseKind::kCold,       PhaseKind::kFastMemory, PhaseKind::kFastMemory,
-      PhaseKind::kVectors,    PhaseKind::kBackpressure, PhaseKind::kIdle,
-      PhaseKind::kResetPulse};
+  static const PhaseKind kPhases[] = {PhaseKind::kHot,        PhaseKind::kHot,
+                                      PhaseKind::kConflict,   PhaseKind::kCold,
+                                      PhaseKind::kFastMemory, PhaseKind::kFastMemory,
+                                      PhaseKind::kVectors,    PhaseKind::kBackpressure,
+                                      PhaseKind::kIdle,       PhaseKind::kResetPulse};
   do {
     phase_ = kPhases[std::uniform_int_distribution<size_t>(0, std::size(kPhases) - 1)(rng_)];
   } while (phase_ == PhaseKind::kResetPulse && !Chance(0.3));
@@ -122,9 +122,9 @@ void LiveVectorCacheStimulus::Next(uint64_t cycle, PortValues& in) {
     case PhaseKind::kConflict: {
       // Same line, another tag: flip a tag bit of a working-set PC.
       pc = hot_[Uniform(0, hot_.size() - 1)];
-      const int bit = spec_.align_bits + spec_.index_bits +
-                      static_cast<int>(Uniform(0, static_cast<uint64_t>(
-                                                      std::min(spec_.tag_bits, 3) - 1)));
+      const int bit =
+          spec_.align_bits + spec_.index_bits +
+          static_cast<int>(Uniform(0, static_cast<uint64_t>(std::min(spec_.tag_bits, 3) - 1)));
       if (Chance(0.5))
         pc ^= 1ULL << bit;
       break;

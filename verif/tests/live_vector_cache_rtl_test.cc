@@ -33,11 +33,16 @@ struct MatrixCase {
 const MatrixCase kMatrix[] = {
     {"TwoLines8Bit",
      {.entries = 2, .pc_bits = 8, .align_bits = 0, .vector_bits = 8, .fetch_latency = 3}},
-    {"Vector37Decode3", {.entries = 4, .pc_bits = 12, .vector_bits = 37, .decode_width = 3,
-                         .fetch_latency = 7}},
+    {"Vector37Decode3",
+     {.entries = 4, .pc_bits = 12, .vector_bits = 37, .decode_width = 3, .fetch_latency = 7}},
     {"PaperShortMemory", {.fetch_latency = 4}},
-    {"Decode8Pc64", {.entries = 8, .pc_bits = 64, .align_bits = 4, .vector_bits = 24, .decode_width = 8,
-                     .fetch_latency = 20}},
+    {"Decode8Pc64",
+     {.entries = 8,
+      .pc_bits = 64,
+      .align_bits = 4,
+      .vector_bits = 24,
+      .decode_width = 8,
+      .fetch_latency = 20}},
 };
 
 class LiveVectorCacheMatrix : public ::testing::TestWithParam<size_t> {};

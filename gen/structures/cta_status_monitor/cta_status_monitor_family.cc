@@ -14,9 +14,10 @@ GPURF_REGISTER(StructureKind, cta_status_monitor, "cta-status-monitor",
                    .make_spec = [](const ParamSet& p) -> StructureSpec {
                      return CtaStatusMonitorSpec::FromParams(p);
                    },
-                   .emit = [](const StructureSpec& s) {
-                     return EmitCtaStatusMonitor(SpecAs<CtaStatusMonitorSpec>(s));
-                   },
+                   .emit =
+                       [](const StructureSpec& s) {
+                         return EmitCtaStatusMonitor(SpecAs<CtaStatusMonitorSpec>(s));
+                       },
                    .not_applicable =
                        {
                            {"transactor",

@@ -74,26 +74,27 @@ void AddBody(Module& m) {
   m.Add(Decl("n_active", Msb("SlotBits"), "active slots"));
   m.Add(Decl("n_pending", Msb("SlotBits"), "pending slots"));
   m.Blank();
-  m.Add(Assign("st_ok", "rst_ni && stall_valid_i && (ctx[stall_cta_i] == 2'd2) && "
-                        "(rl[stall_cta_i] == 2'd2)"));
-  m.Add(Comb(
-      "p_select",
-      {Blocking("a_found", "1'b0"), Blocking("a_sel", "'0"), Blocking("b_found", "1'b0"),
-       Blocking("b_sel", "'0"), Blocking("slot_found", "1'b0"), Blocking("slot", "'0"),
-       ForLoop("c", "NumCtas",
-               {IfThen("!a_found && ready_i[c] && (ctx[c] == 2'd1) && (rl[c] == 2'd2)",
-                       {Blocking("a_found", "1'b1"), Blocking("a_sel", "CtaBits'(c)")}),
-                IfThen("!b_found && ready_i[c] && (ctx[c] == 2'd1) && (rl[c] == 2'd1)",
-                       {Blocking("b_found", "1'b1"), Blocking("b_sel", "CtaBits'(c)")}),
-                IfThen("!slot_found && (ctx[c] == 2'd0)",
-                       {Blocking("slot_found", "1'b1"), Blocking("slot", "CtaBits'(c)")})})}));
+  m.Add(Assign("st_ok",
+               "rst_ni && stall_valid_i && (ctx[stall_cta_i] == 2'd2) && "
+               "(rl[stall_cta_i] == 2'd2)"));
+  m.Add(
+      Comb("p_select",
+           {Blocking("a_found", "1'b0"), Blocking("a_sel", "'0"), Blocking("b_found", "1'b0"),
+            Blocking("b_sel", "'0"), Blocking("slot_found", "1'b0"), Blocking("slot", "'0"),
+            ForLoop("c", "NumCtas",
+                    {IfThen("!a_found && ready_i[c] && (ctx[c] == 2'd1) && (rl[c] == 2'd2)",
+                            {Blocking("a_found", "1'b1"), Blocking("a_sel", "CtaBits'(c)")}),
+                     IfThen("!b_found && ready_i[c] && (ctx[c] == 2'd1) && (rl[c] == 2'd1)",
+                            {Blocking("b_found", "1'b1"), Blocking("b_sel", "CtaBits'(c)")}),
+                     IfThen("!slot_found && (ctx[c] == 2'd0)",
+                            {Blocking("slot_found", "1'b1"), Blocking("slot", "CtaBits'(c)")})})}));
   m.Add(Assign("sel", "a_found ? a_sel : b_sel"));
   m.Add(Assign("freed", "(!a_found && b_found) ? live[b_sel] : '0"));
   m.Add(Assign("avail", "AvailBits'(free_i) + AvailBits'(freed)"));
   m.Add(Assign("fits", "AvailBits'(stall_live_i) <= avail"));
   m.Add(Assign("do_switch", "st_ok && (a_found || b_found) && fits"));
-  m.Add(Assign("do_launch",
-               "st_ok && !(a_found || b_found) && fits && can_launch_i && slot_found"));
+  m.Add(
+      Assign("do_launch", "st_ok && !(a_found || b_found) && fits && can_launch_i && slot_found"));
   m.Blank();
   m.Comment(
       "Slots: a switch or launch evicts the stalled CTA to shared memory and the PCRF and makes\n"
@@ -106,10 +107,10 @@ void AddBody(Module& m) {
   g.items.push_back(Decl("resume", "", "this CTA is made active"));
   g.items.push_back(Decl("set_here", "", "the set port writes this slot"));
   g.items.push_back(Blank());
-  g.items.push_back(
-      Assign("evict", "(do_switch || do_launch) && (stall_cta_i == CtaBits'(c))"));
-  g.items.push_back(Assign("resume", "(do_switch && (sel == CtaBits'(c))) || "
-                                     "(do_launch && (slot == CtaBits'(c)))"));
+  g.items.push_back(Assign("evict", "(do_switch || do_launch) && (stall_cta_i == CtaBits'(c))"));
+  g.items.push_back(Assign("resume",
+                           "(do_switch && (sel == CtaBits'(c))) || "
+                           "(do_launch && (slot == CtaBits'(c)))"));
   g.items.push_back(Assign("set_here", "set_valid_i && (set_cta_i == CtaBits'(c))"));
   g.items.push_back(Blank());
   g.items.push_back(Ff(
@@ -191,8 +192,8 @@ Ifdef Assertions() {
               {Quote("%m: S6 violated: switch to CTA %0d, first candidate %0d (rank %0d)"),
                "dec_sel_o", "chk_best", "chk_rank"}),
        Assert("(dec_kind_o != 2'd3) || ((chk_rank == 2'd0) && (ctx[dec_sel_o] == 2'd0))",
-              {Quote("%m: S6 violated: launch into slot %0d with candidate rank %0d"),
-               "dec_sel_o", "chk_rank"}),
+              {Quote("%m: S6 violated: launch into slot %0d with candidate rank %0d"), "dec_sel_o",
+               "chk_rank"}),
        Assert("!set_valid_i || ((set_ctx_i == 2'd0) == (set_reg_i == 2'd0) && (set_ctx_i != "
               "2'd3) && (set_reg_i != 2'd3) && !((set_ctx_i == 2'd2) && (set_reg_i != 2'd2)))",
               {Quote("%m: contract violated: set port writes context %0d registers %0d"),

@@ -27,10 +27,10 @@ PortTable CtaStatusMonitorPortTable(const CtaStatusMonitorSpec& s) {
        "field write of the CTA switching logic (launch, finish, context swap)", "field write"},
       {P::kSetCta, "set_cta_i", in, s.cta_bits, Msb("CtaBits"), 1, "set_cta",
        "field write: the CTA slot", "slot written"},
-      {P::kSetCtx, "set_ctx_i", in, 2, "1", 1, "set_ctx",
-       "field write: context field (Table IV)", "context field"},
-      {P::kSetReg, "set_reg_i", in, 2, "1", 1, "set_reg",
-       "field write: register field (Table IV)", "register field"},
+      {P::kSetCtx, "set_ctx_i", in, 2, "1", 1, "set_ctx", "field write: context field (Table IV)",
+       "context field"},
+      {P::kSetReg, "set_reg_i", in, 2, "1", 1, "set_reg", "field write: register field (Table IV)",
+       "register field"},
       {P::kSetLive, "set_live_i", in, s.count_bits, Msb("CountBits"), 1, "set_live",
        "field write: saved live count (kept when the register field is 1)", "saved live count"},
       {P::kQCta, "q_cta_i", in, s.cta_bits, Msb("CtaBits"), 1, "query_cta",
@@ -49,8 +49,8 @@ PortTable CtaStatusMonitorPortTable(const CtaStatusMonitorSpec& s) {
        "query: saved live count", "saved live count"},
       {P::kActiveCount, "active_count_o", out, s.slot_bits, Msb("SlotBits"), 1, "active_count",
        "CTAs active (both fields 2)", "active CTAs"},
-      {P::kPendingCount, "pending_count_o", out, s.slot_bits, Msb("SlotBits"), 1,
-       "pending_count", "CTAs launched and not active", "pending CTAs"},
+      {P::kPendingCount, "pending_count_o", out, s.slot_bits, Msb("SlotBits"), 1, "pending_count",
+       "CTAs launched and not active", "pending CTAs"},
   });
 }
 

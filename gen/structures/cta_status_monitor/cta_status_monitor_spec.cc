@@ -30,8 +30,7 @@ CtaStatusMonitorSpec CtaStatusMonitorSpec::FromParams(const ParamSet& p) {
   s.slot_bits = std::bit_width(static_cast<unsigned>(s.ctas));
   s.kind = "cta-status-monitor";
   s.config_hash = HashHex(s.kind + ":" + p.Canonical(), 6);
-  s.module_name =
-      fmt::format("rf_ctamon_c{}_e{}_{}", s.ctas, s.pcrf_entries, s.config_hash);
+  s.module_name = fmt::format("rf_ctamon_c{}_e{}_{}", s.ctas, s.pcrf_entries, s.config_hash);
   return s;
 }
 

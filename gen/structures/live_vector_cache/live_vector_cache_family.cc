@@ -15,9 +15,10 @@ GPURF_REGISTER(StructureKind, live_vector_cache, "live-vector-cache",
                    .make_spec = [](const ParamSet& p) -> StructureSpec {
                      return LiveVectorCacheSpec::FromParams(p);
                    },
-                   .emit = [](const StructureSpec& s) {
-                     return EmitLiveVectorCache(SpecAs<LiveVectorCacheSpec>(s));
-                   },
+                   .emit =
+                       [](const StructureSpec& s) {
+                         return EmitLiveVectorCache(SpecAs<LiveVectorCacheSpec>(s));
+                       },
                    .not_applicable =
                        {
                            {"transactor",

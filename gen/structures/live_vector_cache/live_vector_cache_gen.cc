@@ -87,59 +87,59 @@ void AddBody(Module& m) {
   m.Add(Assign("load_vec", "fill ? mem_resp_vector_i : line_vec[lk_index]"));
   m.Blank();
   m.Comment("Live counts: of the vector that starts decoding and of what is left.");
-  m.Add(Comb("p_popcount",
-             {Blocking("load_live", "'0"), Blocking("left", "'0"),
-              ForLoop("i", "VecBits", {Blocking("load_live", "load_live + LiveBits'(load_vec[i])"),
-                                       Blocking("left", "left + LiveBits'(vec_q[i])")})}));
+  m.Add(Comb("p_popcount", {Blocking("load_live", "'0"), Blocking("left", "'0"),
+                            ForLoop("i", "VecBits",
+                                    {Blocking("load_live", "load_live + LiveBits'(load_vec[i])"),
+                                     Blocking("left", "left + LiveBits'(vec_q[i])")})}));
   m.Blank();
   m.Comment(
       "Register index decoder: slot k of the group is the k-th lowest set bit of the vector\n"
       "left; the group mask is the DecodeWidth lowest set bits.");
-  m.Add(Comb("p_group_mask",
-             {Blocking("grp_mask", "'0"), Blocking("grp_seen", "'0"),
-              ForLoop("i", "VecBits",
-                      {IfThen("vec_q[i] && (grp_seen < LiveBits'(DecodeWidth))",
-                              {Blocking("grp_mask[i]", "1'b1"),
-                               Blocking("grp_seen", "grp_seen + LiveBits'(1)")})})}));
+  m.Add(
+      Comb("p_group_mask", {Blocking("grp_mask", "'0"), Blocking("grp_seen", "'0"),
+                            ForLoop("i", "VecBits",
+                                    {IfThen("vec_q[i] && (grp_seen < LiveBits'(DecodeWidth))",
+                                            {Blocking("grp_mask[i]", "1'b1"),
+                                             Blocking("grp_seen", "grp_seen + LiveBits'(1)")})})}));
   GenerateFor g{"gen_slots", "k", "DecodeWidth", {}};
   g.items.push_back(Decl("found", "", "the slot has an index"));
   g.items.push_back(Decl("idx", Msb("RegBits"), "its index"));
   g.items.push_back(Decl("rank", Msb("LiveBits"), "set bits below the scan position"));
-  g.items.push_back(
-      Comb("", {Blocking("found", "1'b0"), Blocking("idx", "'0"), Blocking("rank", "'0"),
-                ForLoop("i", "VecBits",
-                        {IfThen("vec_q[i]",
-                                {IfThen("!found && (rank == LiveBits'(k))",
-                                        {Blocking("found", "1'b1"), Blocking("idx", "RegBits'(i)")}),
-                                 Blocking("rank", "rank + LiveBits'(1)")})})}));
+  g.items.push_back(Comb(
+      "", {Blocking("found", "1'b0"), Blocking("idx", "'0"), Blocking("rank", "'0"),
+           ForLoop("i", "VecBits",
+                   {IfThen("vec_q[i]",
+                           {IfThen("!found && (rank == LiveBits'(k))",
+                                   {Blocking("found", "1'b1"), Blocking("idx", "RegBits'(i)")}),
+                            Blocking("rank", "rank + LiveBits'(1)")})})}));
   g.items.push_back(Assign("grp_idx[k*RegBits +: RegBits]", "found ? idx : '0"));
   m.Add(MakeItem(std::move(g)));
   m.Blank();
   m.Comment("State and counters.");
-  m.Add(Ff("p_state",
-           {NonBlocking("st_q", "2'd0"), NonBlocking("hit_cnt_q", "'0"),
-            NonBlocking("miss_cnt_q", "'0")},
-           {IfThen("lk_fire",
-                   {IfThen("hit", {NonBlocking("st_q", "2'd3"),
-                                   NonBlocking("hit_cnt_q", "hit_cnt_q + 32'd1")},
-                           {NonBlocking("st_q", "2'd1"),
-                            NonBlocking("miss_cnt_q", "miss_cnt_q + 32'd1")})}),
-            IfThen("(st_q == 2'd1) && mem_req_ready_i", {NonBlocking("st_q", "2'd2")}),
-            IfThen("fill", {NonBlocking("st_q", "2'd3")}),
-            IfThen("dec_fire && dec_last_o", {NonBlocking("st_q", "2'd0")})}));
+  m.Add(Ff(
+      "p_state",
+      {NonBlocking("st_q", "2'd0"), NonBlocking("hit_cnt_q", "'0"),
+       NonBlocking("miss_cnt_q", "'0")},
+      {IfThen(
+           "lk_fire",
+           {IfThen(
+               "hit", {NonBlocking("st_q", "2'd3"), NonBlocking("hit_cnt_q", "hit_cnt_q + 32'd1")},
+               {NonBlocking("st_q", "2'd1"), NonBlocking("miss_cnt_q", "miss_cnt_q + 32'd1")})}),
+       IfThen("(st_q == 2'd1) && mem_req_ready_i", {NonBlocking("st_q", "2'd2")}),
+       IfThen("fill", {NonBlocking("st_q", "2'd3")}),
+       IfThen("dec_fire && dec_last_o", {NonBlocking("st_q", "2'd0")})}));
   m.Blank();
   m.Add(Ff("p_valid", {NonBlocking("line_valid", "'0")},
            {IfThen("fill", {NonBlocking("line_valid[req_index]", "1'b1")})}));
   m.Blank();
   m.Comment("Payload registers (read only under their valid or state).");
-  m.Add(FfNoReset(
-      "p_payload",
-      {IfThen("lk_fire", {NonBlocking("pc_q", "lk_pc_i")}),
-       IfThen("fill", {NonBlocking("line_tag[req_index]", "pc_q[PcBits-1 -: TagBits]"),
-                       NonBlocking("line_vec[req_index]", "mem_resp_vector_i")}),
-       IfThen("(lk_fire && hit) || fill",
-              {NonBlocking("vec_q", "load_vec"), NonBlocking("live_q", "load_live")},
-              {IfThen("dec_fire", {NonBlocking("vec_q", "vec_q & ~grp_mask")})})}));
+  m.Add(FfNoReset("p_payload",
+                  {IfThen("lk_fire", {NonBlocking("pc_q", "lk_pc_i")}),
+                   IfThen("fill", {NonBlocking("line_tag[req_index]", "pc_q[PcBits-1 -: TagBits]"),
+                                   NonBlocking("line_vec[req_index]", "mem_resp_vector_i")}),
+                   IfThen("(lk_fire && hit) || fill",
+                          {NonBlocking("vec_q", "load_vec"), NonBlocking("live_q", "load_live")},
+                          {IfThen("dec_fire", {NonBlocking("vec_q", "vec_q & ~grp_mask")})})}));
   m.Blank();
   m.Comment("Outputs: zero while rst_ni is low; fields without their valid are zero.");
   m.Add(Assign("lk_hit_o", "lk_fire && hit"));
@@ -170,22 +170,22 @@ Ifdef Assertions() {
   d.items.push_back(Decl("chk_bad_idx", "", "I1: a shown index is not set, or not ascending"));
   d.items.push_back(Decl("chk_last_idx", Msb("RegBits"), "the group's last index"));
   d.items.push_back(MakeItem(BlankLine{}));
-  d.items.push_back(Comb(
-      "p_invariant_terms",
-      {Blocking("chk_shown", "'0"), Blocking("chk_bad_idx", "1'b0"), Blocking("chk_left", "'0"),
-       Blocking("chk_below", "'0"), Blocking("chk_last_idx", "'0"),
-       ForLoop("k", "DecodeWidth",
-               {IfThen("32'(k) < 32'(dec_count_o)",
-                       {IfThen("!vec_q[dec_idx_o[k*RegBits +: RegBits]]",
-                               {Blocking("chk_bad_idx", "1'b1")}),
-                        IfThen("(k > 0) && (dec_idx_o[k*RegBits +: RegBits] <= chk_last_idx)",
-                               {Blocking("chk_bad_idx", "1'b1")}),
-                        Blocking("chk_shown[dec_idx_o[k*RegBits +: RegBits]]", "1'b1"),
-                        Blocking("chk_last_idx", "dec_idx_o[k*RegBits +: RegBits]")})}),
-       ForLoop("i", "VecBits",
-               {Blocking("chk_left", "chk_left + 32'(vec_q[i])"),
-                IfThen("vec_q[i] && (32'(i) <= 32'(chk_last_idx))",
-                       {Blocking("chk_below", "chk_below + 32'd1")})})}));
+  d.items.push_back(
+      Comb("p_invariant_terms",
+           {Blocking("chk_shown", "'0"), Blocking("chk_bad_idx", "1'b0"),
+            Blocking("chk_left", "'0"), Blocking("chk_below", "'0"), Blocking("chk_last_idx", "'0"),
+            ForLoop("k", "DecodeWidth",
+                    {IfThen("32'(k) < 32'(dec_count_o)",
+                            {IfThen("!vec_q[dec_idx_o[k*RegBits +: RegBits]]",
+                                    {Blocking("chk_bad_idx", "1'b1")}),
+                             IfThen("(k > 0) && (dec_idx_o[k*RegBits +: RegBits] <= chk_last_idx)",
+                                    {Blocking("chk_bad_idx", "1'b1")}),
+                             Blocking("chk_shown[dec_idx_o[k*RegBits +: RegBits]]", "1'b1"),
+                             Blocking("chk_last_idx", "dec_idx_o[k*RegBits +: RegBits]")})}),
+            ForLoop("i", "VecBits",
+                    {Blocking("chk_left", "chk_left + 32'(vec_q[i])"),
+                     IfThen("vec_q[i] && (32'(i) <= 32'(chk_last_idx))",
+                            {Blocking("chk_below", "chk_below + 32'd1")})})}));
   d.items.push_back(MakeItem(BlankLine{}));
   d.items.push_back(
       Ff("p_invariant_state",
@@ -215,11 +215,11 @@ Ifdef Assertions() {
        Assert("hit_cnt_q + miss_cnt_q == chk_lookups_q",
               {Quote("%m: I3 violated: %0d hits + %0d misses != %0d lookups"), "hit_cnt_q",
                "miss_cnt_q", "chk_lookups_q"}),
-       Assert("!chk_fill_q || (line_valid[chk_fill_pc_q[AlignBits +: IndexBits]] && "
-              "(line_tag[chk_fill_pc_q[AlignBits +: IndexBits]] == chk_fill_pc_q[PcBits-1 -: "
-              "TagBits]))",
-              {Quote("%m: I4 violated: the fill of PC %h did not write its line"),
-               "chk_fill_pc_q"}),
+       Assert(
+           "!chk_fill_q || (line_valid[chk_fill_pc_q[AlignBits +: IndexBits]] && "
+           "(line_tag[chk_fill_pc_q[AlignBits +: IndexBits]] == chk_fill_pc_q[PcBits-1 -: "
+           "TagBits]))",
+           {Quote("%m: I4 violated: the fill of PC %h did not write its line"), "chk_fill_pc_q"}),
        Assert("!(lk_valid_i && lk_ready_o) || (st_q == 2'd0)",
               {Quote("%m: I5 violated: lookup accepted in state %0d"), "st_q"}),
        Assert("!mem_resp_valid_i || (st_q == 2'd2)",

@@ -1,9 +1,9 @@
 // Specification of FineReg's live-register vector cache with its register index decoder (Oh et
 // al., MICRO 2018, section V-C, Fig. 10): the register management unit's cache of the
 // compiler's per-instruction live-register bit vectors, looked up by the PC a warp stalled at,
-// and the decoder that turns the vector into the register indices to move. docs/live-vector-cache.md
-// explains the choices; the RTL (live_vector_cache_gen.cc) and the golden model
-// (models/live_vector_cache_model.h) are written from the contract below.
+// and the decoder that turns the vector into the register indices to move.
+// docs/live-vector-cache.md explains the choices; the RTL (live_vector_cache_gen.cc) and the golden
+// model (models/live_vector_cache_model.h) are written from the contract below.
 //
 // Storage: L = `entries` lines (direct-mapped), each {valid, tag (TagBits), vector (VecBits)} in
 // flip-flops. A PC's line is PC[AlignBits +: IndexBits] (the low bits of the instruction
