@@ -119,8 +119,8 @@ TEST_F(CliTest, UnknownAndPlannedStructures) {
   ExpectBadInput("gen flop-aray -o OUT",
                  {"TARGET: unknown structure kind", "did you mean 'flop-array'?",
                   "(got 'flop-aray')", "allowed: flop-array"});
-  ExpectBadInput("gen cta-status-monitor -o OUT",
-                 {"TARGET: this structure kind is not implemented yet (got 'cta-status-monitor')",
+  ExpectBadInput("gen cta-throttle -o OUT",
+                 {"TARGET: this structure kind is not implemented yet (got 'cta-throttle')",
                   "allowed: flop-array, mrf"});
   ExpectBadInput("gen -o OUT", {"missing structure kind or design file"});
 }

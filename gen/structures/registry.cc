@@ -23,8 +23,7 @@ const StructureKind* FindStructureKind(const std::string& name) {
 
 const std::vector<PlannedKind>& PlannedStructureKinds() {
   static const std::vector<PlannedKind> kinds = {
-      {"live-vector-cache", "live-register vector cache (FineReg)"},
-      {"cta-status-monitor", "CTA status monitor and switch decision (FineReg)"},
+      {"cta-throttle", "CTA register balance counters and issue throttle (Jeon)"},
   };
   return kinds;
 }

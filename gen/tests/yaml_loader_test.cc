@@ -332,16 +332,16 @@ TEST(YamlLoader, PlannedKindInStructuresIsAcceptedAndSkipped) {
   const DesignSpec d = LoadDesignFromString(
       "structures:\n"
       "  - name: chains\n"
-      "    kind: cta-status-monitor\n"
+      "    kind: cta-throttle\n"
       "    count: 2\n",
       "t.yaml");
   const DesignStructure* s = Find(d, "chains");
   ASSERT_NE(s, nullptr);
   EXPECT_FALSE(s->implemented());
-  EXPECT_EQ(s->kind, "cta-status-monitor");
+  EXPECT_EQ(s->kind, "cta-throttle");
   EXPECT_EQ(s->count, 2);
   EXPECT_EQ(s->loc.str(), "t.yaml:2:5");
-  EXPECT_NE(s->skip_reason.find("structure kind 'cta-status-monitor' is not implemented yet"),
+  EXPECT_NE(s->skip_reason.find("structure kind 'cta-throttle' is not implemented yet"),
             std::string::npos);
   ASSERT_EQ(d.Skipped().size(), 1U);  // the design's own structures are all implemented
   EXPECT_EQ(d.Skipped().back(), s);
@@ -689,7 +689,7 @@ TEST(YamlLoader, ManyStructuresLoadInLinearTime) {
   const auto structures = [](int n) {
     std::string text = "structures:\n";
     for (int i = 0; i < n; ++i)
-      text += "  - {name: s" + std::to_string(i) + ", kind: cta-status-monitor}\n";
+      text += "  - {name: s" + std::to_string(i) + ", kind: cta-throttle}\n";
     return text;
   };
   const auto cpu_seconds = [](const std::string& text, size_t expect) {
@@ -704,7 +704,7 @@ TEST(YamlLoader, ManyStructuresLoadInLinearTime) {
   const double large_s = cpu_seconds(large, 80000);
   std::printf("[ info     ] 10000 structures: %.3f s of CPU, 80000: %.3f s\n", small_s, large_s);
   EXPECT_LT(large_s, 20 * std::max(small_s, 0.01));
-  ExpectRejected(large + "  - {name: s79999, kind: cta-status-monitor}\n",
+  ExpectRejected(large + "  - {name: s79999, kind: cta-throttle}\n",
                  {80002, 12, "structures[80000].name", "s79999", "already used in the design",
                   "a unique name"});
 }
