@@ -245,10 +245,12 @@ int Main(int argc, char** argv) {
   CLI::App* sweep_cmd = AddSweepCommand(app, sweep_args);
   ResultsArgs results_args;
   CLI::App* results_cmd = AddResultsCommand(app, results_args);
+  SweepTaskArgs sweep_task_args;
+  CLI::App* sweep_task_cmd = AddSweepTaskCommand(app, sweep_task_args);
 
-  const std::vector<std::string> names = {"gen",      "lint",    "verify", "flow",   "synth",
-                                          "workload", "compile", "sim",    "energy", "characterize",
-                                          "prove",    "gpu",     "sweep",  "results"};
+  const std::vector<std::string> names = {
+      "gen",    "lint",         "verify", "flow", "synth", "workload", "compile",   "sim",
+      "energy", "characterize", "prove",  "gpu",  "sweep", "results",  "sweep-task"};
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -340,6 +342,8 @@ int Main(int argc, char** argv) {
       return RunSweepCommand(sweep_args);
     if (results_cmd->parsed())
       return RunResultsCommand(results_args);
+    if (sweep_task_cmd->parsed())
+      return RunSweepTaskCommand(sweep_task_args);
     if (workload->parsed())
       return CmdWorkload(wargs);
   } catch (const InputError& e) {

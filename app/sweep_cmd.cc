@@ -10,6 +10,7 @@
 #include "base/fs.h"
 #include "sweep/results_db.h"
 #include "sweep/runner.h"
+#include "sweep/slurm_backend.h"
 
 namespace gpurf {
 
@@ -23,12 +24,28 @@ CLI::App* AddSweepCommand(CLI::App& app, SweepArgs& a) {
   cmd->add_option("-j,--jobs", a.jobs, "points run in parallel")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
-  cmd->add_option("--backend", a.backend, "where steps run: local (slurm: not implemented yet)")
+  cmd->add_option("--backend", a.backend,
+                  "where steps run: local (-j worker threads) or slurm (one sbatch array job; "
+                  "the sweep file's slurm: section sets its resources)")
+      ->check(CLI::IsMember({"local", "slurm"}))
       ->capture_default_str();
   cmd->add_flag("--dry-run", a.dry_run, "check the file and list the points and pending steps");
   cmd->add_option("--cache-dir", a.cache_dir,
                   "cache shared by every step (default $GPURF_CACHE_DIR or ~/.cache/gpurf)");
   return cmd;
+}
+
+CLI::App* AddSweepTaskCommand(CLI::App& app, SweepTaskArgs& a) {
+  CLI::App* cmd = app.add_subcommand(
+      "sweep-task", "run one batch of a Slurm sweep's manifest (used by DIR/slurm/job.sh)");
+  cmd->group("");  // hidden: gpurf sweep --backend slurm writes the command
+  cmd->add_option("manifest", a.manifest, "DIR/slurm/tasks.json")->required();
+  cmd->add_option("index", a.index, "the batch ($SLURM_ARRAY_TASK_ID)")->required();
+  return cmd;
+}
+
+int RunSweepTaskCommand(const SweepTaskArgs& a) {
+  return RunSweepTaskBatch(a.manifest, a.index);
 }
 
 int RunSweepCommand(const SweepArgs& a) {

@@ -30,7 +30,16 @@ struct ResultsArgs {
   bool json = false;
 };
 
+// `gpurf sweep-task MANIFEST INDEX` (hidden): the worker of a Slurm array task
+// (sweep/slurm_backend.h).
+struct SweepTaskArgs {
+  std::string manifest;
+  int index = -1;
+};
+
 CLI::App* AddSweepCommand(CLI::App& app, SweepArgs& args);
+CLI::App* AddSweepTaskCommand(CLI::App& app, SweepTaskArgs& args);
+int RunSweepTaskCommand(const SweepTaskArgs& args);
 int RunSweepCommand(const SweepArgs& args);
 CLI::App* AddResultsCommand(CLI::App& app, ResultsArgs& args);
 int RunResultsCommand(const ResultsArgs& args);

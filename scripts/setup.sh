@@ -32,6 +32,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   libsqlite3-dev  # results database of gpurf sweep
+  slurm-wlm munge  # gpurf sweep --backend slurm and its test (scripts/test_slurm.sh)
   clang-format
   clang libfuzzer-14-dev libclang-rt-14-dev
 )

@@ -18,6 +18,7 @@
 #include "base/hash.h"
 #include "base/process.h"
 #include "gen/output/artifact.h"
+#include "sweep/slurm_backend.h"
 
 namespace gpurf {
 
@@ -300,6 +301,26 @@ StepRecord RunSweepTask(const SweepPlan& plan, const SweepTask& task, const Swee
   return r;
 }
 
+void RunPointTasks(const SweepPlan& plan, size_t point, const SweepRunOptions& opt,
+                   const std::function<void(const SweepTask&, const StepRecord&)>& on_record) {
+  bool design_failed = false;
+  std::set<std::string> failed_workloads;
+  for (const auto& t : plan.tasks[point]) {
+    if (t.done)
+      continue;
+    if (design_failed || failed_workloads.count(t.workload))
+      continue;
+    const StepRecord r = RunSweepTask(plan, t, opt);
+    if (r.status != "ok") {
+      if (t.workload.empty())
+        design_failed = true;
+      else
+        failed_workloads.insert(t.workload);
+    }
+    on_record(t, r);
+  }
+}
+
 namespace {
 
 class LocalBackend : public SweepBackend {
@@ -313,25 +334,10 @@ class LocalBackend : public SweepBackend {
         const size_t i = next.fetch_add(1);
         if (i >= plan.points.size())
           return;
-        // Per-design steps in order, stopping at the first failure; then each workload's steps,
-        // a workload's failure stopping only that workload.
-        bool design_failed = false;
-        std::set<std::string> failed_workloads;
-        for (const auto& t : plan.tasks[i]) {
-          if (t.done)
-            continue;
-          if (design_failed || failed_workloads.count(t.workload))
-            continue;
-          const StepRecord r = RunSweepTask(plan, t, opt);
-          if (r.status != "ok") {
-            if (t.workload.empty())
-              design_failed = true;
-            else
-              failed_workloads.insert(t.workload);
-          }
+        RunPointTasks(plan, i, opt, [&](const SweepTask& t, const StepRecord& r) {
           std::lock_guard<std::mutex> lock(mu);
           on_record(t, r);
-        }
+        });
       }
     };
     std::vector<std::thread> threads;
@@ -358,8 +364,8 @@ std::unique_ptr<SweepBackend> MakeSweepBackend(const std::string& name) {
   if (name == "local")
     return std::make_unique<LocalBackend>();
   if (name == "slurm")
-    throw InputError({}, "--backend", name, "the Slurm backend is not implemented yet", "local");
-  throw InputError({}, "--backend", name, "unknown backend", "local");
+    return MakeSlurmBackend();
+  throw InputError({}, "--backend", name, "unknown backend", "local, slurm");
 }
 
 int RunSweep(const std::string& sweep_file, const SweepRunOptions& opt) {
@@ -378,6 +384,8 @@ int RunSweep(const std::string& sweep_file, const SweepRunOptions& opt) {
                        "a new or empty folder, or the folder of an earlier sweep");
   }
   SweepPlan plan = PlanSweep(sweep, std::move(points), opt);
+  if (!opt.dry_run)
+    backend->Preflight(plan, opt);
   size_t total_tasks = 0, done_tasks = 0;
   for (const auto& ts : plan.tasks)
     for (const auto& t : ts) {

@@ -57,15 +57,23 @@ StepRecord RunSweepTask(const SweepPlan& plan, const SweepTask& task, const Swee
 // The numbers a step's output holds (sim/energy JSON, synthesis/characterization JSON).
 std::vector<Metric> ExtractMetrics(const std::string& step, const std::filesystem::path& output);
 
+// Runs the tasks of point `point` that are not done, in order: the per-design steps, stopping at
+// the first failure, then each workload's steps, a workload's failure stopping only that
+// workload. `on_record` is called after each task (from this thread).
+void RunPointTasks(const SweepPlan& plan, size_t point, const SweepRunOptions& opt,
+                   const std::function<void(const SweepTask&, const StepRecord&)>& on_record);
+
 class SweepBackend {
  public:
   virtual ~SweepBackend() = default;
+  // Checks what the backend needs (its tools) before anything is written; throws ToolError.
+  virtual void Preflight(const SweepPlan& /*plan*/, const SweepRunOptions& /*opt*/) {}
   // Runs every task that is not done. `on_record` is called (serialized) after each task.
   virtual void Run(const SweepPlan& plan, const SweepRunOptions& opt,
                    const std::function<void(const SweepTask&, const StepRecord&)>& on_record) = 0;
 };
 
-// "local" (the others are InputErrors naming what is allowed).
+// "local" or "slurm" (sweep/slurm_backend.h); others are InputErrors naming what is allowed.
 std::unique_ptr<SweepBackend> MakeSweepBackend(const std::string& name);
 
 // `gpurf sweep`: load, validate, plan, run, merge. Returns the exit code (0 all passed, 1 some

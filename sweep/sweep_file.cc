@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <regex>
 #include <set>
 #include <variant>
 
@@ -416,8 +417,8 @@ SweepFile LoadSweepFile(const std::string& path) {
     Bad(SourceLoc{f, e.mark.line + 1, e.mark.column + 1}, "", "", "malformed YAML: " + e.msg,
         "YAML 1.2 mappings and lists");
   }
-  const std::vector<std::string> keys = {"sweep",     "base",  "axes",   "constraints",
-                                         "workloads", "steps", "options"};
+  const std::vector<std::string> keys = {"sweep",     "base",  "axes",    "constraints",
+                                         "workloads", "steps", "options", "slurm"};
   if (!root.IsMap())
     Bad(SourceLoc{f, 1, 1}, "", "", "not a mapping",
         fmt::format("the keys {}", fmt::join(keys, ", ")));
@@ -580,7 +581,109 @@ SweepFile LoadSweepFile(const std::string& path) {
       }
     }
   }
+  // slurm
+  if (const YAML::Node o = root["slurm"]; o.IsDefined() && !o.IsNull()) {
+    const std::string allowed =
+        "partition, account (names), points_per_task (auto or 1..100000), max_running "
+        "(0..100000), poll_seconds (0.1..3600), wait_hours (0.001..10000), sbatch_args (a list), "
+        "resources (per step: {cpus, mem, time})";
+    if (!o.IsMap())
+      Bad(Loc(f, o), "slurm", Show(o), "not a mapping", allowed);
+    const auto number = [&](const YAML::Node& v, const std::string& field, double lo, double hi,
+                            bool integer) {
+      const auto num = v.IsScalar() ? AsNumber(v.Scalar()) : std::nullopt;
+      if (!num || *num < lo || *num > hi || (integer && std::floor(*num) != *num))
+        Bad(Loc(f, v), field, Show(v),
+            integer ? "not an integer in range" : "not a number in range",
+            fmt::format("{} to {}", lo, hi));
+      return *num;
+    };
+    const auto name = [&](const YAML::Node& v, const std::string& field) {
+      const std::string val = Show(v);
+      if (!v.IsScalar() || val.empty() ||
+          val.find_first_of(" \t\n'\"$`\\;&|<>") != std::string::npos)
+        Bad(Loc(f, v), field, val, "not a name", "a Slurm partition or account name");
+      return val;
+    };
+    for (const auto& kv : o) {
+      const std::string k = kv.first.Scalar();
+      const YAML::Node v = kv.second;
+      if (k == "partition") {
+        sw.slurm.partition = name(v, "slurm.partition");
+      } else if (k == "account") {
+        sw.slurm.account = name(v, "slurm.account");
+      } else if (k == "points_per_task") {
+        sw.slurm.points_per_task =
+            v.IsScalar() && v.Scalar() == "auto"
+                ? 0
+                : static_cast<int>(number(v, "slurm.points_per_task", 1, 100000, true));
+      } else if (k == "max_running") {
+        sw.slurm.max_running = static_cast<int>(number(v, "slurm.max_running", 0, 100000, true));
+      } else if (k == "poll_seconds") {
+        sw.slurm.poll_seconds = number(v, "slurm.poll_seconds", 0.1, 3600, false);
+      } else if (k == "wait_hours") {
+        sw.slurm.wait_hours = number(v, "slurm.wait_hours", 0.001, 10000, false);
+      } else if (k == "sbatch_args") {
+        sw.slurm.sbatch_args = StringList(f, v, "slurm.sbatch_args", "a list of sbatch arguments");
+      } else if (k == "resources") {
+        const std::string steps_allowed = fmt::format("{}", fmt::join(SweepStepNames(), ", "));
+        if (!v.IsMap())
+          Bad(Loc(f, v), "slurm.resources", Show(v), "not a mapping", "step: {cpus, mem, time}");
+        for (const auto& s : v) {
+          const std::string step = s.first.Scalar();
+          const auto& names = SweepStepNames();
+          if (std::find(names.begin(), names.end(), step) == names.end())
+            Bad(Loc(f, s.first), "slurm.resources." + step, step, "unknown step", steps_allowed);
+          if (!s.second.IsMap())
+            Bad(Loc(f, s.second), "slurm.resources." + step, Show(s.second), "not a mapping",
+                "{cpus: N, mem: 2G, time: MINUTES}");
+          SlurmResources r;
+          for (const auto& rk : s.second) {
+            const std::string key = rk.first.Scalar();
+            const std::string field = "slurm.resources." + step + "." + key;
+            if (key == "cpus") {
+              r.cpus = static_cast<int>(number(rk.second, field, 1, 4096, true));
+            } else if (key == "mem") {
+              static const std::regex mem_re("^[0-9]+[KMGT]?$");
+              const std::string val = Show(rk.second);
+              if (!rk.second.IsScalar() || !std::regex_match(val, mem_re))
+                Bad(Loc(f, rk.second), field, val, "not a memory size", "e.g. 512M, 2G, 4096");
+              r.mem = val;
+            } else if (key == "time") {
+              r.time_minutes = static_cast<int>(number(rk.second, field, 1, 525600, true));
+            } else {
+              Bad(Loc(f, rk.first), field, key, "unknown key",
+                  "cpus (1..4096), mem (512M, 2G...), time (minutes)");
+            }
+          }
+          sw.slurm.resources[step] = r;
+        }
+      } else {
+        std::string problem = "unknown key";
+        const std::vector<std::string> slurm_keys = {
+            "partition",    "account",    "points_per_task", "max_running",
+            "poll_seconds", "wait_hours", "sbatch_args",     "resources"};
+        if (auto s = ClosestMatchIn(k, slurm_keys))
+          problem += fmt::format(" (did you mean '{}'?)", *s);
+        Bad(Loc(f, kv.first), "slurm." + k, k, problem, allowed);
+      }
+    }
+  }
   return sw;
+}
+
+SlurmResources SlurmOptions::For(const std::string& step) const {
+  SlurmResources r;
+  if (const auto it = resources.find(step); it != resources.end())
+    r = it->second;
+  if (r.time_minutes == 0) {
+    static const std::map<std::string, int> kDefault = {
+        {"generate", 10},      {"lint", 10},     {"verify", 60}, {"synthesize", 120},
+        {"characterize", 120}, {"simulate", 30}, {"energy", 30}};
+    const auto it = kDefault.find(step);
+    r.time_minutes = it == kDefault.end() ? 60 : it->second;
+  }
+  return r;
 }
 
 std::vector<SweepPoint> ExpandSweep(const SweepFile& sw) {

@@ -42,6 +42,27 @@ struct SweepOptions {
   std::string memory;              // --memory ideal|hierarchy ("" = the design's)
 };
 
+// Where a step runs under `--backend slurm`: what one array task asks for per step kind.
+struct SlurmResources {
+  int cpus = 1;          // --cpus-per-task
+  std::string mem;       // --mem, e.g. 2G ("" = the cluster's default)
+  int time_minutes = 0;  // the step's time limit (0 = the step kind's default)
+};
+
+// The sweep file's `slurm:` section (docs/sweeps.md, "Slurm"); not part of the point hash.
+struct SlurmOptions {
+  std::string partition;                 // --partition ("" = the cluster's default)
+  std::string account;                   // --account
+  int points_per_task = 0;               // points per array task (0 = auto: ~4 tasks per CPU)
+  int max_running = 0;                   // array throttle --array=...%N (0 = none)
+  double poll_seconds = 5;               // squeue interval
+  double wait_hours = 72;                // give up following the job after this long
+  std::vector<std::string> sbatch_args;  // extra sbatch arguments
+  std::map<std::string, SlurmResources> resources;  // per step name
+  // The resources of `step`: the file's, else cpus 1, no mem, the kind's default time.
+  SlurmResources For(const std::string& step) const;
+};
+
 struct SweepFile {
   std::string path;  // as given
   std::string name;
@@ -53,6 +74,7 @@ struct SweepFile {
   std::vector<std::string> workloads;
   std::vector<std::string> steps;  // in SweepStepNames() order
   SweepOptions options;
+  SlurmOptions slurm;
 };
 
 struct SweepPoint {

@@ -70,13 +70,20 @@ TEST(SweepCli, BadInputExits2BeforeAnythingRuns) {
             std::string::npos)
       << r.out;
   EXPECT_FALSE(fs::exists(d / "out"));
-  const CliRun s =
-      Gpurf("sweep " + f.string() + " -o " + (d / "out").string() + " --backend slurm");
-  EXPECT_EQ(s.rc, 2);
-  EXPECT_NE(s.out.find("--backend: the Slurm backend is not implemented yet (got 'slurm'); "
-                       "allowed: local"),
+  const CliRun s = Gpurf("sweep " + f.string() + " -o " + (d / "out").string() + " --backend pbs");
+  EXPECT_EQ(s.rc, 2) << s.out;
+  EXPECT_NE(s.out.find("pbs"), std::string::npos) << s.out;
+  // The slurm: section is checked like the rest, before anything runs.
+  const fs::path g = d / "slurm.yaml";
+  std::ofstream(g) << "base:\n  design: {name: t}\naxes: {}\nworkloads: [vectorAdd]\n"
+                      "steps: [simulate]\nslurm: {poll_secs: 1}\n";
+  const CliRun u =
+      Gpurf("sweep " + g.string() + " -o " + (d / "out").string() + " --backend slurm");
+  EXPECT_EQ(u.rc, 2) << u.out;
+  EXPECT_NE(u.out.find("slurm.poll_secs: unknown key (did you mean 'poll_seconds'?)"),
             std::string::npos)
-      << s.out;
+      << u.out;
+  EXPECT_FALSE(fs::exists(d / "out"));
   // A folder gpurf did not write is refused, untouched.
   const fs::path mine = d / "mine";
   fs::create_directories(mine);
