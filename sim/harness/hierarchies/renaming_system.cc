@@ -150,11 +150,13 @@ class RenamingSystem : public RfSystem {
   bool CanIssue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) override {
     if (!RfSystem::CanIssue(cycle, warp, d))
       return false;
-    if (ThrottleOn() && warps_[warp].cta != reserved_) {
+    // The scheduler's check before it selects the warp (8.1); Issue verifies it was made.
+    Warp& w = warps_[warp];
+    w.checked_cycle = cycle;
+    w.checked_ok = !ThrottleOn() || w.cta == reserved_;
+    if (!w.checked_ok)
       ++throttled_;
-      return false;
-    }
-    return true;
+    return w.checked_ok;
   }
 
   bool CanAllocate(uint64_t, uint32_t warp, const std::vector<uint16_t>& regs) override {
@@ -211,7 +213,7 @@ class RenamingSystem : public RfSystem {
   int Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) override {
     Advance(cycle);
     Warp& w = warps_[warp];
-    if (ThrottleOn() && w.cta != reserved_)
+    if (w.checked_cycle != cycle || !w.checked_ok)
       throw std::logic_error(
           fmt::format("renaming: warp {} of throttled CTA slot {} issues while the throttle is on",
                       warp, w.cta));
@@ -229,9 +231,15 @@ class RenamingSystem : public RfSystem {
           ++fills_;
         } else if (w.phys[r] < 0 && w.released[r]) {
           // Released in this cycle by this very read (pir): the read comes first.
+          // (any operand slot of the instruction naming r may carry the flag).
           const auto& rel = flags_.release;
-          const bool own = w.released_at[r] == cycle && d.inst < rel.size() &&
-                           s < rel[d.inst].size() && rel[d.inst][s] != 0;
+          bool own = false;
+          for (size_t t = 0; d.inst < rel.size() && t < in.srcs.size() && t < rel[d.inst].size();
+               ++t) {
+            own = own || (rel[d.inst][t] != 0 && r >= in.srcs[t].first &&
+                          r < in.srcs[t].first + in.srcs[t].count);
+          }
+          own = own && w.released_at[r] == cycle;
           if (!own)
             throw std::logic_error(
                 fmt::format("renaming: warp {} reads R{} at instruction {} after its release", warp,
@@ -344,6 +352,8 @@ class RenamingSystem : public RfSystem {
   struct Warp {
     int cta = -1;
     int pending_delay = 0;
+    uint64_t checked_cycle = ~uint64_t{0};  // the last CanIssue and its answer
+    bool checked_ok = false;
     std::array<int16_t, kRegs> phys;
     std::array<bool, kRegs> spilled{}, released{}, written{};
     std::array<uint64_t, kRegs> released_at{};
