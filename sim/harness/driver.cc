@@ -141,6 +141,14 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
     a.live = sp::ComputeLiveness(k);
     a.strands = sp::FormStrands(k, a.live, po.strands);
   }
+  // Register release flags (Jeon's pir/pbr) for hierarchies that release registers.
+  std::vector<std::vector<uint16_t>> release_at;
+  if (const auto& rc = HarnessHierarchyOf(d).release_config; rc) {
+    a.release = sp::ComputeReleaseFlags(k, a.live, rc(d, sm));
+    release_at.assign(k.code.size(), {});
+    for (const sp::PbrRelease& p : a.release.pbr)
+      release_at[p.inst] = p.regs;
+  }
   const int sms = std::max(1, gpu.sms);
   const int parts = std::max(1, sm.rf_partitions);
   const sim::SmConfig part = PartitionOf(sm);
@@ -171,6 +179,10 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
   sim::SmOptions so;
   so.two_level = two_level;
   so.long_wait = &a.strands.waits;
+  if (!release_at.empty()) {
+    so.release_after_read = &a.release.release;
+    so.release_at = &release_at;
+  }
   sim::SmConfig gpu_sm = sm;
   gpu_sm.rf_partitions = parts;
   const sim::GpuStats gs =

@@ -42,6 +42,12 @@ struct HarnessHierarchy {
                                  const sim::passes::RegisterFileEnergies& pe,
                                  const std::string& json)>
       energies;
+  // Optional (null: none): the compiler's register release flags (Jeon's pir/pbr,
+  // sim/passes/release_flags.h) for this design on SM `sm`; the driver then computes them for
+  // every kernel and gives them to the SM as its release points (SmOptions::release_after_read,
+  // release_at).
+  std::function<sim::passes::ReleaseConfig(const DesignSpec&, const sim::SmConfig&)>
+      release_config = nullptr;
 };
 
 // The harness side of `design`'s hierarchy; std::invalid_argument naming the kind when the
