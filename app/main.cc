@@ -21,6 +21,7 @@
 #include "app/harness_cmd.h"
 #include "app/passes_cmd.h"
 #include "app/prove_cmd.h"
+#include "app/report_cmd.h"
 #include "app/structure_cmds.h"
 #include "app/sweep_cmd.h"
 #include "app/target.h"
@@ -245,10 +246,12 @@ int Main(int argc, char** argv) {
   CLI::App* sweep_cmd = AddSweepCommand(app, sweep_args);
   ResultsArgs results_args;
   CLI::App* results_cmd = AddResultsCommand(app, results_args);
+  ReportArgs report_args;
+  CLI::App* report_cmd = AddReportCommand(app, report_args);
 
-  const std::vector<std::string> names = {"gen",      "lint",    "verify", "flow",   "synth",
-                                          "workload", "compile", "sim",    "energy", "characterize",
-                                          "prove",    "gpu",     "sweep",  "results"};
+  const std::vector<std::string> names = {
+      "gen",    "lint",         "verify", "flow", "synth", "workload", "compile", "sim",
+      "energy", "characterize", "prove",  "gpu",  "sweep", "results",  "report"};
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -340,6 +343,8 @@ int Main(int argc, char** argv) {
       return RunSweepCommand(sweep_args);
     if (results_cmd->parsed())
       return RunResultsCommand(results_args);
+    if (report_cmd->parsed())
+      return RunReportCommand(report_args);
     if (workload->parsed())
       return CmdWorkload(wargs);
   } catch (const InputError& e) {
