@@ -92,12 +92,21 @@ std::string Dash() {
   return "<span class=\"na\">&mdash;</span>";
 }
 
-std::string AxisValue(const std::string& json_text) {
-  const auto j = nlohmann::json::parse(json_text, nullptr, false);
+// An axis value as the points table shows it; `brief`: a section axis by its kind only (chart
+// legends and bar labels).
+std::string AxisValue(const std::string& json_text, bool brief = false) {
+  auto j = nlohmann::json::parse(json_text, nullptr, false);
   if (j.is_discarded())
     return json_text;
-  if (j.is_string())
-    return j.get<std::string>();
+  // A section axis is recorded as its JSON text.
+  if (j.is_string()) {
+    const auto inner = nlohmann::json::parse(j.get<std::string>(), nullptr, false);
+    if (!inner.is_object())
+      return j.get<std::string>();
+    j = inner;
+  }
+  if (brief && j.is_object() && j.contains("kind"))
+    return Text(j["kind"]);
   // A section axis ({kind: hw-rfc, levels: 2, ...}): its fields, kind first.
   if (j.is_object()) {
     std::vector<std::string> parts;
@@ -157,7 +166,7 @@ SweepReportData LoadSweepReport(ResultsDb& db) {
     p.sweep_id = r["sweep_id"].is_number() ? r["sweep_id"].get<int64_t>() : 0;
     p.idx = r["idx"].is_number() ? r["idx"].get<int64_t>() : 0;
     const auto axes = nlohmann::json::parse(Text(r["axes"]), nullptr, false);
-    std::vector<std::string> parts;
+    std::vector<std::string> parts, brief;
     if (axes.is_array()) {
       for (const auto& kv : axes) {
         if (!kv.is_array() || kv.size() != 2)
@@ -165,11 +174,13 @@ SweepReportData LoadSweepReport(ResultsDb& db) {
         const std::string path = Text(kv[0]), value = kv[1].dump();
         p.axes.emplace_back(path, value);
         parts.push_back(path + "=" + AxisValue(value));
+        brief.push_back(AxisValue(value, true));
         if (std::find(d.axes.begin(), d.axes.end(), path) == d.axes.end())
           d.axes.push_back(path);
       }
     }
     p.label = parts.empty() ? p.hash : fmt::format("{}", fmt::join(parts, ", "));
+    p.short_label = fmt::format("#{} {}", p.idx, fmt::join(brief, " "));
     at[p.hash] = d.points.size();
     d.points.push_back(std::move(p));
   }
@@ -315,7 +326,7 @@ SweepReport RenderSweepReport(const SweepReportData& d) {
   const bool any_norm = std::any_of(d.points.begin(), d.points.end(),
                                     [](const auto& p) { return p.Normalized() > 0; });
   const auto series_of = [&](const ReportPoint& p) {
-    return p.axes.empty() ? std::string("points") : AxisValue(p.axes.front().second);
+    return p.axes.empty() ? std::string("points") : AxisValue(p.axes.front().second, true);
   };
 
   // Header and sweeps.
@@ -446,7 +457,7 @@ SweepReport RenderSweepReport(const SweepReportData& d) {
           it->second.breakdown.levels.empty())
         continue;
       baseline = it->second.baseline_pj;  // the same MRF-only run for every point of the sweep
-      configs.push_back({p.label, it->second.breakdown});
+      configs.push_back({p.short_label, it->second.breakdown});
       ids.push_back(p.hash);
     }
     if (configs.empty())
