@@ -33,6 +33,7 @@ packages=(
   libspdlog-dev libfmt-dev libyaml-cpp-dev libcli11-dev nlohmann-json3-dev
   libsqlite3-dev  # results database of gpurf sweep
   clang-format
+  chromium  # headless browser of the gpurf report test (label browser; skipped without it)
   clang libfuzzer-14-dev libclang-rt-14-dev
 )
 

@@ -3,7 +3,8 @@
 #
 #   scripts/test.sh [--build-dir DIR] [--no-fuzz] [extra ctest arguments...]
 #
-# Labels: unit (no external tools, includes the CLI tests), rtl (Verilator/Yosys/Icarus);
+# Labels: unit (no external tools, includes the CLI tests), rtl (Verilator/Yosys/Icarus),
+# browser (gpurf report loaded in headless Chromium; skipped, saying why, without chromium);
 # `ctest --test-dir build -L soak` runs the million-cycle soak tests, `-L examples` the whole
 # flow on every shipped example (both long, left out here). Then the fuzz targets (label fuzz):
 # their own clang build in build-fuzz/ (scripts/fuzz.sh --build-only), each target run for a
