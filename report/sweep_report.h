@@ -32,7 +32,7 @@ struct ReportPoint {
   std::string hash;
   int64_t sweep_id = 0, idx = 0;
   std::vector<std::pair<std::string, std::string>> axes;  // path, value (JSON text)
-  std::string label;  // "hierarchy=hw-rfc, levels 2, hierarchy.l1_entries_per_thread=2"
+  std::string label;        // "hierarchy=hw-rfc, levels 2, hierarchy.l1_entries_per_thread=2"
   std::string short_label;  // "#0 hw-rfc 2": the bar labels
   std::map<std::string, ReportWorkload> workloads;
   int steps_ok = 0, steps_failed = 0;
