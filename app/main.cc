@@ -21,6 +21,7 @@
 #include "app/harness_cmd.h"
 #include "app/passes_cmd.h"
 #include "app/prove_cmd.h"
+#include "app/report_cmd.h"
 #include "app/structure_cmds.h"
 #include "app/sweep_cmd.h"
 #include "app/target.h"
@@ -247,10 +248,12 @@ int Main(int argc, char** argv) {
   CLI::App* results_cmd = AddResultsCommand(app, results_args);
   SweepTaskArgs sweep_task_args;
   CLI::App* sweep_task_cmd = AddSweepTaskCommand(app, sweep_task_args);
+  ReportArgs report_args;
+  CLI::App* report_cmd = AddReportCommand(app, report_args);
 
   const std::vector<std::string> names = {
-      "gen",    "lint",         "verify", "flow", "synth", "workload", "compile",   "sim",
-      "energy", "characterize", "prove",  "gpu",  "sweep", "results",  "sweep-task"};
+      "gen",    "lint",         "verify", "flow", "synth", "workload", "compile",    "sim",
+      "energy", "characterize", "prove",  "gpu",  "sweep", "results",  "sweep-task", "report"};
   // CLI11 reports a mistyped subcommand only as "a subcommand is required"; name it instead.
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -344,6 +347,8 @@ int Main(int argc, char** argv) {
       return RunResultsCommand(results_args);
     if (sweep_task_cmd->parsed())
       return RunSweepTaskCommand(sweep_task_args);
+    if (report_cmd->parsed())
+      return RunReportCommand(report_args);
     if (workload->parsed())
       return CmdWorkload(wargs);
   } catch (const InputError& e) {

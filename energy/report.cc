@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "energy/svg.h"
+
 namespace gpurf::energy {
 
 Columns ColumnsOf(const std::vector<ConfigEnergy>& configs) {
@@ -44,29 +46,6 @@ namespace {
 void CheckBaseline(double baseline_pj) {
   if (!(baseline_pj > 0))
     throw std::invalid_argument(fmt::format("baseline energy {} pJ is not positive", baseline_pj));
-}
-
-std::string XmlEscape(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        o += "&amp;";
-        break;
-      case '<':
-        o += "&lt;";
-        break;
-      case '>':
-        o += "&gt;";
-        break;
-      case '"':
-        o += "&quot;";
-        break;
-      default:
-        o += c;
-    }
-  }
-  return o;
 }
 
 std::string CsvField(const std::string& s) {
@@ -145,7 +124,7 @@ nlohmann::ordered_json RenderJson(const std::vector<ConfigEnergy>& configs, doub
 }
 
 std::string RenderSvg(const std::vector<ConfigEnergy>& configs, double baseline_pj,
-                      const std::string& title) {
+                      const std::string& title, const std::vector<std::string>& bar_ids) {
   CheckBaseline(baseline_pj);
   // Layout: one vertical stacked bar per configuration, y axis in units of the baseline.
   static const char* const kColors[] = {"#1f4e79", "#8fb3d9", "#7b3f00", "#e0b07a",
@@ -162,14 +141,7 @@ std::string RenderSvg(const std::vector<ConfigEnergy>& configs, double baseline_
   const int height = top + plot_h + 110;
   auto y_of = [&](double v) { return top + plot_h - v / y_max * plot_h; };
 
-  std::string s = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" "
-      "viewBox=\"0 0 {} {}\" font-family=\"sans-serif\" font-size=\"12\">\n",
-      width, height, width, height);
-  s += fmt::format("  <title>{}</title>\n", XmlEscape(title));
-  s += "  <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-  s += fmt::format("  <text x=\"{}\" y=\"24\" font-size=\"15\" font-weight=\"bold\">{}</text>\n",
-                   left, XmlEscape(title));
+  std::string s = SvgOpen(width, height, title);
   // Grid and y axis labels every 0.2.
   for (int t = 0; t <= static_cast<int>(std::lround(y_max * 5)); ++t) {
     const double v = t * 0.2;
@@ -195,10 +167,14 @@ std::string RenderSvg(const std::vector<ConfigEnergy>& configs, double baseline_
         continue;
       const double y1 = y_of(acc + v), y0 = y_of(acc);
       s += fmt::format(
-          "  <rect x=\"{}\" y=\"{:.2f}\" width=\"{}\" height=\"{:.2f}\" fill=\"{}\">"
+          "  <rect x=\"{}\" y=\"{:.2f}\" width=\"{}\" height=\"{:.2f}\" fill=\"{}\"{}>"
           "<title>{}: {} {:.3f}</title></rect>\n",
-          x, y1, bar_w, y0 - y1, kColors[k % 8], XmlEscape(configs[static_cast<size_t>(i)].name),
-          XmlEscape(segs[k].name), v);
+          x, y1, bar_w, y0 - y1, kColors[k % 8],
+          static_cast<size_t>(i) < bar_ids.size()
+              ? fmt::format(" data-point-hash=\"{}\" data-x=\"{}\" data-y=\"{:.6g}\"",
+                            XmlEscape(bar_ids[static_cast<size_t>(i)]), XmlEscape(segs[k].name), v)
+              : std::string(),
+          XmlEscape(configs[static_cast<size_t>(i)].name), XmlEscape(segs[k].name), v);
       acc += v;
     }
     s += fmt::format("  <text x=\"{}\" y=\"{:.1f}\" text-anchor=\"middle\">{:.2f}</text>\n",

@@ -36,7 +36,10 @@ std::vector<Segment> Segments(const Breakdown& b, const Columns& c);
 std::string RenderCsv(const std::vector<ConfigEnergy>& configs, double baseline_pj);
 std::string RenderMarkdown(const std::vector<ConfigEnergy>& configs, double baseline_pj);
 nlohmann::ordered_json RenderJson(const std::vector<ConfigEnergy>& configs, double baseline_pj);
+// With `bar_ids` (one per configuration), each segment of configuration i carries
+// data-point-hash="bar_ids[i]", data-x (the segment's name) and data-y (its normalized value),
+// so that a page embedding the chart can find and count its bars.
 std::string RenderSvg(const std::vector<ConfigEnergy>& configs, double baseline_pj,
-                      const std::string& title);
+                      const std::string& title, const std::vector<std::string>& bar_ids = {});
 
 }  // namespace gpurf::energy

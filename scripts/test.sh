@@ -5,7 +5,8 @@
 #
 # Labels: unit (no external tools, includes the CLI tests), rtl (Verilator/Yosys/Icarus),
 # cluster (gpurf sweep --backend slurm on a private local Slurm; skipped with its reason where
-# Slurm cannot start);
+# Slurm cannot start); browser (gpurf report loaded in headless Chromium; skipped, saying why,
+# without chromium);
 # `ctest --test-dir build -L soak` runs the million-cycle soak tests, `-L examples` the whole
 # flow on every shipped example (both long, left out here). Then the fuzz targets (label fuzz):
 # their own clang build in build-fuzz/ (scripts/fuzz.sh --build-only), each target run for a

@@ -211,6 +211,34 @@ ResultsDb::ResultsDb(const fs::path& path) : path_(path) {
   }
 }
 
+ResultsDb::ResultsDb(const fs::path& path, ReadOnly) : path_(path) {
+  const auto bad = [&](const std::string& problem) {
+    if (db_)
+      sqlite3_close(db_);
+    db_ = nullptr;
+    return InputError({}, "results database", path.string(), problem,
+                      fmt::format("a gpurf sweep's results.db, schema version {}", kResultsSchema));
+  };
+  if (!fs::is_regular_file(path))
+    throw bad("no such file");
+  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK)
+    throw bad(db_ ? sqlite3_errmsg(db_) : "out of memory");
+  sqlite3_busy_timeout(db_, 60000);
+  nlohmann::json v;
+  try {
+    v = Query("SELECT value FROM schema_info WHERE key = 'schema_version'");
+  } catch (const std::exception& e) {
+    throw bad(fmt::format("not a gpurf results database ({})", e.what()));
+  }
+  if (v.empty())
+    throw bad("no schema version");
+  const std::string version =
+      v[0]["value"].is_string() ? v[0]["value"].get<std::string>() : v[0]["value"].dump();
+  if (version != std::to_string(kResultsSchema))
+    throw bad(
+        fmt::format("schema version {}, this gpurf reads version {}", version, kResultsSchema));
+}
+
 ResultsDb::~ResultsDb() {
   if (db_)
     sqlite3_close(db_);

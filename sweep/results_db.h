@@ -62,6 +62,11 @@ class ResultsDb {
   // Opens (creating it and its schema if absent) the database at `path`. A database with a newer
   // schema than this gpurf's is an InputError.
   explicit ResultsDb(const std::filesystem::path& path);
+  // Opens an existing database for reading only (gpurf report): no schema is created and nothing
+  // is written. A file that is not a gpurf results database (not SQLite, no schema_info) or has
+  // another schema version than kResultsSchema is an InputError naming `path`.
+  struct ReadOnly {};
+  ResultsDb(const std::filesystem::path& path, ReadOnly);
   ~ResultsDb();
   ResultsDb(const ResultsDb&) = delete;
   ResultsDb& operator=(const ResultsDb&) = delete;

@@ -72,6 +72,7 @@ TEST_F(CliTest, GenFlopArrayFromFlags) {
   std::set<std::string> want = {"filelist.f", "manifest.json", "gpurf_assert.svh"};
   for (size_t i = 1; i < files.size(); ++i)
     want.insert(files[i]);
+  want.insert(files[2].substr(0, files[2].size() - 3) + ".core");  // FuseSoC core of the top
   std::set<std::string> have;
   for (const auto& e : fs::directory_iterator(out))
     have.insert(e.path().filename().string());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "base/gpurf_version.h"
+#include "gen/output/fusesoc.h"
 #include "gen/rtl_primitives.h"
 
 namespace gpurf {
@@ -63,6 +64,7 @@ nlohmann::ordered_json GeneratedStructure::ManifestJson() const {
                        {"origin", f.primitive ? "rtl-primitive" : "generated"}});
   }
   j["files"] = files_j;
+  j["fusesoc_core"] = FusesocCoreFileName(*this);
   j["parameters"] = parameters;
   j["derived"] = derived;
   nlohmann::ordered_json ports_j = nlohmann::ordered_json::array();
@@ -101,6 +103,7 @@ void WriteStructure(const fs::path& dir, const GeneratedStructure& g) {
     WriteFile(dir / f.name, f.contents);
   WriteFile(dir / "filelist.f", g.Filelist());
   WriteFile(dir / "manifest.json", g.ManifestJson().dump(2) + "\n");
+  WriteFile(dir / FusesocCoreFileName(g), FusesocCore(g));
 }
 
 }  // namespace gpurf

@@ -47,7 +47,8 @@ struct GeneratedStructure {
   std::string Filelist() const;
 };
 
-// Writes the files, filelist.f and manifest.json of `g` into the existing folder `dir`.
+// Writes the files, filelist.f, manifest.json and the FuseSoC core <top>.core (fusesoc.h) of `g`
+// into the existing folder `dir`.
 void WriteStructure(const fs::path& dir, const GeneratedStructure& g);
 
 // The comment banner every generated file starts with.

@@ -118,7 +118,7 @@ TEST(EmitFlopArray, DeterministicAcrossRunsAndWrites) {
   for (const auto& e : fs::directory_iterator(tmp / "a"))
     names.insert(e.path().filename().string());
   EXPECT_EQ(names, (std::set<std::string>{"filelist.f", "manifest.json", "gpurf_assert.svh",
-                                          "gpurf_clock_gate.sv", a.top + ".sv"}));
+                                          "gpurf_clock_gate.sv", a.top + ".sv", a.top + ".core"}));
   for (const auto& n : names)
     EXPECT_EQ(ReadFile(tmp / "a" / n), ReadFile(tmp / "b" / n)) << n;
   fs::remove_all(tmp);

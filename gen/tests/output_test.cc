@@ -265,7 +265,8 @@ TEST_F(OutputTest, DesignWriterOnFermi) {
       const auto sub = nlohmann::json::parse(ReadFile(dest / name / "manifest.json"));
       EXPECT_EQ(sub["instance"], name);
       EXPECT_EQ(sub["top"], e["top"]);
-      std::set<std::string> want = {"manifest.json", "filelist.f"};
+      std::set<std::string> want = {"manifest.json", "filelist.f",
+                                    e["top"].get<std::string>() + ".core"};
       for (const auto& line : Lines(ReadFile(dest / name / "filelist.f")))
         want.insert(line == "+incdir+." ? "gpurf_assert.svh" : line);  // the `included header
       EXPECT_EQ(Entries(dest / name), want) << name;
