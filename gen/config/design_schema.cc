@@ -56,7 +56,17 @@ const std::vector<DesignSection>& DesignSections() {
         IntParam("l0_entries_per_thread", 1, 1, 1, "L0 entries per thread"),
         BoolParam("l0_split", true,
                   "split L0 into one single-entry bank per operand slot (A, B, C)"),
-        EnumParam("replacement", {"fifo", "lru"}, "lru", "hw-rfc replacement policy")}},
+        EnumParam("replacement", {"fifo", "lru"}, "lru", "hw-rfc replacement policy"),
+        IntParam("rc_bytes", 0, 262144, 8192,
+                 "hybrid: register-cache bytes per SM, split over the register-file partitions "
+                 "(0: RSP only)"),
+        IntParam("rsp_bytes", 0, 262144, 4096,
+                 "hybrid: register-scratchpad bytes per SM, split over the register-file "
+                 "partitions (0: RC only)"),
+        EnumParam("organization", {"hierarchical", "parallel-evict", "parallel-lifetime"},
+                  "hierarchical",
+                  "hybrid: RSP transfers through the RC, beside it with the RC evicting what the "
+                  "RSP takes, or none (Bailey IV-D)")}},
       {"storage",
        "flip-flop array options for every ORF/RFC level",
        {EnumParam("read_mode", {"comb", "reg"}, "comb", "combinational or registered reads"),
