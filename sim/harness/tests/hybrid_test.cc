@@ -7,8 +7,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "gen/config/yaml_loader.h"
+#include "models/hybrid_rc_model.h"
 #include "sim/harness/driver.h"
 #include "sim/harness/hybrid_system.h"
 #include "sim/tests/cli_fixture.h"
@@ -91,6 +93,54 @@ TEST(HybridRc, TwoWayLruWriteAllocate) {
   RegisterCache none(0, 2);
   EXPECT_FALSE(none.enabled());
   EXPECT_LT(none.Find(0, 0), 0);
+}
+
+// The harness's RC against the hybrid-rc golden model (models/hybrid_rc_model.h) at the family's
+// default point (2 KB: 16 lines, 8 sets of 2 ways, 16 warps): the same hits, last-use kills,
+// write hits and victims over a random stream of one read or one write per cycle.
+TEST(HybridRc, RegisterCacheMatchesTheGoldenModel) {
+  const StructureKind* sk = FindStructureKind("hybrid-rc");
+  ASSERT_NE(sk, nullptr);
+  const HybridRcSpec spec = SpecAs<HybridRcSpec>(sk->make_spec(ParamSet(sk->params)));
+  ASSERT_EQ(spec.rc_bytes / spec.line_bytes, 16);
+  HybridRc golden(spec);
+  RegisterCache rc(spec.rc_bytes / spec.line_bytes, spec.ways);
+  std::mt19937 rng(7);
+  int hits = 0, victims = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const int warp = static_cast<int>(rng() % 4), reg = static_cast<int>(rng() % 24);
+    HybridRc::Inputs in;
+    in.reads.assign(HybridRcSpec::kReadPorts, {});
+    in.writes.assign(HybridRcSpec::kWritePorts, {});
+    SCOPED_TRACE(fmt::format("step {}: warp {} R{}", i, warp, reg));
+    if (rng() % 2 == 0) {
+      const bool last = rng() % 3 == 0;
+      in.reads[0] = {true, false, last, 0, warp, reg};
+      const HybridRc::Outputs o = golden.Step(in);
+      const int line = rc.Find(warp, reg);
+      ASSERT_EQ(o.hit[0], line >= 0);
+      if (line >= 0) {
+        ++hits;
+        rc.Touch(line);
+        if (last)
+          rc.Invalidate(line);
+      }
+    } else {
+      in.writes[0] = {true, false, 0, warp, reg, Bits(spec.width)};
+      const HybridRc::Outputs o = golden.Step(in);
+      RegisterCache::Victim v;
+      rc.Write(warp, reg, v);
+      ASSERT_EQ(o.wb[0].valid, v.valid);
+      if (v.valid) {
+        ++victims;
+        EXPECT_EQ(o.wb[0].warp, v.warp);
+        EXPECT_EQ(o.wb[0].reg, v.reg);
+      }
+    }
+    ASSERT_EQ(golden.failure(), "");
+  }
+  EXPECT_GT(hits, 1000);
+  EXPECT_GT(victims, 1000);
 }
 
 // R2 = R0 + R1; R3 = R2 + R2 (R2 dies at its read; R3 is never read).
