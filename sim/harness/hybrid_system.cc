@@ -128,9 +128,43 @@ energy::Energies HybridEnergies(const sp::RegisterFileEnergies& pe, const std::s
 // ---------------------------------------------------------------------------------------------
 // RSP allocation
 
+sp::RspAllocation LifetimeRangesOnly(const sim::Kernel& k, const sp::RspAllocation& a) {
+  sp::RspAllocation out = a;
+  for (sp::RspInst& in : out.insts) {
+    std::fill(in.srcs.begin(), in.srcs.end(), sp::RspOperand{});
+    std::fill(in.dsts.begin(), in.dsts.end(), sp::RspResult{});
+    in.writebacks.clear();
+  }
+  out.ranges.clear();
+  auto same = [](const sim::RegOperand& x, const sim::RegOperand& g) {
+    return x.first == g.first && x.count == g.count;
+  };
+  for (const sp::RspRange& r : a.ranges) {
+    if (r.kind != sp::RspRangeKind::kWrite || r.live_out)
+      continue;
+    out.ranges.push_back(r);
+    // The range's accesses: its group's RSP reads in (first, last] and RSP writes in [first,
+    // last) (an instruction reads before it writes: the reads of `first` and the writes of `last`
+    // belong to the register's neighbouring ranges).
+    for (uint32_t i = r.first; i <= r.last; ++i) {
+      const sim::Instruction& in = k.code[i];
+      for (size_t s = 0; s < in.srcs.size() && i > r.first; ++s) {
+        if (same(in.srcs[s], r.group) && a.insts[i].srcs[s].rsp)
+          out.insts[i].srcs[s] = a.insts[i].srcs[s];
+      }
+      for (size_t d = 0; d < in.dsts.size() && i < r.last; ++d) {
+        if (same(in.dsts[d], r.group) && a.insts[i].dsts[d].rsp)
+          out.insts[i].dsts[d] = a.insts[i].dsts[d];
+      }
+    }
+  }
+  return out;
+}
+
 std::shared_ptr<const sp::RspAllocation> HybridRspAllocation(const sim::Kernel& k,
                                                              const sp::KernelAnalysis& a,
-                                                             int rsp_bytes, int active_warps) {
+                                                             int rsp_bytes, int active_warps,
+                                                             bool lifetime_only) {
   sp::RspConfig rc;
   rc.rsp_bytes = rsp_bytes;
   rc.active_warps = std::max(1, active_warps);
@@ -147,18 +181,28 @@ std::shared_ptr<const sp::RspAllocation> HybridRspAllocation(const sim::Kernel& 
     std::string name;
     size_t insts = 0;
     int bytes = 0, warps = 0;
+    bool lifetime = false;
     std::shared_ptr<const sp::RspAllocation> alloc;
   } last;
   std::lock_guard<std::mutex> lock(mu);
   if (last.alloc == nullptr || last.k != &k || last.name != k.name || last.insts != k.code.size() ||
-      last.bytes != rsp_bytes || last.warps != rc.active_warps) {
+      last.bytes != rsp_bytes || last.warps != rc.active_warps || last.lifetime != lifetime_only) {
     last.k = &k;
     last.name = k.name;
     last.insts = k.code.size();
     last.bytes = rsp_bytes;
     last.warps = rc.active_warps;
-    last.alloc =
-        std::make_shared<const sp::RspAllocation>(sp::AllocateRsp(k, a.live, a.strands, rc, pe));
+    last.lifetime = lifetime_only;
+    sp::RspAllocation alloc = sp::AllocateRsp(k, a.live, a.strands, rc, pe);
+    if (lifetime_only) {
+      // parallel-lifetime: no transfers, so only write ranges that die in the RSP; the capacity
+      // the dropped ranges held is not given to others (the compiler has no such mode).
+      alloc = LifetimeRangesOnly(k, alloc);
+      if (const auto v = sp::CheckRspAllocation(k, a.live, a.strands, alloc); !v.empty())
+        throw std::logic_error(
+            fmt::format("hybrid parallel-lifetime allocation of {}: {}", k.name, v.front()));
+    }
+    last.alloc = std::make_shared<const sp::RspAllocation>(std::move(alloc));
   }
   return last.alloc;
 }
@@ -351,7 +395,8 @@ std::unique_ptr<RfSystem> MakeHybridSystem(const DesignSpec& d, const sim::Kerne
                                            const HarnessOptions& opt) {
   const int parts = std::max(1, part.rf_partitions);
   const int rc_lines = d.hierarchy.rc_bytes / parts / 128;
-  auto alloc = HybridRspAllocation(k, a, d.hierarchy.rsp_bytes, part.active_warps * parts);
+  auto alloc = HybridRspAllocation(k, a, d.hierarchy.rsp_bytes, part.active_warps * parts,
+                                   d.hierarchy.organization == "parallel-lifetime");
   return std::make_unique<Hybrid>(k, part, MrfBanks(d), opt.mrf_collectors, rc_lines,
                                   d.hierarchy.organization == "parallel-evict", std::move(alloc),
                                   a.live);

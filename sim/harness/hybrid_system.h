@@ -22,7 +22,9 @@
 //   Transfers. hierarchical (Fig. 6): a fill reads the RC (touching the line) or, on a miss,
 //   the MRF; a live-out is an RC write (write-allocate). parallel-evict: a fill of a register the
 //   RC holds takes the line's value, writes it back to the MRF and invalidates it; a live-out
-//   goes to the MRF and drops the RC's copy without write-back.
+//   goes to the MRF and drops the RC's copy without write-back. parallel-lifetime: no transfers;
+//   the compiler's allocation keeps only its write ranges that are not live-out
+//   (LifetimeRangesOnly), checked again by CheckRspAllocation.
 //
 //   Timing. An instruction with a source that misses the RC and is read from the MRF gets one
 //   extra cycle of operand delay (IV-D: the RC lookup, then the MRF access, exceed the 0.89 ns
@@ -100,8 +102,13 @@ std::unique_ptr<RfSystem> MakeHybridSystem(const DesignSpec& d, const sim::Kerne
 const HybridStats* HybridStatsOf(const RfSystem& system);
 
 // The RSP allocation of `k` for `rsp_bytes` per SM over `active_warps` per SM, priced with the
-// hybrid's energies (nullptr when the RSP has no entry per warp).
+// hybrid's energies (nullptr when the RSP has no entry per warp). `lifetime_only`
+// (parallel-lifetime): only the write ranges that are not live-out, checked again.
 std::shared_ptr<const sim::passes::RspAllocation> HybridRspAllocation(
-    const sim::Kernel& k, const sim::passes::KernelAnalysis& a, int rsp_bytes, int active_warps);
+    const sim::Kernel& k, const sim::passes::KernelAnalysis& a, int rsp_bytes, int active_warps,
+    bool lifetime_only = false);
+// `a` without its read allocations and live-out write ranges (no RSP transfers).
+sim::passes::RspAllocation LifetimeRangesOnly(const sim::Kernel& k,
+                                              const sim::passes::RspAllocation& a);
 
 }  // namespace gpurf::harness

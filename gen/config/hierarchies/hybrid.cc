@@ -46,12 +46,6 @@ std::vector<DesignStructure> HybridStructures(const HierarchyInputs& in) {
     hier.Reject("organization", "without an RC there is nothing to organize the RSP against",
                 "hierarchical (or leave it out)");
   }
-  if (d.hierarchy.organization == "parallel-lifetime") {
-    hier.Reject("organization",
-                "parallel-lifetime needs an RSP allocation without live-outs and read "
-                "allocations, which the compiler (sim/passes/rsp_alloc.h) does not make yet",
-                "hierarchical or parallel-evict");
-  }
   // One scheduler's hybrid-rc structure, when the family can build the per-scheduler sizes
   // (power-of-two RC sets, at least two RSP slots); the SM harness models any size in C++.
   DesignStructure s;

@@ -228,7 +228,8 @@ TEST(HybridRc, EveryCorpusKernelRunsAndCountsAddUp) {
   };
   uint64_t work = 0;
   for (const Case& c : {Case{8192, 4096, "hierarchical"}, Case{8192, 4096, "parallel-evict"},
-                        Case{12288, 0, "hierarchical"}, Case{0, 12288, "hierarchical"}}) {
+                        Case{12288, 0, "hierarchical"}, Case{0, 12288, "hierarchical"},
+                        Case{8192, 4096, "parallel-lifetime"}}) {
     DriverOptions o;
     o.baseline = false;
     o.gpu.sms = 2;  // every kernel still runs whole (on 2 SMs): the counts' invariants, faster
@@ -264,6 +265,10 @@ TEST(HybridRc, EveryCorpusKernelRunsAndCountsAddUp) {
         EXPECT_EQ(Reads(rc) + Writes(rc) + rc.drains, 0u);
         EXPECT_EQ(mrf.writebacks, live_outs);
       }
+      if (std::string(c.org) == "parallel-lifetime") {
+        EXPECT_EQ(rsp.fills + rsp.drains, 0u);  // no transfers
+        EXPECT_EQ(mrf.writebacks, rc.drains);
+      }
       if (c.rsp == 0) {
         EXPECT_EQ(Reads(rsp) + Writes(rsp) + rsp.fills + rsp.drains, 0u);
       }
@@ -296,7 +301,6 @@ TEST_F(HybridCli, BadHybridYamlExitsTwoWithFileLineColumn) {
        {Bad{"  rc_bytes: 1000\n", "bad.yaml:5:13", "rc_bytes"},
         Bad{"  rsp_bytes: 100\n", "bad.yaml:5:14", "rsp_bytes"},
         Bad{"  rc_bytes: 0\n  rsp_bytes: 0\n", "bad.yaml:6:14", "rsp_bytes"},
-        Bad{"  organization: parallel-lifetime\n", "bad.yaml:5:17", "organization"},
         Bad{"  organization: sideways\n", "bad.yaml:5:17", "organization"},
         Bad{"  rc_bytes: 0\n  organization: parallel-evict\n", "bad.yaml:6:17", "organization"}}) {
     const fs::path bad = dir_ / "bad.yaml";
