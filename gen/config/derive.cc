@@ -181,6 +181,9 @@ DesignSpec DeriveDesign(const CheckedSections& in, const std::string& file_name)
   d.hierarchy.l0_entries_per_thread = hier.IntAsInt("l0_entries_per_thread");
   d.hierarchy.l0_split = hier.Bool("l0_split");
   d.hierarchy.replacement = hier.Enum("replacement");
+  d.hierarchy.rc_bytes = hier.IntAsInt("rc_bytes");
+  d.hierarchy.rsp_bytes = hier.IntAsInt("rsp_bytes");
+  d.hierarchy.organization = hier.Enum("organization");
   const bool levels_given = !hier.Get("levels").defaulted;
   const HierarchyKind& hk = *FindHierarchyKind(d.hierarchy.kind);  // the enum allows no other
   if (hk.min_levels == hk.max_levels) {

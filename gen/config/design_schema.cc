@@ -66,7 +66,18 @@ const std::vector<DesignSection>& DesignSections() {
                  "renaming: release flag cache entries (0: every pir is fetched)"),
         IntParam("subarrays", 1, 16, 8, "renaming: power-gated subarrays per bank"),
         IntParam("wake_cycles", 1, 31, 1, "renaming: subarray wake-up latency in cycles"),
-        BoolParam("power_gating", true, "renaming: gate subarrays with no mapped register")}},
+        BoolParam("power_gating", true, "renaming: gate subarrays with no mapped register"),
+        // hybrid (Bailey et al.): gen/config/hierarchies/hybrid.cc
+        IntParam("rc_bytes", 0, 262144, 8192,
+                 "hybrid: register-cache bytes per SM, split over the register-file partitions "
+                 "(0: RSP only)"),
+        IntParam("rsp_bytes", 0, 262144, 4096,
+                 "hybrid: register-scratchpad bytes per SM, split over the register-file "
+                 "partitions (0: RC only)"),
+        EnumParam("organization", {"hierarchical", "parallel-evict", "parallel-lifetime"},
+                  "hierarchical",
+                  "hybrid: RSP transfers through the RC, beside it with the RC evicting what the "
+                  "RSP takes, or none (Bailey IV-D)")}},
       {"storage",
        "flip-flop array options for every ORF/RFC level",
        {EnumParam("read_mode", {"comb", "reg"}, "comb", "combinational or registered reads"),

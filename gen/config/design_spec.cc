@@ -41,6 +41,11 @@ nlohmann::ordered_json DesignSpec::ToJson() const {
                     {"l0_entries_per_thread", hierarchy.l0_entries_per_thread},
                     {"l0_split", hierarchy.l0_split},
                     {"replacement", hierarchy.replacement}};
+  if (hierarchy.kind == "hybrid") {  // only then: the other designs keep their config_hash
+    j["hierarchy"]["rc_bytes"] = hierarchy.rc_bytes;
+    j["hierarchy"]["rsp_bytes"] = hierarchy.rsp_bytes;
+    j["hierarchy"]["organization"] = hierarchy.organization;
+  }
   j["scheduler"] = scheduler;
   j["inner_policy"] = inner_policy;
   nlohmann::ordered_json st = nlohmann::ordered_json::array();

@@ -59,6 +59,11 @@ struct HierarchyConfig {
   int l0_entries_per_thread = 1;
   bool l0_split = true;
   std::string replacement;  // hw-rfc: fifo | lru
+  // hybrid (Bailey et al.): bytes per SM of the register cache and the register scratchpad, and
+  // how the RSP's transfers reach the MRF (hierarchical | parallel-evict | parallel-lifetime).
+  int rc_bytes = 0;
+  int rsp_bytes = 0;
+  std::string organization;
 };
 
 // One field the `gpu:` section sets: its dotted path ("sm.warps", "l1d.bytes", "memory"), the

@@ -54,13 +54,7 @@ MrfSpec TimingSpec(int banks, int warps, int regs, int collectors) {
   return MrfSpec::FromParams(p);
 }
 
-template <typename F>
-void ForEachReg(const std::vector<sim::RegOperand>& ops, F&& f) {
-  for (const auto& o : ops) {
-    for (int j = 0; j < o.count; ++j)
-      f(static_cast<int>(o.first) + j);
-  }
-}
+}  // namespace
 
 int RegsOf(const std::vector<sim::RegOperand>& ops) {
   int n = 0;
@@ -68,8 +62,6 @@ int RegsOf(const std::vector<sim::RegOperand>& ops) {
     n += o.count;
   return n;
 }
-
-}  // namespace
 
 // ---------------------------------------------------------------------------------------------
 // MrfTiming
@@ -521,6 +513,10 @@ class HwRfc : public RfSystem {
 
 }  // namespace
 
+int MrfBanks(const DesignSpec& d) {
+  return std::max(1, d.mrf.banks_per_cluster);
+}
+
 const HarnessHierarchy& HarnessHierarchyOf(const DesignSpec& d) {
   const HarnessHierarchy* h = Registry<HarnessHierarchy>::Get().Find(d.hierarchy.kind);
   if (h == nullptr) {
@@ -553,7 +549,7 @@ std::unique_ptr<RfSystem> MakeRfSystem(const DesignSpec& d, const sim::Kernel& k
 namespace {
 
 int Banks(const DesignSpec& d) {
-  return std::max(1, d.mrf.banks_per_cluster);
+  return MrfBanks(d);
 }
 int NoOrf(const DesignSpec&) {
   return 1;

@@ -172,6 +172,19 @@ class RfSystem : public sim::RegisterFileSystem {
   StructureListener* listener_ = nullptr;
 };
 
+// Every register of `ops` (a pair or quad operand is its registers), in order.
+template <typename F>
+void ForEachReg(const std::vector<sim::RegOperand>& ops, F&& f) {
+  for (const auto& o : ops) {
+    for (int j = 0; j < o.count; ++j)
+      f(static_cast<int>(o.first) + j);
+  }
+}
+// The registers of `ops`.
+int RegsOf(const std::vector<sim::RegOperand>& ops);
+// The MRF banks of one lane cluster, the MRF timing's banks (at least one).
+int MrfBanks(const DesignSpec& design);
+
 // Builds the system of `design.hierarchy` for kernel `k` (BuildCfg done), counting into
 // `energies` (RfSystem::CountFor). `analysis` must be the kernel's analysis with the design's ORF
 // configuration for SW ORF designs and supplies the liveness hints of HW RFC designs; it must
