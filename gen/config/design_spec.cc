@@ -41,6 +41,14 @@ nlohmann::ordered_json DesignSpec::ToJson() const {
                     {"l0_entries_per_thread", hierarchy.l0_entries_per_thread},
                     {"l0_split", hierarchy.l0_split},
                     {"replacement", hierarchy.replacement}};
+  if (hierarchy.kind == "cerf") {
+    j["hierarchy"]["replacement"] =
+        hierarchy.replacement == "lru-fair" ? "lru-fair" : "lru-prioritized";
+    j["hierarchy"]["cerf_bytes"] = hierarchy.cerf_bytes;
+    j["hierarchy"]["ways"] = hierarchy.ways;
+    j["hierarchy"]["tag_banks"] = hierarchy.tag_banks;
+    j["hierarchy"]["address_prefix"] = hierarchy.address_prefix;
+  }
   j["scheduler"] = scheduler;
   j["inner_policy"] = inner_policy;
   nlohmann::ordered_json st = nlohmann::ordered_json::array();

@@ -135,6 +135,9 @@ class RfSystem : public sim::RegisterFileSystem {
   void Tick(uint64_t cycle) override { mrf_.Tick(cycle); }
   bool Busy() const override { return !mrf_.Idle(); }
   virtual void Finish() { mrf_.Finish(st_); }
+  // The memory system of the run and this system's SM (called before RunGpu; `memory` null with
+  // ideal memory). Systems that own their SM's L1D (cerf) register with it; others ignore it.
+  virtual void AttachMemory(sim::mem::MemorySystem* /*memory*/, int /*sm*/) {}
   const RfStats& stats() const { return st_; }
   // Counts from now on into the levels and components of `e` (its hierarchy's energies, or any
   // that have the levels and components this system uses: std::invalid_argument naming the
