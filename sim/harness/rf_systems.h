@@ -75,6 +75,8 @@ struct RfStats {
   uint64_t core_reads = 0, core_conflicts = 0, core_issue_stalls = 0;
   uint64_t dispatch_mismatches = 0;
   uint64_t dispatch_late_cycles = 0;  // sum of (actual - predicted) over late dispatches
+  // Statistics of one hierarchy's own (cerf: lookups, fills, spills), by name; summed by name.
+  std::vector<std::pair<std::string, uint64_t>> extra;
 
   // Sums (the systems of several SMs or register-file partitions).
   RfStats& operator+=(const RfStats& o);

@@ -239,8 +239,8 @@ struct SmCache {
 struct SmState {
   SmCache l1, cc;
   L1Owner* owner = nullptr;  // owns the L1D when set
-  uint64_t lsu_free = 0;    // L1D / shared pipeline: one line or pass per cycle
-  uint64_t const_free = 0;  // constant cache: one distinct address per cycle
+  uint64_t lsu_free = 0;     // L1D / shared pipeline: one line or pass per cycle
+  uint64_t const_free = 0;   // constant cache: one distinct address per cycle
   MemStats stats;
 };
 
@@ -824,9 +824,8 @@ std::optional<uint64_t> MemorySystem::Issue(int sm, uint64_t cycle, const Access
           d = std::max(d, m.ToL2(st, now + k, m.lines[k].line, m.lines[k].sectors,
                                  s.l1.sector_shift, s.l1.line_shift, L2Op::kAtomic));
         done = d;
-      } else if (s.owner != nullptr &&
-                 (a.write || a.space == Space::kTexture ||
-                  (a.op != CacheOp::kCg && a.op != CacheOp::kCv))) {
+      } else if (s.owner != nullptr && (a.write || a.space == Space::kTexture ||
+                                        (a.op != CacheOp::kCg && a.op != CacheOp::kCv))) {
         done = m.Owned(s, now, a.write);
       } else if (a.write) {
         const bool local = a.space == Space::kLocal;

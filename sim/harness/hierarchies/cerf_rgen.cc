@@ -64,8 +64,7 @@ uint64_t RegMemIndexer::RegisterAddress(int warp, int reg) const {
   if (warp < 0 || warp >= p_.warps || reg < 0 || reg >= p_.regs)
     throw std::out_of_range(fmt::format("reg-mem re-indexing: warp {} register {} outside {} x {}",
                                         warp, reg, p_.warps, p_.regs));
-  return static_cast<uint64_t>(warp) * static_cast<uint64_t>(p_.regs) +
-         static_cast<uint64_t>(reg);
+  return static_cast<uint64_t>(warp) * static_cast<uint64_t>(p_.regs) + static_cast<uint64_t>(reg);
 }
 
 uint64_t RegMemIndexer::Address(int warp, int reg) const {

@@ -27,13 +27,13 @@ namespace gpurf::harness {
 class RegMemIndexer {
  public:
   struct Params {
-    int warps = 32;         // warp contexts whose registers are mapped
-    int regs = 32;          // registers per warp (the allocation per warp; any count >= 1)
-    int line_bytes = 128;   // power of two
-    int banks = 4;          // tag banks, power of two
-    int sets = 256;         // sets in all banks, power of two, a multiple of banks
-    int addr_width = 32;    // bits of a line address (<= 63)
-    int64_t prefix = -1;    // the reg-mem prefix; -1: all ones
+    int warps = 32;        // warp contexts whose registers are mapped
+    int regs = 32;         // registers per warp (the allocation per warp; any count >= 1)
+    int line_bytes = 128;  // power of two
+    int banks = 4;         // tag banks, power of two
+    int sets = 256;        // sets in all banks, power of two, a multiple of banks
+    int addr_width = 32;   // bits of a line address (<= 63)
+    int64_t prefix = -1;   // the reg-mem prefix; -1: all ones
     // Why these parameters cannot be indexed ("" when they can).
     std::string Problem() const;
   };
@@ -66,8 +66,7 @@ class RegMemIndexer {
 
  private:
   Params p_;
-  int offset_bits_ = 0, reg_addr_bits_ = 0, prefix_bits_ = 0, bank_bits_ = 0,
-      set_in_bank_bits_ = 0;
+  int offset_bits_ = 0, reg_addr_bits_ = 0, prefix_bits_ = 0, bank_bits_ = 0, set_in_bank_bits_ = 0;
   uint64_t prefix_ = 0;
 };
 

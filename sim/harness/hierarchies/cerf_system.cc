@@ -42,8 +42,8 @@ int AllocRegs(const sim::Kernel& k, const sim::SmConfig& sm) {
 
 CerfConfig CerfConfig::From(const DesignSpec& d) {
   CerfConfig c;
-  c.bytes = d.hierarchy.cerf_bytes == 0 ? static_cast<int>(d.mrf.capacity_bytes)
-                                        : d.hierarchy.cerf_bytes;
+  c.bytes =
+      d.hierarchy.cerf_bytes == 0 ? static_cast<int>(d.mrf.capacity_bytes) : d.hierarchy.cerf_bytes;
   c.ways = d.hierarchy.ways;
   c.tag_banks = d.hierarchy.tag_banks;
   c.line_bytes = 4 * d.sm.lanes;
@@ -76,8 +76,8 @@ CerfStats& CerfStats::operator+=(const CerfStats& o) {
   return *this;
 }
 
-CerfSystem::CerfSystem(const sim::Kernel& k, const sim::SmConfig& sm, int mrf_banks,
-                       int collectors, const CerfConfig& c, const sp::Liveness& live)
+CerfSystem::CerfSystem(const sim::Kernel& k, const sim::SmConfig& sm, int mrf_banks, int collectors,
+                       const CerfConfig& c, const sp::Liveness& live)
     : RfSystem(k, sm, mrf_banks, collectors),
       cfg_(c),
       live_(live),
@@ -191,6 +191,12 @@ void CerfSystem::ReadOperands(uint32_t warp, const sim::DynInst& d, std::vector<
         it->second = it->second || last;
     }
   }
+  // The data array serves every operand slot, as the MRF does in the baseline.
+  for (const auto& o : in.srcs) {
+    for (int j = 0; j < o.count; ++j)
+      mrf.push_back(o.first + j);
+  }
+  Read(mrf_level_, sh, mrf.size());
   std::fill(bank_count_.begin(), bank_count_.end(), 0);
   uint64_t fill_done = 0;
   const int w = static_cast<int>(warp);
@@ -200,8 +206,6 @@ void CerfSystem::ReadOperands(uint32_t warp, const sim::DynInst& d, std::vector<
     ++cs_.reg_reads;
     ++st_.counts.events[static_cast<size_t>(tag_event_)];
     const TagArray::Result r = Lookup(S::kReadReg, last, addr);
-    mrf.push_back(reg);
-    Read(mrf_level_, sh);
     if (r.hit) {
       ++cs_.reg_read_hits;
       cs_.dead_frees += r.after == S::kInactive ? 1 : 0;
@@ -274,9 +278,9 @@ void CerfSystem::CtaFinished(uint64_t, const sim::CtaInfo& c) {
 
 sim::mem::L1Owner::Outcome CerfSystem::Line(uint64_t at, uint64_t line, bool write) {
   if (rgen_.InRegSpace(line) || (line >> cfg_.addr_width) != 0) {
-    throw std::logic_error(fmt::format(
-        "cerf: memory line {:#x} outside the {}-bit space below the reg-mem prefix", line,
-        cfg_.addr_width));
+    throw std::logic_error(
+        fmt::format("cerf: memory line {:#x} outside the {}-bit space below the reg-mem prefix",
+                    line, cfg_.addr_width));
   }
   ++cs_.mem_lookups;
   const TagArray::Result r = Lookup(write ? S::kStore : S::kLoad, false, line);
@@ -305,6 +309,27 @@ void CerfSystem::Filled(uint64_t line, uint64_t ready) {
 void CerfSystem::Finish() {
   RfSystem::Finish();
   st_.dead_kills = cs_.dead_frees;
+  const CerfStats& c = cs_;
+  st_.extra = {{"reg reads", c.reg_reads},
+               {"reg read hits", c.reg_read_hits},
+               {"fills", c.fills},
+               {"cold reads", c.cold_reads},
+               {"reg writes", c.reg_writes},
+               {"write allocs", c.write_allocs},
+               {"spills", c.spills},
+               {"dead frees", c.dead_frees},
+               {"exit frees", c.exit_frees},
+               {"mem lookups", c.mem_lookups},
+               {"mem hits", c.mem_hits},
+               {"mem fills", c.mem_fills},
+               {"not cached", c.not_cached},
+               {"write-backs", c.write_backs},
+               {"tag conflict cycles", c.tag_conflict_cycles},
+               {"fill wait cycles", c.fill_wait_cycles},
+               {"r<-r", c.replaced[1][1]},
+               {"r<-c", c.replaced[1][0]},
+               {"c<-r", c.replaced[0][1]},
+               {"c<-c", c.replaced[0][0]}};
 }
 
 // ---------------------------------------------------------------------------------------------

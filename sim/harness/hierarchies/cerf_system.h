@@ -68,20 +68,20 @@ struct CerfConfig {
 };
 
 struct CerfStats {
-  uint64_t reg_reads = 0;       // register read lookups (one per distinct source register)
-  uint64_t reg_read_hits = 0;   // ... that found the register's line
-  uint64_t fills = 0;           // read misses of evicted registers: fills from local memory
-  uint64_t cold_reads = 0;      // read misses of registers never written (no fill)
-  uint64_t reg_writes = 0;      // register write lookups
-  uint64_t write_allocs = 0;    // ... that allocated a line
-  uint64_t spills = 0;          // register lines evicted (written to local memory)
-  uint64_t dead_frees = 0;      // lines freed by last-use liveness bits (lru-prioritized)
-  uint64_t exit_frees = 0;      // lines freed when their warp's CTA finished
-  uint64_t mem_lookups = 0;     // memory lines looked up (loads and stores)
-  uint64_t mem_hits = 0;        // ... that hit
-  uint64_t mem_fills = 0;       // load misses that allocated a cache line
-  uint64_t not_cached = 0;      // load misses left uncached (every way a register)
-  uint64_t write_backs = 0;     // dirty victims written to the L2
+  uint64_t reg_reads = 0;            // register read lookups (one per distinct source register)
+  uint64_t reg_read_hits = 0;        // ... that found the register's line
+  uint64_t fills = 0;                // read misses of evicted registers: fills from local memory
+  uint64_t cold_reads = 0;           // read misses of registers never written (no fill)
+  uint64_t reg_writes = 0;           // register write lookups
+  uint64_t write_allocs = 0;         // ... that allocated a line
+  uint64_t spills = 0;               // register lines evicted (written to local memory)
+  uint64_t dead_frees = 0;           // lines freed by last-use liveness bits (lru-prioritized)
+  uint64_t exit_frees = 0;           // lines freed when their warp's CTA finished
+  uint64_t mem_lookups = 0;          // memory lines looked up (loads and stores)
+  uint64_t mem_hits = 0;             // ... that hit
+  uint64_t mem_fills = 0;            // load misses that allocated a cache line
+  uint64_t not_cached = 0;           // load misses left uncached (every way a register)
+  uint64_t write_backs = 0;          // dirty victims written to the L2
   uint64_t tag_conflict_cycles = 0;  // operand delay from same-bank lookups of one instruction
   uint64_t fill_wait_cycles = 0;     // operand delay waiting for fills
   // Replacements by (victim, newcomer): [victim is a register][newcomer is a register]
@@ -148,7 +148,7 @@ class CerfSystem : public RfSystem, public sim::mem::L1Owner {
   int sm_ = 0;
   int hit_latency_ = 1;
   uint32_t full_sectors_ = 0xf;
-  std::vector<uint8_t> spilled_;  // per (warp, reg)
+  std::vector<uint8_t> spilled_;                  // per (warp, reg)
   std::unordered_map<uint64_t, uint64_t> ready_;  // cache line -> cycle its fill arrives
   CerfStats cs_;
   uint64_t cycle_ = 0;
