@@ -693,9 +693,12 @@ struct MemorySystem::Impl {
       const L1Owner::Outcome o = s.owner->Line(at, r.line, write);
       st.l1d.accesses += n;
       done = std::max(done, at + hit);
-      if (o.hit) {
-        st.l1d.hits += n;
+      if (o.hit && o.ready > at + hit) {  // the line's fill is in flight: a merged miss
+        st.l1d.misses += n;
+        st.l1d.mshr_merges += n;
         done = std::max(done, o.ready);
+      } else if (o.hit) {
+        st.l1d.hits += n;
       } else {
         st.l1d.misses += n;
         if (write) {

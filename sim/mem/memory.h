@@ -144,7 +144,8 @@ struct MemStats {
 // (write-back), a store miss is written to the L2 (no allocation); a victim the owner reports
 // is written to the L2 after the demand request. The owner has no MSHR limit: CanIssue accepts
 // every such access. Atomics and .cg/.cv loads still bypass to the L2; shared and constant
-// accesses are the memory system's. L1D statistics count the owner's hits and misses.
+// accesses are the memory system's. L1D statistics count the owner's hits and misses (a hit on
+// a line whose fill is still in flight as a miss merged into it, as the L1D counts it).
 class L1Owner {
  public:
   virtual ~L1Owner() = default;
