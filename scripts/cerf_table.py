@@ -30,13 +30,13 @@ def mem_pj(k, integrated):
     return l1 * per + l2 * (2 * 5.52 + 1.05)
 
 
-print("| kernel | IPC pri | IPC fair | IPC 2-way | IPC 8-way | L1D hit base | L1D hit cerf | L2 sectors cerf/base | RF energy | RF+L1D+L2 energy | spills | fills |")
+print("| kernel | IPC pri | IPC fair | IPC 2-way | IPC 8-way | L1D hit base | L1D hit cerf | L2 sectors cerf/base | RF energy | RF+L1D+L2 energy | spills (fair) | fills (fair) |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 tot = {"s": [], "f": [], "e": [], "m": []}
 for w in sorted(pri):
     p, b = pri[w], base[w]
     sp = lambda x: x[w]["ipc"] / b["ipc"]
-    hs = p["hierarchy_stats"]
+    hs = fair[w]["hierarchy_stats"]
     l2r = p["memory"]["l2"]["accesses"] / max(1, b["memory"]["l2"]["accesses"])
     rf = p["energy_pj"] / p["baseline_energy_pj"]
     allp = p["energy_pj"] + mem_pj(p, True)
