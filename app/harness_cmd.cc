@@ -323,6 +323,8 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
     kj["ipc"] = k.sm.Ipc();
     kj["baseline_ipc"] = k.base_sm.Ipc();
     kj["counts"] = CountsJson(k.rf.counts, r.energies);
+    for (const auto& [name, v] : k.rf.extra)
+      kj["hierarchy_stats"][name] = v;
     kj["bank_conflicts"] = {{"private", k.rf.bank_conflicts[0]},
                             {"shared", k.rf.bank_conflicts[1]}};
     kj["sm_stats"] = {{"dual_issues", k.sm.dual_issues},
@@ -530,6 +532,12 @@ int RunSimCommand(const HarnessArgs& a) {
           k.sm.operand_delay_cycles, k.sm.activations, k.sm.deactivations, k.rf.flushes,
           k.rf.dead_kills, k.rf.core_reads, k.rf.core_conflicts, k.rf.core_issue_stalls,
           k.rf.dispatch_mismatches);
+      if (!k.rf.extra.empty()) {
+        std::string line;
+        for (const auto& [name, v] : k.rf.extra)
+          line += fmt::format("{}{} {}", line.empty() ? "" : ", ", name, v);
+        fmt::print("  {}: {}\n", r.hierarchy.substr(0, r.hierarchy.find(':')), line);
+      }
       if (k.sm.dual_issues + k.sm.alloc_stalls + k.sm.mem_stalls + k.sm.cta_refusals > 0)
         fmt::print(
             "  dual issues {}, allocation stalls {}, memory reservation stalls {}, CTA "

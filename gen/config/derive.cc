@@ -184,6 +184,10 @@ DesignSpec DeriveDesign(const CheckedSections& in, const std::string& file_name)
   d.hierarchy.rc_bytes = hier.IntAsInt("rc_bytes");
   d.hierarchy.rsp_bytes = hier.IntAsInt("rsp_bytes");
   d.hierarchy.organization = hier.Enum("organization");
+  d.hierarchy.cerf_bytes = hier.IntAsInt("cerf_bytes");
+  d.hierarchy.ways = hier.IntAsInt("ways");
+  d.hierarchy.tag_banks = hier.IntAsInt("tag_banks");
+  d.hierarchy.address_prefix = hier.Int("address_prefix");
   const bool levels_given = !hier.Get("levels").defaulted;
   const HierarchyKind& hk = *FindHierarchyKind(d.hierarchy.kind);  // the enum allows no other
   if (hk.min_levels == hk.max_levels) {

@@ -56,7 +56,8 @@ const std::vector<DesignSection>& DesignSections() {
         IntParam("l0_entries_per_thread", 1, 1, 1, "L0 entries per thread"),
         BoolParam("l0_split", true,
                   "split L0 into one single-entry bank per operand slot (A, B, C)"),
-        EnumParam("replacement", {"fifo", "lru"}, "lru", "hw-rfc replacement policy"),
+        EnumParam("replacement", {"fifo", "lru", "lru-fair", "lru-prioritized"}, "lru",
+                  "hw-rfc: fifo or lru; cerf: lru-fair or lru-prioritized (default)"),
         // renaming (Jeon et al., MICRO 2015): gen/config/hierarchies/renaming.cc
         IntParam("physical_bytes", 0, 1 << 20, 0,
                  "renaming: physical register file per SM in bytes (0: the architected file)"),
@@ -77,7 +78,14 @@ const std::vector<DesignSection>& DesignSections() {
         EnumParam("organization", {"hierarchical", "parallel-evict", "parallel-lifetime"},
                   "hierarchical",
                   "hybrid: RSP transfers through the RC, beside it with the RC evicting what the "
-                  "RSP takes, or none (Bailey IV-D)")}},
+                  "RSP takes, or none (Bailey IV-D)"),
+        // cerf (Jing et al.): gen/config/hierarchies/cerf.cc
+        IntParam("cerf_bytes", 0, 4194304, 0,
+                 "cerf: integrated memory (data array) bytes per SM, the MRF's capacity (0: it)"),
+        IntParam("ways", 2, 8, 4, "cerf: associativity of the integrated memory"),
+        IntParam("tag_banks", 2, 16, 4, "cerf: tag banks"),
+        IntParam("address_prefix", -1, 2147483647, -1,
+                 "cerf: reg-mem address prefix above the register address (-1: all ones)")}},
       {"storage",
        "flip-flop array options for every ORF/RFC level",
        {EnumParam("read_mode", {"comb", "reg"}, "comb", "combinational or registered reads"),

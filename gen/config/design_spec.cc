@@ -1,5 +1,7 @@
 #include "gen/config/design_spec.h"
 
+#include "gen/config/derive.h"
+
 namespace gpurf {
 
 std::vector<const DesignStructure*> DesignSpec::Implemented() const {
@@ -45,6 +47,21 @@ nlohmann::ordered_json DesignSpec::ToJson() const {
     j["hierarchy"]["rc_bytes"] = hierarchy.rc_bytes;
     j["hierarchy"]["rsp_bytes"] = hierarchy.rsp_bytes;
     j["hierarchy"]["organization"] = hierarchy.organization;
+  }
+  if (hierarchy.kind == "cerf") {
+    j["hierarchy"]["replacement"] =
+        hierarchy.replacement == "lru-fair" ? "lru-fair" : "lru-prioritized";
+    j["hierarchy"]["cerf_bytes"] = hierarchy.cerf_bytes;
+    j["hierarchy"]["ways"] = hierarchy.ways;
+    j["hierarchy"]["tag_banks"] = hierarchy.tag_banks;
+    j["hierarchy"]["address_prefix"] = hierarchy.address_prefix;
+  }
+  if (hierarchy.kind == "renaming" && sections != nullptr) {
+    const ParamSet& h = sections->sections.at("hierarchy");
+    for (const char* key :
+         {"physical_bytes", "table_bytes", "flag_cache_entries", "subarrays", "wake_cycles"})
+      j["hierarchy"][key] = h.Int(key);
+    j["hierarchy"]["power_gating"] = h.Bool("power_gating");
   }
   j["scheduler"] = scheduler;
   j["inner_policy"] = inner_policy;

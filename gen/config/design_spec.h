@@ -58,12 +58,18 @@ struct HierarchyConfig {
   int l1_entries_per_thread = 3;
   int l0_entries_per_thread = 1;
   bool l0_split = true;
-  std::string replacement;  // hw-rfc: fifo | lru
+  std::string replacement;  // hw-rfc: fifo | lru; cerf: lru-fair | lru-prioritized
   // hybrid (Bailey et al.): bytes per SM of the register cache and the register scratchpad, and
   // how the RSP's transfers reach the MRF (hierarchical | parallel-evict | parallel-lifetime).
   int rc_bytes = 0;
   int rsp_bytes = 0;
   std::string organization;
+  // cerf (Jing et al.): integrated memory bytes per SM, ways, tag banks, reg-mem prefix (-1: all
+  // ones).
+  int cerf_bytes = 0;
+  int ways = 4;
+  int tag_banks = 4;
+  long long address_prefix = -1;
 };
 
 // One field the `gpu:` section sets: its dotted path ("sm.warps", "l1d.bytes", "memory"), the

@@ -175,6 +175,8 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
   std::unique_ptr<sim::mem::MemorySystem> memory;
   if (!gpu.mem.ideal)
     memory = std::make_unique<sim::mem::MemorySystem>(gpu.mem, sms);
+  for (size_t i = 0; i < systems.size(); ++i)
+    systems[i]->AttachMemory(memory.get(), static_cast<int>(i) / parts);
   Policies policies(static_cast<uint32_t>(sm.warps));
   sim::SmOptions so;
   so.two_level = two_level;

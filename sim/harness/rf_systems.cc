@@ -31,6 +31,14 @@ RfStats& RfStats::operator+=(const RfStats& o) {
   core_issue_stalls += o.core_issue_stalls;
   dispatch_mismatches += o.dispatch_mismatches;
   dispatch_late_cycles += o.dispatch_late_cycles;
+  for (const auto& [name, v] : o.extra) {
+    auto it =
+        std::find_if(extra.begin(), extra.end(), [&](const auto& e) { return e.first == name; });
+    if (it == extra.end())
+      extra.emplace_back(name, v);
+    else
+      it->second += v;
+  }
   return *this;
 }
 

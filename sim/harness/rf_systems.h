@@ -75,6 +75,8 @@ struct RfStats {
   uint64_t core_reads = 0, core_conflicts = 0, core_issue_stalls = 0;
   uint64_t dispatch_mismatches = 0;
   uint64_t dispatch_late_cycles = 0;  // sum of (actual - predicted) over late dispatches
+  // Statistics of one hierarchy's own (cerf: lookups, fills, spills), by name; summed by name.
+  std::vector<std::pair<std::string, uint64_t>> extra;
 
   // Sums (the systems of several SMs or register-file partitions).
   RfStats& operator+=(const RfStats& o);
@@ -135,6 +137,9 @@ class RfSystem : public sim::RegisterFileSystem {
   void Tick(uint64_t cycle) override { mrf_.Tick(cycle); }
   bool Busy() const override { return !mrf_.Idle(); }
   virtual void Finish() { mrf_.Finish(st_); }
+  // The memory system of the run and this system's SM (called before RunGpu; `memory` null with
+  // ideal memory). Systems that own their SM's L1D (cerf) register with it; others ignore it.
+  virtual void AttachMemory(sim::mem::MemorySystem* /*memory*/, int /*sm*/) {}
   const RfStats& stats() const { return st_; }
   // Counts from now on into the levels and components of `e` (its hierarchy's energies, or any
   // that have the levels and components this system uses: std::invalid_argument naming the

@@ -238,8 +238,9 @@ struct SmCache {
 
 struct SmState {
   SmCache l1, cc;
-  uint64_t lsu_free = 0;    // L1D / shared pipeline: one line or pass per cycle
-  uint64_t const_free = 0;  // constant cache: one distinct address per cycle
+  L1Owner* owner = nullptr;  // owns the L1D when set
+  uint64_t lsu_free = 0;     // L1D / shared pipeline: one line or pass per cycle
+  uint64_t const_free = 0;   // constant cache: one distinct address per cycle
   MemStats stats;
 };
 
@@ -677,6 +678,46 @@ struct MemorySystem::Impl {
     }
     return done;
   }
+
+  // A load or store of `lines` through an L1 owner (L1Owner), line k at now + k.
+  uint64_t Owned(SmState& s, uint64_t now, bool write) {
+    SmCache& c = s.l1;
+    MemStats& st = s.stats;
+    const uint64_t hit = static_cast<uint64_t>(s.owner->hit_latency());
+    const uint32_t full = RangeMask(0, (c.cfg.line_bytes >> c.sector_shift) - 1);
+    uint64_t done = 0;
+    for (size_t k = 0; k < lines.size(); ++k) {
+      const LineRequest& r = lines[k];
+      const uint64_t at = now + k;
+      const uint32_t n = static_cast<uint32_t>(std::popcount(r.sectors));
+      const L1Owner::Outcome o = s.owner->Line(at, r.line, write);
+      st.l1d.accesses += n;
+      done = std::max(done, at + hit);
+      if (o.hit && o.ready > at + hit) {  // the line's fill is in flight: a merged miss
+        st.l1d.misses += n;
+        st.l1d.mshr_merges += n;
+        done = std::max(done, o.ready);
+      } else if (o.hit) {
+        st.l1d.hits += n;
+      } else {
+        st.l1d.misses += n;
+        if (write) {
+          done = std::max(
+              done, ToL2(st, at, r.line, r.sectors, c.sector_shift, c.line_shift, L2Op::kWrite));
+        } else {
+          const uint32_t fetch = o.allocated ? full : r.sectors;
+          st.l1d.bytes += uint64_t{static_cast<uint32_t>(std::popcount(fetch))} << c.sector_shift;
+          const uint64_t fill = std::max(
+              ToL2(st, at, r.line, fetch, c.sector_shift, c.line_shift, L2Op::kRead), at + hit);
+          if (o.allocated)
+            s.owner->Filled(r.line, fill);
+          done = std::max(done, fill);
+        }
+      }
+      WriteBack(c, st, at, o.victim);
+    }
+    return done;
+  }
 };
 
 MemorySystem::Impl::Impl(const MemoryConfig& c, int sms) : cfg(c) {
@@ -786,6 +827,9 @@ std::optional<uint64_t> MemorySystem::Issue(int sm, uint64_t cycle, const Access
           d = std::max(d, m.ToL2(st, now + k, m.lines[k].line, m.lines[k].sectors,
                                  s.l1.sector_shift, s.l1.line_shift, L2Op::kAtomic));
         done = d;
+      } else if (s.owner != nullptr && (a.write || a.space == Space::kTexture ||
+                                        (a.op != CacheOp::kCg && a.op != CacheOp::kCv))) {
+        done = m.Owned(s, now, a.write);
       } else if (a.write) {
         const bool local = a.space == Space::kLocal;
         done = m.Store(s, now, local || s.l1.cfg.write_back, local || s.l1.cfg.write_allocate);
@@ -831,7 +875,7 @@ bool MemorySystem::CanIssue(int sm, uint64_t cycle, const Access& a) const {
     case Space::kLocal:
     case Space::kTexture: {
       const uint64_t now = std::max(cycle, s.lsu_free);
-      if (a.atomic || !s.l1.tags.enabled())
+      if (a.atomic || !s.l1.tags.enabled() || s.owner != nullptr)
         return true;
       Coalesce(a, s.l1.cfg.line_bytes, s.l1.cfg.sector_bytes, m.lines);
       if (a.write) {
@@ -852,6 +896,21 @@ uint64_t MemorySystem::RetryCycle(int sm, uint64_t cycle, const Access& a) const
   SmCache& c = a.space == Space::kConst ? s.cc : s.l1;
   c.FreeMshrs(cycle);  // drops the MSHRs freed by `cycle`: the heap's top is the next release
   return c.mshr.empty() ? cycle + 1 : std::max(cycle + 1, c.mshr.front());
+}
+
+void MemorySystem::SetL1Owner(int sm, L1Owner* owner) {
+  impl_->sm.at(static_cast<size_t>(sm)).owner = owner;
+}
+
+uint64_t MemorySystem::L2Transfer(int sm, uint64_t at, uint64_t line, uint32_t sectors,
+                                  bool write) {
+  SmState& s = impl_->sm.at(static_cast<size_t>(sm));
+  return impl_->ToL2(s.stats, at, line, sectors, s.l1.sector_shift, s.l1.line_shift,
+                     write ? L2Op::kWrite : L2Op::kRead);
+}
+
+const MemoryConfig& MemorySystem::config() const {
+  return impl_->cfg;
 }
 
 const MemStats& MemorySystem::Stats(int sm) const {

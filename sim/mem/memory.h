@@ -134,6 +134,33 @@ struct MemStats {
   void Add(const MemStats& o);
 };
 
+// An SM's L1 data cache owned by another structure: a register-file hierarchy whose data array
+// doubles as the L1D (the cache-emulated register file, sim/harness/hierarchies/cerf_system.h).
+// With an owner set (MemorySystem::SetL1Owner), the SM's global, local and texture loads and
+// stores that would use the L1D ask the owner about each coalesced line instead (in lane order,
+// line k at the access's start + k): a load hit completes at max(start + k + hit_latency,
+// ready); a load miss fetches the line's requested sectors from the L2 (the whole line when the
+// owner allocated one for it, then Filled(line, fill cycle)); a store hit stays in the owner
+// (write-back), a store miss is written to the L2 (no allocation); a victim the owner reports
+// is written to the L2 after the demand request. The owner has no MSHR limit: CanIssue accepts
+// every such access. Atomics and .cg/.cv loads still bypass to the L2; shared and constant
+// accesses are the memory system's. L1D statistics count the owner's hits and misses (a hit on
+// a line whose fill is still in flight as a miss merged into it, as the L1D counts it).
+class L1Owner {
+ public:
+  virtual ~L1Owner() = default;
+  struct Outcome {
+    bool hit = false;        // resident: its data there at `ready` (0: already)
+    uint64_t ready = 0;      // a fill still in flight
+    bool allocated = false;  // a load miss that took a line: fetch the line, call Filled
+    LineRequest victim;      // a line to write to the L2 (sectors 0: none)
+  };
+  // Line `line` (its byte address) of a load or store looked up at `at`.
+  virtual Outcome Line(uint64_t at, uint64_t line, bool write) = 0;
+  virtual void Filled(uint64_t line, uint64_t ready) = 0;
+  virtual int hit_latency() const = 0;
+};
+
 class MemorySystem {
  public:
   // `sms` SMs share the L2 and DRAM. Throws std::invalid_argument on a configuration it cannot
@@ -157,6 +184,15 @@ class MemorySystem {
   // access stays refused until then; the SM need not ask before.
   uint64_t RetryCycle(int sm, uint64_t cycle, const Access& a) const;
 
+  // SM `sm`'s L1D is `owner`'s from now on (null: the memory system's own again); see L1Owner.
+  void SetL1Owner(int sm, L1Owner* owner);
+  // A transfer of `sectors` of line `line` (in l1d.line_bytes lines) between SM `sm` and the L2
+  // that is no memory instruction's (an L1 owner's register spills and fills), arriving at the
+  // L2 at `at`: reads, the cycle the data is back; writes, the cycle the L2 accepts it. Counted
+  // in the SM's L2 and DRAM statistics.
+  uint64_t L2Transfer(int sm, uint64_t at, uint64_t line, uint32_t sectors, bool write);
+
+  const MemoryConfig& config() const;
   const MemStats& Stats(int sm) const;  // L2 and DRAM fields: what this SM caused
   MemStats Total() const;
 
