@@ -55,18 +55,9 @@ TEST_P(AvailabilityVectorsMatrix, LockstepMatchesModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, AvailabilityVectorsMatrix,
-                         ::testing::Range<size_t>(0, std::size(kMatrix)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kMatrix[p.param].name;
-                         });
+                         ::testing::Range<size_t>(0, std::size(kMatrix)), test::CaseNames(kMatrix));
 
-struct Mutation {
-  const char* name;
-  const char* from;
-  const char* to;
-};
-
-const Mutation kLockstepMutations[] = {
+const test::LockstepMutation kLockstepMutations[] = {
     {"WakeUpOneCycleShort", "WakeBits'(WakeCycles - 1)", "WakeBits'(WakeCycles - 2)"},
     {"NoneOneRegisterEarly", "rst_ni && req && free_q == '0", "rst_ni && req && free_q <= 1"},
 };
@@ -74,7 +65,7 @@ const Mutation kLockstepMutations[] = {
 class AvailabilityVectorsMutation : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(AvailabilityVectorsMutation, IsCaughtByLockstep) {
-  const Mutation& mu = kLockstepMutations[GetParam()];
+  const test::LockstepMutation& mu = kLockstepMutations[GetParam()];
   const AvailabilityVectorsSpec spec = test::SmallAvailSpec(3);
   GeneratedStructure rtl = EmitAvailabilityVectors(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
@@ -83,33 +74,9 @@ TEST_P(AvailabilityVectorsMutation, IsCaughtByLockstep) {
 
 INSTANTIATE_TEST_SUITE_P(Bugs, AvailabilityVectorsMutation,
                          ::testing::Range<size_t>(0, std::size(kLockstepMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kLockstepMutations[p.param].name;
-                         });
+                         test::CaseNames(kLockstepMutations));
 
-// The golden model, answering the stimulus's grants, with nothing compared.
-class ObserveOnlyModel : public CycleModel {
- public:
-  explicit ObserveOnlyModel(const AvailabilityVectorsSpec& spec) : model_(spec) {}
-  void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override {
-    model_.Outputs(in, out, defined);
-    for (Bits& d : defined)
-      d.clear();
-  }
-  void Clock(const PortValues& in) override { model_.Clock(in); }
-
- private:
-  AvailabilityVectorsModel model_;
-};
-
-struct InvariantMutation {
-  const char* name;
-  const char* from;
-  const char* to;
-  const char* message;
-};
-
-const InvariantMutation kInvariantMutations[] = {
+const test::InvariantMutation kInvariantMutations[] = {
     // The free counter misses releases: it drifts from the vector.
     {"I1_CounterIgnoresReleases", "free_q - CountBits'(grant) + rel_n",
      "free_q - CountBits'(grant)", "I1 violated"},
@@ -124,24 +91,22 @@ const InvariantMutation kInvariantMutations[] = {
 class AvailabilityVectorsInvariant : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(AvailabilityVectorsInvariant, AssertionFiresOnBrokenRtl) {
-  const InvariantMutation& mu = kInvariantMutations[GetParam()];
+  const test::InvariantMutation& mu = kInvariantMutations[GetParam()];
   const AvailabilityVectorsSpec spec = test::SmallAvailSpec(1);
   GeneratedStructure rtl = EmitAvailabilityVectors(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
-  ObserveOnlyModel model(spec);
+  test::ObserveOnly<AvailabilityVectorsModel> model(spec);
   AvailabilityVectorsStimulus stim(spec, 7);
   test::ExpectAssertionFires(rtl, model, stim, 30000, mu.name, mu.message);
 }
 
 INSTANTIATE_TEST_SUITE_P(Invariants, AvailabilityVectorsInvariant,
                          ::testing::Range<size_t>(0, std::size(kInvariantMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kInvariantMutations[p.param].name;
-                         });
+                         test::CaseNames(kInvariantMutations));
 
 TEST(AvailabilityVectorsInvariant, NoAssertionFiresOnTheGeneratedRtl) {
   const AvailabilityVectorsSpec spec = test::SmallAvailSpec(1);
-  ObserveOnlyModel model(spec);
+  test::ObserveOnly<AvailabilityVectorsModel> model(spec);
   AvailabilityVectorsStimulus stim(spec, 7);
   const test::CapturedRun o = test::RunCaptured(EmitAvailabilityVectors(spec), model, stim, 30000);
   EXPECT_TRUE(o.run.passed) << o.run.failure << o.log;

@@ -45,22 +45,13 @@ TEST_P(CtaStatusMonitorMatrix, LockstepMatchesModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, CtaStatusMonitorMatrix,
-                         ::testing::Range<size_t>(0, std::size(kMatrix)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kMatrix[p.param].name;
-                         });
+                         ::testing::Range<size_t>(0, std::size(kMatrix)), test::CaseNames(kMatrix));
 
 CtaStatusMonitorSpec MutantSpec() {
   return test::MakeCsmSpec(6, 64);
 }
 
-struct Mutation {
-  const char* name;
-  const char* from;
-  const char* to;
-};
-
-const Mutation kLockstepMutations[] = {
+const test::LockstepMutation kLockstepMutations[] = {
     // Last match wins: a new CTA goes into the highest free slot.
     {"LaunchIntoHighestSlot", "if (!slot_found && (ctx[c] == 2'd0)) begin",
      "if (ctx[c] == 2'd0) begin"},
@@ -72,7 +63,7 @@ const Mutation kLockstepMutations[] = {
 class CtaStatusMonitorMutation : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(CtaStatusMonitorMutation, IsCaughtByLockstep) {
-  const Mutation& mu = kLockstepMutations[GetParam()];
+  const test::LockstepMutation& mu = kLockstepMutations[GetParam()];
   const CtaStatusMonitorSpec spec = MutantSpec();
   GeneratedStructure rtl = EmitCtaStatusMonitor(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
@@ -81,18 +72,9 @@ TEST_P(CtaStatusMonitorMutation, IsCaughtByLockstep) {
 
 INSTANTIATE_TEST_SUITE_P(Bugs, CtaStatusMonitorMutation,
                          ::testing::Range<size_t>(0, std::size(kLockstepMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kLockstepMutations[p.param].name;
-                         });
+                         test::CaseNames(kLockstepMutations));
 
-struct InvariantMutation {
-  const char* name;
-  const char* from;
-  const char* to;
-  const char* message;
-};
-
-const InvariantMutation kInvariantMutations[] = {
+const test::InvariantMutation kInvariantMutations[] = {
     // The evicted CTA's context field gets 3, which is no encoding.
     {"S1_EvictWritesCode3", "ctx_q <= 2'b01;", "ctx_q <= 2'b11;", "S1 violated"},
     // The evicted CTA's context field says not launched while its registers are in the PCRF.
@@ -112,7 +94,7 @@ const InvariantMutation kInvariantMutations[] = {
 class CtaStatusMonitorInvariant : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(CtaStatusMonitorInvariant, AssertionFiresOnBrokenRtl) {
-  const InvariantMutation& mu = kInvariantMutations[GetParam()];
+  const test::InvariantMutation& mu = kInvariantMutations[GetParam()];
   const CtaStatusMonitorSpec spec = MutantSpec();
   GeneratedStructure rtl = EmitCtaStatusMonitor(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
@@ -123,9 +105,7 @@ TEST_P(CtaStatusMonitorInvariant, AssertionFiresOnBrokenRtl) {
 
 INSTANTIATE_TEST_SUITE_P(Invariants, CtaStatusMonitorInvariant,
                          ::testing::Range<size_t>(0, std::size(kInvariantMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kInvariantMutations[p.param].name;
-                         });
+                         test::CaseNames(kInvariantMutations));
 
 }  // namespace
 }  // namespace gpurf

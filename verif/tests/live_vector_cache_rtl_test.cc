@@ -55,10 +55,7 @@ TEST_P(LiveVectorCacheMatrix, LockstepMatchesModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, LiveVectorCacheMatrix,
-                         ::testing::Range<size_t>(0, std::size(kMatrix)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kMatrix[p.param].name;
-                         });
+                         ::testing::Range<size_t>(0, std::size(kMatrix)), test::CaseNames(kMatrix));
 
 // Small: fills and conflicts every few cycles, the Verilator model builds in seconds.
 LiveVectorCacheSpec MutantSpec() {
@@ -66,13 +63,7 @@ LiveVectorCacheSpec MutantSpec() {
       {.entries = 4, .pc_bits = 10, .vector_bits = 16, .decode_width = 2, .fetch_latency = 5});
 }
 
-struct Mutation {
-  const char* name;
-  const char* from;
-  const char* to;
-};
-
-const Mutation kLockstepMutations[] = {
+const test::LockstepMutation kLockstepMutations[] = {
     // A valid line hits whatever its tag: conflicting PCs get another PC's vector.
     {"TagCompareLeftOut", "assign hit = line_valid[lk_index] && (line_tag[lk_index] == lk_tag);",
      "assign hit = line_valid[lk_index];"},
@@ -84,7 +75,7 @@ const Mutation kLockstepMutations[] = {
 class LiveVectorCacheMutation : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(LiveVectorCacheMutation, IsCaughtByLockstep) {
-  const Mutation& mu = kLockstepMutations[GetParam()];
+  const test::LockstepMutation& mu = kLockstepMutations[GetParam()];
   const LiveVectorCacheSpec spec = MutantSpec();
   GeneratedStructure rtl = EmitLiveVectorCache(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
@@ -93,18 +84,9 @@ TEST_P(LiveVectorCacheMutation, IsCaughtByLockstep) {
 
 INSTANTIATE_TEST_SUITE_P(Bugs, LiveVectorCacheMutation,
                          ::testing::Range<size_t>(0, std::size(kLockstepMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kLockstepMutations[p.param].name;
-                         });
+                         test::CaseNames(kLockstepMutations));
 
-struct InvariantMutation {
-  const char* name;
-  const char* from;
-  const char* to;
-  const char* message;
-};
-
-const InvariantMutation kInvariantMutations[] = {
+const test::InvariantMutation kInvariantMutations[] = {
     // The decoder shows the register above each live one.
     {"I1_IndexOffByOne", "idx = RegBits'(i);", "idx = RegBits'(i + 1);", "I1 violated"},
     // Taking a group clears the bits above the shown ones: live registers are skipped.
@@ -124,7 +106,7 @@ const InvariantMutation kInvariantMutations[] = {
 class LiveVectorCacheInvariant : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(LiveVectorCacheInvariant, AssertionFiresOnBrokenRtl) {
-  const InvariantMutation& mu = kInvariantMutations[GetParam()];
+  const test::InvariantMutation& mu = kInvariantMutations[GetParam()];
   const LiveVectorCacheSpec spec = MutantSpec();
   GeneratedStructure rtl = EmitLiveVectorCache(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
@@ -135,9 +117,7 @@ TEST_P(LiveVectorCacheInvariant, AssertionFiresOnBrokenRtl) {
 
 INSTANTIATE_TEST_SUITE_P(Invariants, LiveVectorCacheInvariant,
                          ::testing::Range<size_t>(0, std::size(kInvariantMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kInvariantMutations[p.param].name;
-                         });
+                         test::CaseNames(kInvariantMutations));
 
 }  // namespace
 }  // namespace gpurf

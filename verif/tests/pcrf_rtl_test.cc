@@ -48,22 +48,14 @@ TEST_P(PcrfMatrix, LockstepMatchesModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, PcrfMatrix, ::testing::Range<size_t>(0, std::size(kMatrix)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kMatrix[p.param].name;
-                         });
+                         test::CaseNames(kMatrix));
 
 // A small PCRF that fills and drains quickly; its Verilator model builds in seconds.
 PcrfSpec MutantSpec() {
   return test::MakePcrfSpec({.entries = 16, .row_bytes = 4, .ctas = 4});
 }
 
-struct Mutation {
-  const char* name;
-  const char* from;
-  const char* to;
-};
-
-const Mutation kLockstepMutations[] = {
+const test::LockstepMutation kLockstepMutations[] = {
     // Last match wins: the highest free entry instead of the lowest.
     {"FindFreeHighest", "if (!alloc_found && free[e]) begin", "if (free[e]) begin"},
     // The walk pipeline moves while the consumer is not ready: restored registers are lost.
@@ -73,7 +65,7 @@ const Mutation kLockstepMutations[] = {
 class PcrfMutation : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(PcrfMutation, IsCaughtByLockstep) {
-  const Mutation& mu = kLockstepMutations[GetParam()];
+  const test::LockstepMutation& mu = kLockstepMutations[GetParam()];
   const PcrfSpec spec = MutantSpec();
   GeneratedStructure rtl = EmitPcrf(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
@@ -82,18 +74,9 @@ TEST_P(PcrfMutation, IsCaughtByLockstep) {
 
 INSTANTIATE_TEST_SUITE_P(Bugs, PcrfMutation,
                          ::testing::Range<size_t>(0, std::size(kLockstepMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kLockstepMutations[p.param].name;
-                         });
+                         test::CaseNames(kLockstepMutations));
 
-struct InvariantMutation {
-  const char* name;
-  const char* from;
-  const char* to;
-  const char* message;
-};
-
-const InvariantMutation kInvariantMutations[] = {
+const test::InvariantMutation kInvariantMutations[] = {
     // The free count misses the walk's frees.
     {"I1_FreeCountMissesFrees", " + CountBits'(rd_fire);", ";", "I1 violated: free count"},
     // A lost free bit: the walk frees an entry but its free bit stays clear, so the free count
@@ -121,7 +104,7 @@ const InvariantMutation kInvariantMutations[] = {
 class PcrfInvariant : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(PcrfInvariant, AssertionFiresOnBrokenRtl) {
-  const InvariantMutation& mu = kInvariantMutations[GetParam()];
+  const test::InvariantMutation& mu = kInvariantMutations[GetParam()];
   const PcrfSpec spec = MutantSpec();
   GeneratedStructure rtl = EmitPcrf(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
@@ -132,9 +115,7 @@ TEST_P(PcrfInvariant, AssertionFiresOnBrokenRtl) {
 
 INSTANTIATE_TEST_SUITE_P(Invariants, PcrfInvariant,
                          ::testing::Range<size_t>(0, std::size(kInvariantMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kInvariantMutations[p.param].name;
-                         });
+                         test::CaseNames(kInvariantMutations));
 
 }  // namespace
 }  // namespace gpurf

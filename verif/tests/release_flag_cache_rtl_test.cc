@@ -52,18 +52,9 @@ TEST_P(ReleaseFlagCacheMatrix, LockstepMatchesModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, ReleaseFlagCacheMatrix,
-                         ::testing::Range<size_t>(0, std::size(kMatrix)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kMatrix[p.param].name;
-                         });
+                         ::testing::Range<size_t>(0, std::size(kMatrix)), test::CaseNames(kMatrix));
 
-struct Mutation {
-  const char* name;
-  const char* from;
-  const char* to;
-};
-
-const Mutation kLockstepMutations[] = {
+const test::LockstepMutation kLockstepMutations[] = {
     {"FillIndexNotFolded", "fill_fold ? IndexBits'(32'(fill_low) - Entries) : fill_low",
      "fill_low"},
     // The lookup's tag without the fold bit: words 0 and 10 of a 10-entry cache share entry 0
@@ -75,7 +66,7 @@ const Mutation kLockstepMutations[] = {
 class ReleaseFlagCacheMutation : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(ReleaseFlagCacheMutation, IsCaughtByLockstep) {
-  const Mutation& mu = kLockstepMutations[GetParam()];
+  const test::LockstepMutation& mu = kLockstepMutations[GetParam()];
   const ReleaseFlagCacheSpec spec = test::MakeFlagSpec({});
   GeneratedStructure rtl = EmitReleaseFlagCache(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
@@ -84,32 +75,9 @@ TEST_P(ReleaseFlagCacheMutation, IsCaughtByLockstep) {
 
 INSTANTIATE_TEST_SUITE_P(Bugs, ReleaseFlagCacheMutation,
                          ::testing::Range<size_t>(0, std::size(kLockstepMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kLockstepMutations[p.param].name;
-                         });
+                         test::CaseNames(kLockstepMutations));
 
-class ObserveOnlyModel : public CycleModel {
- public:
-  explicit ObserveOnlyModel(const ReleaseFlagCacheSpec& spec) : model_(spec) {}
-  void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override {
-    model_.Outputs(in, out, defined);
-    for (Bits& d : defined)
-      d.clear();
-  }
-  void Clock(const PortValues& in) override { model_.Clock(in); }
-
- private:
-  ReleaseFlagCacheModel model_;
-};
-
-struct InvariantMutation {
-  const char* name;
-  const char* from;
-  const char* to;
-  const char* message;
-};
-
-const InvariantMutation kInvariantMutations[] = {
+const test::InvariantMutation kInvariantMutations[] = {
     // The hit ignores the valid bit: a flushed entry still hits.
     {"F1_HitIgnoresValidBit", "assign hit = rst_ni && lk_valid_i && valid_q[lk_idx] && ",
      "assign hit = rst_ni && lk_valid_i && ", "F1 violated"},
@@ -123,24 +91,22 @@ const InvariantMutation kInvariantMutations[] = {
 class ReleaseFlagCacheInvariant : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(ReleaseFlagCacheInvariant, AssertionFiresOnBrokenRtl) {
-  const InvariantMutation& mu = kInvariantMutations[GetParam()];
+  const test::InvariantMutation& mu = kInvariantMutations[GetParam()];
   const ReleaseFlagCacheSpec spec = test::MakeFlagSpec({});
   GeneratedStructure rtl = EmitReleaseFlagCache(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
-  ObserveOnlyModel model(spec);
+  test::ObserveOnly<ReleaseFlagCacheModel> model(spec);
   ReleaseFlagCacheStimulus stim(spec, 7);
   test::ExpectAssertionFires(rtl, model, stim, 30000, mu.name, mu.message);
 }
 
 INSTANTIATE_TEST_SUITE_P(Invariants, ReleaseFlagCacheInvariant,
                          ::testing::Range<size_t>(0, std::size(kInvariantMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kInvariantMutations[p.param].name;
-                         });
+                         test::CaseNames(kInvariantMutations));
 
 TEST(ReleaseFlagCacheInvariant, NoAssertionFiresOnTheGeneratedRtl) {
   const ReleaseFlagCacheSpec spec = test::MakeFlagSpec({});
-  ObserveOnlyModel model(spec);
+  test::ObserveOnly<ReleaseFlagCacheModel> model(spec);
   ReleaseFlagCacheStimulus stim(spec, 7);
   const test::CapturedRun o = test::RunCaptured(EmitReleaseFlagCache(spec), model, stim, 30000);
   EXPECT_TRUE(o.run.passed) << o.run.failure << o.log;

@@ -57,18 +57,9 @@ TEST_P(RenamingTableMatrix, LockstepMatchesModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, RenamingTableMatrix,
-                         ::testing::Range<size_t>(0, std::size(kMatrix)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kMatrix[p.param].name;
-                         });
+                         ::testing::Range<size_t>(0, std::size(kMatrix)), test::CaseNames(kMatrix));
 
-struct Mutation {
-  const char* name;
-  const char* from;
-  const char* to;
-};
-
-const Mutation kLockstepMutations[] = {
+const test::LockstepMutation kLockstepMutations[] = {
     {"DestinationDoesNotWaitForItsBank", "(!dst_renamed || !bank_has_src[dst_bank])",
      "(!dst_renamed || 1'b1)"},
     {"ExemptMappingUsesRegisterCount", "PhysBits'(32'(cur_warp) * 32'(exempt_i)",
@@ -79,7 +70,7 @@ const Mutation kLockstepMutations[] = {
 class RenamingTableMutation : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(RenamingTableMutation, IsCaughtByLockstep) {
-  const Mutation& mu = kLockstepMutations[GetParam()];
+  const test::LockstepMutation& mu = kLockstepMutations[GetParam()];
   const RenamingTableSpec spec = test::SmallRenameSpec();
   GeneratedStructure rtl = EmitRenamingTable(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
@@ -88,34 +79,9 @@ TEST_P(RenamingTableMutation, IsCaughtByLockstep) {
 
 INSTANTIATE_TEST_SUITE_P(Bugs, RenamingTableMutation,
                          ::testing::Range<size_t>(0, std::size(kLockstepMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kLockstepMutations[p.param].name;
-                         });
+                         test::CaseNames(kLockstepMutations));
 
-// The golden model, answering the stimulus's handshakes (its free pool follows the model's
-// allocations and frees), with nothing compared: every output bit is undefined.
-class ObserveOnlyModel : public CycleModel {
- public:
-  explicit ObserveOnlyModel(const RenamingTableSpec& spec) : model_(spec) {}
-  void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override {
-    model_.Outputs(in, out, defined);
-    for (Bits& d : defined)
-      d.clear();
-  }
-  void Clock(const PortValues& in) override { model_.Clock(in); }
-
- private:
-  RenamingTableModel model_;
-};
-
-struct InvariantMutation {
-  const char* name;
-  const char* from;
-  const char* to;
-  const char* message;
-};
-
-const InvariantMutation kInvariantMutations[] = {
+const test::InvariantMutation kInvariantMutations[] = {
     // A release reports the id free but keeps the entry: the id is handed out again while the
     // entry still holds it.
     {"I1_ReleasedEntryKeptValid", "valid_q[row] <= 1'b0;", "valid_q[row] <= 1'b1;", "I1 violated"},
@@ -130,26 +96,24 @@ const InvariantMutation kInvariantMutations[] = {
 class RenamingTableInvariant : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(RenamingTableInvariant, AssertionFiresOnBrokenRtl) {
-  const InvariantMutation& mu = kInvariantMutations[GetParam()];
+  const test::InvariantMutation& mu = kInvariantMutations[GetParam()];
   const RenamingTableSpec spec = test::SmallRenameSpec();
   GeneratedStructure rtl = EmitRenamingTable(spec);
   ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
-  ObserveOnlyModel model(spec);
+  test::ObserveOnly<RenamingTableModel> model(spec);
   RenamingTableStimulus stim(spec, 7);
   test::ExpectAssertionFires(rtl, model, stim, 30000, mu.name, mu.message);
 }
 
 INSTANTIATE_TEST_SUITE_P(Invariants, RenamingTableInvariant,
                          ::testing::Range<size_t>(0, std::size(kInvariantMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kInvariantMutations[p.param].name;
-                         });
+                         test::CaseNames(kInvariantMutations));
 
 // The unmutated RTL runs the same 30,000 cycles without an assertion firing (so the mutations
 // above are what fire them).
 TEST(RenamingTableInvariant, NoAssertionFiresOnTheGeneratedRtl) {
   const RenamingTableSpec spec = test::SmallRenameSpec();
-  ObserveOnlyModel model(spec);
+  test::ObserveOnly<RenamingTableModel> model(spec);
   RenamingTableStimulus stim(spec, 7);
   const test::CapturedRun o = test::RunCaptured(EmitRenamingTable(spec), model, stim, 30000);
   EXPECT_TRUE(o.run.passed) << o.run.failure << o.log;

@@ -112,4 +112,46 @@ inline void ExpectAssertionFires(const GeneratedStructure& rtl, CycleModel& mode
   EXPECT_NE(o.log.find(message), std::string::npos) << o.log;
 }
 
+// A bug planted in generated RTL: the text `from` replaced by `to`. A lockstep mutation must make
+// an output differ from the golden model's; an invariant mutation must make the RTL assertion
+// whose message contains `message` fire (ExpectAssertionFires).
+struct LockstepMutation {
+  const char* name;
+  const char* from;
+  const char* to;
+};
+struct InvariantMutation {
+  const char* name;
+  const char* from;
+  const char* to;
+  const char* message;
+};
+
+// The gtest name generator of a suite instantiated over the indices of `cases` (an array of
+// cases with a `name`).
+template <class Case, size_t N>
+auto CaseNames(const Case (&cases)[N]) {
+  return [&cases](const ::testing::TestParamInfo<size_t>& p) {
+    return std::string(cases[p.param].name);
+  };
+}
+
+// A golden model that still answers the stimulus (its outputs drive the handshakes the stimulus
+// waits on) but compares nothing, so that only an RTL assertion can stop a run.
+template <class Model>
+class ObserveOnly : public CycleModel {
+ public:
+  template <class Spec>
+  explicit ObserveOnly(const Spec& spec) : model_(spec) {}
+  void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override {
+    model_.Outputs(in, out, defined);
+    for (Bits& d : defined)
+      d.clear();
+  }
+  void Clock(const PortValues& in) override { model_.Clock(in); }
+
+ private:
+  Model model_;
+};
+
 }  // namespace gpurf::test

@@ -59,9 +59,7 @@ TEST_P(TagArrayMatrix, LockstepMatchesModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, TagArrayMatrix, ::testing::Range<size_t>(0, std::size(kMatrix)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kMatrix[p.param].name;
-                         });
+                         test::CaseNames(kMatrix));
 
 // A small geometry that fills its sets quickly; its Verilator model builds in seconds.
 TagArraySpec MutantSpec(bool prioritized) {
@@ -93,9 +91,7 @@ TEST_P(TagArrayMutation, IsCaughtByLockstep) {
 
 INSTANTIATE_TEST_SUITE_P(Bugs, TagArrayMutation,
                          ::testing::Range<size_t>(0, std::size(kLockstepMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kLockstepMutations[p.param].name;
-                         });
+                         test::CaseNames(kLockstepMutations));
 
 struct InvariantMutation {
   const char* name;
@@ -134,9 +130,7 @@ TEST_P(TagArrayInvariant, AssertionFiresOnBrokenRtl) {
 
 INSTANTIATE_TEST_SUITE_P(Invariants, TagArrayInvariant,
                          ::testing::Range<size_t>(0, std::size(kInvariantMutations)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kInvariantMutations[p.param].name;
-                         });
+                         test::CaseNames(kInvariantMutations));
 
 }  // namespace
 }  // namespace gpurf
