@@ -34,4 +34,38 @@ vlog::SourceFile ModuleSource(const std::string& kind, const std::string& config
   return f;
 }
 
+namespace emit {
+
+using vlog::Always;
+using vlog::AlwaysKind;
+using vlog::Body;
+using vlog::ContinuousAssign;
+using vlog::IfThen;
+using vlog::Item;
+using vlog::MakeItem;
+using vlog::Net;
+
+Item Decl(std::string name, std::string msb, std::string comment, std::string unpacked) {
+  const bool array = !unpacked.empty();
+  return MakeItem(Net{std::move(name), std::move(msb), std::move(unpacked), std::move(comment),
+                      array ? "mem2reg" : ""});
+}
+Item Assign(std::string lhs, std::string rhs) {
+  return MakeItem(ContinuousAssign{std::move(lhs), std::move(rhs)});
+}
+Item Comb(std::string label, Body body) {
+  return MakeItem(Always{AlwaysKind::kComb, "", std::move(label), std::move(body)});
+}
+Item Ff(std::string label, Body reset, Body run) {
+  return MakeItem(Always{AlwaysKind::kFF,
+                         "posedge clk_i or negedge rst_ni",
+                         std::move(label),
+                         {IfThen("!rst_ni", std::move(reset), std::move(run))}});
+}
+Item FfNoReset(std::string label, Body body) {
+  return MakeItem(Always{AlwaysKind::kFF, "posedge clk_i", std::move(label), std::move(body)});
+}
+
+}  // namespace emit
+
 }  // namespace gpurf

@@ -72,4 +72,17 @@ GeneratedFile AssertHeaderFile();
 vlog::SourceFile ModuleSource(const std::string& kind, const std::string& config_hash,
                               const std::string& regenerate, vlog::Module m);
 
+// Shorthands for the module-body items the emitters build (gen/vlog), in namespace emit so that a
+// generator opts in with using-declarations.
+namespace emit {
+// A net (`logic`), an unpacked array when `unpacked` is given (kept as memory: "mem2reg").
+vlog::Item Decl(std::string name, std::string msb, std::string comment, std::string unpacked = "");
+vlog::Item Assign(std::string lhs, std::string rhs);
+vlog::Item Comb(std::string label, vlog::Body body);
+// always_ff on clk_i with the active-low asynchronous reset rst_ni: `reset`, else `run`.
+vlog::Item Ff(std::string label, vlog::Body reset, vlog::Body run);
+// always_ff on clk_i without reset (storage that needs none).
+vlog::Item FfNoReset(std::string label, vlog::Body body);
+}  // namespace emit
+
 }  // namespace gpurf

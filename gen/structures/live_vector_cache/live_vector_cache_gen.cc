@@ -13,27 +13,11 @@ namespace gpurf {
 namespace {
 
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
-
-Item Decl(std::string name, std::string msb, std::string comment, std::string unpacked = "") {
-  const bool array = !unpacked.empty();
-  return MakeItem(Net{std::move(name), std::move(msb), std::move(unpacked), std::move(comment),
-                      array ? "mem2reg" : ""});
-}
-Item Assign(std::string lhs, std::string rhs) {
-  return MakeItem(ContinuousAssign{std::move(lhs), std::move(rhs)});
-}
-Item Comb(std::string label, Body body) {
-  return MakeItem(Always{AlwaysKind::kComb, "", std::move(label), std::move(body)});
-}
-Item Ff(std::string label, Body reset, Body run) {
-  return MakeItem(Always{AlwaysKind::kFF,
-                         "posedge clk_i or negedge rst_ni",
-                         std::move(label),
-                         {IfThen("!rst_ni", std::move(reset), std::move(run))}});
-}
-Item FfNoReset(std::string label, Body body) {
-  return MakeItem(Always{AlwaysKind::kFF, "posedge clk_i", std::move(label), std::move(body)});
-}
+using emit::Assign;
+using emit::Comb;
+using emit::Decl;
+using emit::Ff;
+using emit::FfNoReset;
 
 std::vector<std::string> ModuleDoc(const LiveVectorCacheSpec& s) {
   return {

@@ -13,6 +13,9 @@ namespace gpurf {
 namespace {
 
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
+using emit::Assign;
+using emit::Comb;
+using emit::Decl;
 
 bool WritePriority(const MrfSpec& s) {
   return s.wb_policy == MrfSpec::WbPolicy::kWritePriority;
@@ -80,17 +83,6 @@ std::vector<std::string> ModuleDoc(const MrfSpec& s) {
 }
 
 // Helpers that keep the builder code below close to the Verilog it produces.
-Item Decl(std::string name, std::string msb, std::string comment, std::string unpacked = "") {
-  const bool array = !unpacked.empty();
-  return MakeItem(Net{std::move(name), std::move(msb), std::move(unpacked), std::move(comment),
-                      array ? "mem2reg" : ""});
-}
-Item Assign(std::string lhs, std::string rhs) {
-  return MakeItem(ContinuousAssign{std::move(lhs), std::move(rhs)});
-}
-Item Comb(std::string label, Body body) {
-  return MakeItem(Always{AlwaysKind::kComb, "", std::move(label), std::move(body)});
-}
 Item Blank() {
   return MakeItem(BlankLine{});
 }

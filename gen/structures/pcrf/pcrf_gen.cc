@@ -13,28 +13,13 @@ namespace gpurf {
 namespace {
 
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
+using emit::Assign;
+using emit::Comb;
+using emit::Decl;
+using emit::Ff;
+using emit::FfNoReset;
 
-Item Decl(std::string name, std::string msb, std::string comment, std::string unpacked = "") {
-  const bool array = !unpacked.empty();
-  return MakeItem(Net{std::move(name), std::move(msb), std::move(unpacked), std::move(comment),
-                      array ? "mem2reg" : ""});
-}
-Item Assign(std::string lhs, std::string rhs) {
-  return MakeItem(ContinuousAssign{std::move(lhs), std::move(rhs)});
-}
-Item Comb(std::string label, Body body) {
-  return MakeItem(Always{AlwaysKind::kComb, "", std::move(label), std::move(body)});
-}
-Item Ff(std::string label, Body reset, Body run) {
-  return MakeItem(Always{AlwaysKind::kFF,
-                         "posedge clk_i or negedge rst_ni",
-                         std::move(label),
-                         {IfThen("!rst_ni", std::move(reset), std::move(run))}});
-}
 // A register without reset (payload: only read where its valid bit says it was written).
-Item FfNoReset(std::string label, Body body) {
-  return MakeItem(Always{AlwaysKind::kFF, "posedge clk_i", std::move(label), std::move(body)});
-}
 Item Blank() {
   return MakeItem(BlankLine{});
 }
