@@ -556,7 +556,7 @@ TEST(YamlLoaderReject, OutOfRange) {
 TEST(YamlLoaderReject, EnumTypo) {
   ExpectRejected("hierarchy: {kind: sw-ofr}\n",
                  {1, 19, "hierarchy.kind", "sw-ofr", "not a valid choice (did you mean 'sw-orf'?)",
-                  "one of: mrf-only, sw-orf, hw-rfc, renaming, hybrid, cerf"});
+                  "one of: mrf-only, sw-orf, hw-rfc, hybrid, renaming, cerf"});
   ExpectRejected("scheduler:\n  kind: two-levle\n",
                  {2, 9, "scheduler.kind", "two-levle", "did you mean 'two-level'?",
                   "one of: single-level, two-level"});
