@@ -279,7 +279,11 @@ StepRecord RunSweepTask(const SweepPlan& plan, const SweepTask& task, const Swee
   // A step's previous output (a killed run's) is replaced by the step itself: folders are
   // written atomically by gpurf and replaced only when they are gpurf's own; JSON reports are
   // written to a temporary file and renamed.
-  r.exit_code = RunCommand(cmd, &log);
+  // `exec`: the step replaces the shell, so the parent-death signal RunCommand sets reaches the
+  // step itself. Were the whole process group of the sweep killed at once (the sweep and its
+  // guardian, as `timeout -s KILL` or a batch system's cancel does), a step under a shell would
+  // be left running as an orphan.
+  r.exit_code = RunCommand("exec " + cmd, &log);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   WriteAtomically(task.log, log);
   for (size_t pos = log.find("found in cache"); pos != std::string::npos;

@@ -8,10 +8,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <thread>
+#include <vector>
 
 #include "base/fs.h"
 #include "sweep/results_db.h"
@@ -149,6 +151,58 @@ TEST(SweepCli, ResumesAfterSigkillWithIdenticalResults) {
   const auto ra = a.Query(q), rb = b.Query(q);
   EXPECT_GT(ra.size(), 6u * 10);
   EXPECT_TRUE(ra == rb) << "the resumed sweep's metrics differ from the uninterrupted one's";
+}
+
+// The processes whose command line names `path`.
+std::vector<pid_t> ProcessesNaming(const std::string& path) {
+  std::vector<pid_t> pids;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos)
+      continue;
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);  // empty once the process is gone
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find(path) != std::string::npos)
+      pids.push_back(static_cast<pid_t>(std::stoi(name)));
+  }
+  return pids;
+}
+
+// Regression: SIGKILL to the sweep's whole process group (the sweep and its guardian at once,
+// as `timeout -s KILL` does) left each running step, a grandchild under `sh -c`, running on as
+// an orphan. Each step now replaces its shell and dies with the sweep.
+TEST(SweepCli, KillingTheSweepsProcessGroupLeavesNoStepRunning) {
+  const fs::path d = Dir("killgroup");
+  const fs::path f = WriteSweep(d, "  hierarchy.l1_entries_per_thread: [2, 4]\n", "[all]");
+  const fs::path out = d / "out";
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    setpgid(0, 0);
+    const int null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    execl(GPURF_BINARY, GPURF_BINARY, "sweep", f.c_str(), "-o", out.c_str(), "-j", "2", nullptr);
+    _exit(127);
+  }
+  setpgid(pid, pid);
+  // Wait for a step (a process naming a point's folder) to run, then kill the whole group.
+  const std::string points = (out / "points").string();
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (ProcessesNaming(points).empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_FALSE(ProcessesNaming(points).empty()) << "no step started";
+  kill(-pid, SIGKILL);
+  int st = 0;
+  waitpid(pid, &st, 0);
+  deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!ProcessesNaming(points).empty() && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  const std::vector<pid_t> left = ProcessesNaming(points);
+  for (const pid_t p : left)
+    kill(p, SIGKILL);
+  EXPECT_TRUE(left.empty()) << left.size() << " step processes outlived the sweep";
 }
 
 TEST(SweepCli, FailedStepIsRecordedAndOthersRunThenResultsQueries) {
