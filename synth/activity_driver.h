@@ -129,6 +129,15 @@ struct ActivityFamily {
   std::string version;
 };
 
+// The family of a driver class constructed from the generated structure alone.
+template <class Driver>
+ActivityFamily DriverFamily(std::string version) {
+  return ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
+                          return std::make_unique<Driver>(g);
+                        },
+                        std::move(version)};
+}
+
 bool HasActivityDriver(const std::string& kind);
 std::string ActivityDriverVersion(const std::string& kind);
 // The driver of g.kind; ToolError naming the kind when none is registered.

@@ -130,9 +130,6 @@ void AvailabilityVectorsRows(const ModuleCharacterization& r, std::vector<LevelR
 GPURF_REGISTER(LevelRowsFamily, availability_vectors_rows, "availability-vectors",
                LevelRowsFamily{AvailabilityVectorsRows})
 GPURF_REGISTER(ActivityFamily, availability_vectors, "availability-vectors",
-               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                                 return std::make_unique<AvailabilityVectorsDriver>(g);
-                               },
-                               "availability-vectors-driver-v1"}))
+               DriverFamily<AvailabilityVectorsDriver>("availability-vectors-driver-v1"))
 
 }  // namespace gpurf

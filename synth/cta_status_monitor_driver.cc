@@ -172,9 +172,6 @@ void CtaStatusMonitorRows(const ModuleCharacterization& r, std::vector<LevelRow>
 GPURF_REGISTER(LevelRowsFamily, cta_status_monitor_rows, "cta-status-monitor",
                LevelRowsFamily{CtaStatusMonitorRows})
 GPURF_REGISTER(ActivityFamily, cta_status_monitor, "cta-status-monitor",
-               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                                 return std::make_unique<CtaStatusMonitorDriver>(g);
-                               },
-                               "cta-status-monitor-driver-v1"}))
+               DriverFamily<CtaStatusMonitorDriver>("cta-status-monitor-driver-v1"))
 
 }  // namespace gpurf

@@ -256,9 +256,6 @@ void HybridRcRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
 
 GPURF_REGISTER(LevelRowsFamily, hybrid_rc_rows, "hybrid-rc", LevelRowsFamily{HybridRcRows})
 GPURF_REGISTER(ActivityFamily, hybrid_rc, "hybrid-rc",
-               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                                 return std::make_unique<HybridRcDriver>(g);
-                               },
-                               "hybrid-rc-driver-v1"}))
+               DriverFamily<HybridRcDriver>("hybrid-rc-driver-v1"))
 
 }  // namespace gpurf

@@ -180,9 +180,6 @@ void LiveVectorCacheRows(const ModuleCharacterization& r, std::vector<LevelRow>&
 GPURF_REGISTER(LevelRowsFamily, live_vector_cache_rows, "live-vector-cache",
                LevelRowsFamily{LiveVectorCacheRows})
 GPURF_REGISTER(ActivityFamily, live_vector_cache, "live-vector-cache",
-               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                                 return std::make_unique<LiveVectorCacheDriver>(g);
-                               },
-                               "live-vector-cache-driver-v1"}))
+               DriverFamily<LiveVectorCacheDriver>("live-vector-cache-driver-v1"))
 
 }  // namespace gpurf

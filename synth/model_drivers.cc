@@ -557,21 +557,10 @@ class WarpSchedulerDriver final : public ActivityDriver {
 
 }  // namespace
 
-GPURF_REGISTER(ActivityFamily, mrf, "mrf",
-               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                                 return std::make_unique<MrfDriver>(g);
-                               },
-                               "mrf-driver-v1"}))
-GPURF_REGISTER(ActivityFamily, rfc, "rfc",
-               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                                 return std::make_unique<RfcDriver>(g);
-                               },
-                               "rfc-driver-v2"}))
+GPURF_REGISTER(ActivityFamily, mrf, "mrf", DriverFamily<MrfDriver>("mrf-driver-v1"))
+GPURF_REGISTER(ActivityFamily, rfc, "rfc", DriverFamily<RfcDriver>("rfc-driver-v2"))
 GPURF_REGISTER(ActivityFamily, warp_scheduler, "warp-scheduler",
-               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                                 return std::make_unique<WarpSchedulerDriver>(g);
-                               },
-                               "warp-scheduler-driver-v1"}))
+               DriverFamily<WarpSchedulerDriver>("warp-scheduler-driver-v1"))
 
 GPURF_REGISTER(LevelRowsFamily, mrf_rows, "mrf", LevelRowsFamily{MrfRows})
 GPURF_REGISTER(LevelRowsFamily, rfc_rows, "rfc", LevelRowsFamily{RfcRows})

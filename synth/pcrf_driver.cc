@@ -215,10 +215,6 @@ void PcrfRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
 }  // namespace
 
 GPURF_REGISTER(LevelRowsFamily, pcrf_rows, "pcrf", LevelRowsFamily{PcrfRows})
-GPURF_REGISTER(ActivityFamily, pcrf, "pcrf",
-               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                                 return std::make_unique<PcrfDriver>(g);
-                               },
-                               "pcrf-driver-v2"}))
+GPURF_REGISTER(ActivityFamily, pcrf, "pcrf", DriverFamily<PcrfDriver>("pcrf-driver-v2"))
 
 }  // namespace gpurf

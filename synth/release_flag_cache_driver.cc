@@ -129,9 +129,6 @@ void ReleaseFlagCacheRows(const ModuleCharacterization& r, std::vector<LevelRow>
 GPURF_REGISTER(LevelRowsFamily, release_flag_cache_rows, "release-flag-cache",
                LevelRowsFamily{ReleaseFlagCacheRows})
 GPURF_REGISTER(ActivityFamily, release_flag_cache, "release-flag-cache",
-               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                                 return std::make_unique<ReleaseFlagCacheDriver>(g);
-                               },
-                               "release-flag-cache-driver-v1"}))
+               DriverFamily<ReleaseFlagCacheDriver>("release-flag-cache-driver-v1"))
 
 }  // namespace gpurf

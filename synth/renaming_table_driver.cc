@@ -249,9 +249,6 @@ void RenamingTableRows(const ModuleCharacterization& r, std::vector<LevelRow>& o
 GPURF_REGISTER(LevelRowsFamily, renaming_table_rows, "renaming-table",
                LevelRowsFamily{RenamingTableRows})
 GPURF_REGISTER(ActivityFamily, renaming_table, "renaming-table",
-               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                                 return std::make_unique<RenamingTableDriver>(g);
-                               },
-                               "renaming-table-driver-v2"}))
+               DriverFamily<RenamingTableDriver>("renaming-table-driver-v2"))
 
 }  // namespace gpurf

@@ -156,9 +156,6 @@ void TagArrayRows(const ModuleCharacterization& r, std::vector<LevelRow>& out) {
 
 GPURF_REGISTER(LevelRowsFamily, tag_array_rows, "tag-array", LevelRowsFamily{TagArrayRows})
 GPURF_REGISTER(ActivityFamily, tag_array, "tag-array",
-               (ActivityFamily{[](const GeneratedStructure& g) -> std::unique_ptr<ActivityDriver> {
-                                 return std::make_unique<TagArrayDriver>(g);
-                               },
-                               "tag-array-driver-v1"}))
+               DriverFamily<TagArrayDriver>("tag-array-driver-v1"))
 
 }  // namespace gpurf
