@@ -3,9 +3,12 @@
 // flow` (its 4-warp SM cannot run most corpus kernels) with a summary naming a report it never
 // wrote.
 //
-//   ShippedExamples.EnergyOverTheCorpus/*   (labels unit, robustness)  the flow's last step,
-//       `gpurf energy EXAMPLE --workload all`, for every example: exit 0, kernels that cannot
-//       run on the example's SM skipped and listed, the reports written.
+//   ShippedExamples.EnergyOverTheCorpus/*   (label unit)  the flow's last step,
+//       `gpurf energy EXAMPLE --workload all`: exit 0, kernels that cannot run on the example's
+//       SM skipped and listed, the reports written. The default suite runs it on the default
+//       design point, the reproducer and one example per hierarchy kind (each run is
+//       the whole corpus, 10-25 s); MoreShippedExamples.EnergyOverTheCorpus/* (label examples)
+//       runs it on every other example.
 //   ShippedExamples.FlowOfSmallArrays        (label flow)  the whole `gpurf flow` on the issue's
 //       reproducer.
 //   ShippedExamples.Flow/*                   (labels soak, examples)  the whole `gpurf flow` on
@@ -15,6 +18,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +36,23 @@ std::vector<std::string> Examples() {
       if (e.path().extension() == ".yaml")
         out.push_back(e.path().lexically_relative(GPURF_SOURCE_DIR).string());
   std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The examples whose energy step runs in the default suite: the default design point, the
+// issue's reproducer, and one example per hierarchy kind.
+const std::set<std::string> kDefaultSuiteExamples = {
+    "configs/fermi_gebhart.yaml",          "configs/examples/small_arrays.yaml",
+    "configs/examples/mrf_only.yaml",      "configs/examples/sw_orf_3level.yaml",
+    "configs/examples/hw_rfc_3level.yaml", "configs/examples/bailey_hybrid.yaml",
+    "configs/examples/jeon_shrink.yaml",   "configs/examples/cerf.yaml",
+};
+
+std::vector<std::string> Examples(bool default_suite) {
+  std::vector<std::string> out;
+  for (const std::string& e : Examples())
+    if (kDefaultSuiteExamples.count(e) == (default_suite ? 1u : 0u))
+      out.push_back(e);
   return out;
 }
 
@@ -74,9 +95,18 @@ TEST_P(Flow, Passes) {
   EXPECT_FALSE(fs::exists(out / "FLOW-INCOMPLETE.txt"));
 }
 
-INSTANTIATE_TEST_SUITE_P(ShippedExamples, EnergyOverTheCorpus, testing::ValuesIn(Examples()),
+INSTANTIATE_TEST_SUITE_P(ShippedExamples, EnergyOverTheCorpus, testing::ValuesIn(Examples(true)),
                          TestName);
+INSTANTIATE_TEST_SUITE_P(MoreShippedExamples, EnergyOverTheCorpus,
+                         testing::ValuesIn(Examples(false)), TestName);
 INSTANTIATE_TEST_SUITE_P(ShippedExamples, Flow, testing::ValuesIn(Examples()), TestName);
+
+// The default-suite list names only examples that exist (a renamed example would silently
+// leave the default suite otherwise).
+TEST(ShippedExamplesList, DefaultSuiteExamplesExist) {
+  for (const std::string& e : kDefaultSuiteExamples)
+    EXPECT_TRUE(fs::is_regular_file(std::string(GPURF_SOURCE_DIR "/") + e)) << e;
+}
 
 // The reproducer, in the default suite: the whole flow, and a summary that names only
 // the reports that exist.

@@ -6,7 +6,8 @@
 // patterns, reset pulses). Shapes cover entries 1..300 (powers of two and not), width 1..1024,
 // R 1..8, W 1..4, both read modes, bypass on and off, clock gating on and off. The largest row
 // counts (1000 and 1024 entries, 10-bit addresses) take over a minute each to build and run, so
-// they are soak tests (soak_flop_array_*, verif/tests/CMakeLists.txt).
+// they are soak tests (soak_flop_array_*, verif/tests/CMakeLists.txt). A third of the shapes run
+// in the default suite and the rest in the soak suite (test::MatrixPoints).
 #include <gtest/gtest.h>
 
 #include "gen/structures/flop_array/flop_array_gen.h"
@@ -59,10 +60,14 @@ TEST_P(FlopArrayMatrix, LintsCleanAndMatchesModel) {
   EXPECT_GT(r.run.checked_cycles, opt.cycles * 9 / 10) << r.Summary();
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, FlopArrayMatrix, ::testing::Range<size_t>(0, std::size(kShapes)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kShapes[p.param].Name();
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, FlopArrayMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kShapes), test::MatrixSuite::kDefault)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return kShapes[p.param].Name(); });
+INSTANTIATE_TEST_SUITE_P(
+    MoreShapes, FlopArrayMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kShapes), test::MatrixSuite::kSoak)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return kShapes[p.param].Name(); });
 
 // Write-data segmentation at explicit segment sizes (the shapes above use "auto": segments of
 // 8 rows from 24 entries up, off below), including partial last segments and several write
@@ -107,7 +112,15 @@ TEST_P(FlopArraySegments, LintsCleanAndMatchesModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, FlopArraySegments,
-                         ::testing::Range<size_t>(0, std::size(kSegmented)),
+                         ::testing::ValuesIn(test::MatrixPoints(std::size(kSegmented),
+                                                                test::MatrixSuite::kDefault)),
+                         [](const ::testing::TestParamInfo<size_t>& p) {
+                           return kSegmented[p.param].shape.Name() + "_seg_" +
+                                  kSegmented[p.param].segment_rows;
+                         });
+INSTANTIATE_TEST_SUITE_P(MoreShapes, FlopArraySegments,
+                         ::testing::ValuesIn(test::MatrixPoints(std::size(kSegmented),
+                                                                test::MatrixSuite::kSoak)),
                          [](const ::testing::TestParamInfo<size_t>& p) {
                            return kSegmented[p.param].shape.Name() + "_seg_" +
                                   kSegmented[p.param].segment_rows;

@@ -171,10 +171,14 @@ TEST_P(MrfMatrix, LintsCleanAndMatchesModel) {
       static_cast<unsigned long long>(c.wb_stalls));
 }
 
-INSTANTIATE_TEST_SUITE_P(Configs, MrfMatrix, ::testing::Range<size_t>(0, std::size(kConfigs)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return std::string(kConfigs[p.param].name);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Configs, MrfMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kConfigs), test::MatrixSuite::kDefault)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return std::string(kConfigs[p.param].name); });
+INSTANTIATE_TEST_SUITE_P(
+    MoreConfigs, MrfMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kConfigs), test::MatrixSuite::kSoak)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return std::string(kConfigs[p.param].name); });
 
 // ------------------------------------------------------------------------------- mutations
 

@@ -121,10 +121,14 @@ TEST_P(RfSystemMatrix, LintsCleanAndMatchesModel) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Configs, RfSystemMatrix, ::testing::Range<size_t>(0, std::size(kConfigs)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return std::string(kConfigs[p.param].name);
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Configs, RfSystemMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kConfigs), test::MatrixSuite::kDefault)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return std::string(kConfigs[p.param].name); });
+INSTANTIATE_TEST_SUITE_P(
+    MoreConfigs, RfSystemMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kConfigs), test::MatrixSuite::kSoak)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return std::string(kConfigs[p.param].name); });
 
 // Bugs planted in the generated glue; each must show as a lockstep mismatch.
 struct Mutation {

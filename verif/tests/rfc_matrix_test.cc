@@ -55,10 +55,14 @@ TEST_P(RfcMatrix, LintsCleanAndMatchesModel) {
   EXPECT_EQ(r.run.checked_cycles, opt.cycles) << r.Summary();
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, RfcMatrix, ::testing::Range<size_t>(0, std::size(kShapes)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kShapes[p.param].Name();
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, RfcMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kShapes), test::MatrixSuite::kDefault)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return kShapes[p.param].Name(); });
+INSTANTIATE_TEST_SUITE_P(
+    MoreShapes, RfcMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kShapes), test::MatrixSuite::kSoak)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return kShapes[p.param].Name(); });
 
 }  // namespace
 }  // namespace gpurf

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "base/fs.h"
 #include "gen/output/artifact.h"
@@ -134,6 +135,23 @@ auto CaseNames(const Case (&cases)[N]) {
   return [&cases](const ::testing::TestParamInfo<size_t>& p) {
     return std::string(cases[p.param].name);
   };
+}
+
+// The points of a parameter-space matrix of N points that run in one suite. Each matrix is
+// instantiated twice (verif/tests/CMakeLists.txt): every third point, the first and the last
+// among them, in the default suite (prefix Shapes/ or Configs/, label rtl), and the others in
+// the soak suite (prefix MoreShapes/ or MoreConfigs/, label soak). Each point builds its own
+// Verilator model, so the whole matrix is most of the rtl label's time; the default suite keeps
+// corners of every axis and `ctest -L soak` runs them all.
+enum class MatrixSuite { kDefault, kSoak };
+inline std::vector<size_t> MatrixPoints(size_t n, MatrixSuite suite) {
+  std::vector<size_t> out;
+  for (size_t i = 0; i < n; ++i) {
+    const bool in_default = i % 3 == 0 || i + 1 == n;
+    if (in_default == (suite == MatrixSuite::kDefault))
+      out.push_back(i);
+  }
+  return out;
 }
 
 // A golden model that still answers the stimulus (its outputs drive the handshakes the stimulus

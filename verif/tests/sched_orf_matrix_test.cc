@@ -56,10 +56,14 @@ TEST_P(SchedulerMatrix, LintsCleanAndMatchesModel) {
   EXPECT_GT(s.activations(), 500U);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, SchedulerMatrix, ::testing::Range<size_t>(0, std::size(kSched)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kSched[p.param].Name();
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, SchedulerMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kSched), test::MatrixSuite::kDefault)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return kSched[p.param].Name(); });
+INSTANTIATE_TEST_SUITE_P(
+    MoreShapes, SchedulerMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kSched), test::MatrixSuite::kSoak)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return kSched[p.param].Name(); });
 
 // ------------------------------------------------------------------------------ ORF
 
@@ -104,10 +108,14 @@ TEST_P(OrfMatrix, LintsCleanAndMatchesModel) {
   EXPECT_GT(orf.invalidations(), 200U);
 }
 
-INSTANTIATE_TEST_SUITE_P(Shapes, OrfMatrix, ::testing::Range<size_t>(0, std::size(kOrf)),
-                         [](const ::testing::TestParamInfo<size_t>& p) {
-                           return kOrf[p.param].Name();
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, OrfMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kOrf), test::MatrixSuite::kDefault)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return kOrf[p.param].Name(); });
+INSTANTIATE_TEST_SUITE_P(
+    MoreShapes, OrfMatrix,
+    ::testing::ValuesIn(test::MatrixPoints(std::size(kOrf), test::MatrixSuite::kSoak)),
+    [](const ::testing::TestParamInfo<size_t>& p) { return kOrf[p.param].Name(); });
 
 }  // namespace
 }  // namespace gpurf

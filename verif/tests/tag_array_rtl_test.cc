@@ -58,7 +58,13 @@ TEST_P(TagArrayMatrix, LockstepMatchesModel) {
   EXPECT_TRUE(r.passed()) << r.Summary();
 }
 
-INSTANTIATE_TEST_SUITE_P(Configs, TagArrayMatrix, ::testing::Range<size_t>(0, std::size(kMatrix)),
+INSTANTIATE_TEST_SUITE_P(Configs, TagArrayMatrix,
+                         ::testing::ValuesIn(test::MatrixPoints(std::size(kMatrix),
+                                                                test::MatrixSuite::kDefault)),
+                         test::CaseNames(kMatrix));
+INSTANTIATE_TEST_SUITE_P(MoreConfigs, TagArrayMatrix,
+                         ::testing::ValuesIn(test::MatrixPoints(std::size(kMatrix),
+                                                                test::MatrixSuite::kSoak)),
                          test::CaseNames(kMatrix));
 
 // A small geometry that fills its sets quickly; its Verilator model builds in seconds.
