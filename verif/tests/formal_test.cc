@@ -80,7 +80,9 @@ TEST(FormalView, EveryRtlAssertionIsTheMacroWithItsMessage) {
       {"warp-scheduler", {}},
       {"orf-l1", {}},
       {"orf-l0", {}},
-      {"orf-l0", {"--split", "false"}}};
+      {"orf-l0", {"--split", "false"}},
+      {"live-vector-cache", {}},
+      {"cta-status-monitor", {}}};
   for (const auto& [kind, flags] : targets) {
     const TargetStructure ts = Make(kind, flags);
     int asserts = 0;
@@ -156,6 +158,13 @@ const Config kConfigs[] = {
      {"--active-warps", "2", "--width", "4", "--split", "false", "--read-mode", "reg",
       "--clock-gate", "false"},
      1},
+    // FineReg's CTA status monitor (3 slots: not a power of two) and live-vector cache.
+    {"CtaStatusMonitor", "cta-status-monitor", {"--ctas", "3", "--pcrf-entries", "4"}, 3},
+    {"LiveVectorCache",
+     "live-vector-cache",
+     {"--entries", "2", "--pc-bits", "8", "--align-bits", "0", "--vector-bits", "8",
+      "--decode-width", "1"},
+     3},
 };
 
 class FormalProof : public ::testing::TestWithParam<size_t> {};
@@ -279,6 +288,60 @@ const Mutation kMutations[] = {
      "if (inv_i && (inv_slot_i == SlotWidth'(s)) && (e < Entries - 1)) begin",
      "empty-after-deschedule",
      "chk_inv_left"},
+    // A switched-out CTA's register field says ACRF: its saved live count has no PCRF registers.
+    {"CtaMonitorEvictKeepsAcrf",
+     "cta-status-monitor",
+     {"--ctas", "3", "--pcrf-entries", "4"},
+     "",
+     "ctx_q <= 2'b01;\n          rl_q <= 2'b01;",
+     "ctx_q <= 2'b01;\n          rl_q <= 2'b10;",
+     "status-encodings",
+     "chk_stray_live"},
+    // The fit check is skipped: a switch is decided with too few free PCRF entries.
+    {"CtaMonitorNoFitCheck",
+     "cta-status-monitor",
+     {"--ctas", "3", "--pcrf-entries", "4"},
+     "",
+     "assign fits = AvailBits'(stall_live_i) <= avail;",
+     "assign fits = 1'b1;",
+     "switch-fits",
+     "stall_live_i"},
+    // A candidate with its registers in the PCRF is preferred to one in the ACRF.
+    {"CtaMonitorWrongRank",
+     "cta-status-monitor",
+     {"--ctas", "3", "--pcrf-entries", "4"},
+     "",
+     "assign sel = a_found ? a_sel : b_sel;",
+     "assign sel = b_found ? b_sel : a_sel;",
+     "switch-choice",
+     "chk_best"},
+    // The last group is flagged one group late (when fewer than N, not at most N, are left).
+    {"LiveVectorLastGroupLate",
+     "live-vector-cache",
+     {"--entries", "2", "--pc-bits", "8", "--align-bits", "0", "--vector-bits", "8"},
+     "",
+     "assign dec_last_o = dec_valid_o && (left <= LiveBits'(DecodeWidth));",
+     "assign dec_last_o = dec_valid_o && (left < LiveBits'(DecodeWidth));",
+     "decoder-groups",
+     "dec_last_o"},
+    // A miss is not counted.
+    {"LiveVectorMissNotCounted",
+     "live-vector-cache",
+     {"--entries", "2", "--pc-bits", "8", "--align-bits", "0", "--vector-bits", "8"},
+     "",
+     "miss_cnt_q <= miss_cnt_q + 32'd1;",
+     "miss_cnt_q <= miss_cnt_q;",
+     "lookup-accounting",
+     "hit_cnt_q + miss_cnt_q"},
+    // A fill writes the tag of the PC on the lookup port, not of the PC it fetched.
+    {"LiveVectorFillWrongTag",
+     "live-vector-cache",
+     {"--entries", "2", "--pc-bits", "8", "--align-bits", "0", "--vector-bits", "8"},
+     "",
+     "line_tag[req_index] <= pc_q[PcBits-1 -: TagBits];",
+     "line_tag[req_index] <= lk_pc_i[PcBits-1 -: TagBits];",
+     "fill-and-accept",
+     "chk_fill_pc_q"},
 };
 
 class FormalMutation : public ::testing::TestWithParam<size_t> {};
