@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <utility>
 
 #include "base/registry.h"
 #include "energy/gebhart.h"
@@ -31,10 +32,10 @@ FineRegConfig FineRegConfig::From(const DesignSpec& d) {
 }
 
 FineRegSystem::FineRegSystem(const sim::Kernel& k, const sim::SmConfig& sm, int mrf_banks,
-                             int collectors, const FineRegConfig& c, const sp::LiveVectors& live)
+                             int collectors, const FineRegConfig& c, sp::LiveVectors live)
     : RfSystem(k, sm, mrf_banks, collectors),
       cfg_(c),
-      live_(live),
+      live_(std::move(live)),
       sm_(sm),
       mrf_warps_(static_cast<uint32_t>(std::max(1, sm.warps))),
       vtags_(static_cast<size_t>(c.vector_lines), 0) {
@@ -280,9 +281,13 @@ void FineRegSystem::SwitchIn(int slot, uint64_t cycle, uint64_t ready) {
     ++fs_.starts;
   else
     ++fs_.restores;
-  c.state = State::kRestoring;
   c.decided = cycle;
   c.ready_at = ready;
+  if (ready <= cycle) {
+    c.state = State::kActive;  // nothing to move: it runs at once
+    return;
+  }
+  c.state = State::kRestoring;
   ++moving_;
 }
 
@@ -317,9 +322,19 @@ void FineRegSystem::CtaStalled(uint64_t cycle, const sim::CtaInfo& info) {
   Cta& s = ctas_.at(info.slot);
   if (s.state != State::kActive)
     return;
-  const int cand = Candidate(static_cast<int>(info.slot));
+  s.stalled = true;
+  Decide(cycle, info.slot, true);
+}
+
+void FineRegSystem::CtaResumed(uint64_t, const sim::CtaInfo& info) {
+  ctas_.at(info.slot).stalled = false;
+}
+
+void FineRegSystem::Decide(uint64_t cycle, uint32_t slot, bool first) {
+  Cta& s = ctas_[slot];
+  const int cand = Candidate(static_cast<int>(slot));
   if (cand < 0) {
-    ++fs_.no_candidate;
+    fs_.no_candidate += first ? 1 : 0;
     return;
   }
   Cta& in = ctas_[static_cast<size_t>(cand)];
@@ -328,11 +343,12 @@ void FineRegSystem::CtaStalled(uint64_t cycle, const sim::CtaInfo& info) {
   if (cfg_.target == "pcrf") {
     const size_t avail = free_.size() + (in.state == State::kPending ? in.chain.size() : 0);
     if (live.size() > avail) {
-      ++fs_.kept;
+      fs_.kept += first ? 1 : 0;
       return;
     }
   }
   ++fs_.switches;
+  s.stalled = false;
   uint64_t n = 0;
   if (in.state == State::kPending) {
     Restore(in);  // the V-B decision counts the entries its restore frees
@@ -379,8 +395,14 @@ void FineRegSystem::Tick(uint64_t cycle) {
   }
   if (moving_ > 0 && !running)
     ++fs_.move_stall_cycles;
-  if (recheck_)
-    FillAcrf(cycle);
+  if (!recheck_)
+    return;
+  FillAcrf(cycle);
+  // The candidates changed: decide again for the CTAs still stalled (their results not back).
+  for (uint32_t s = 0; s < ctas_.size(); ++s) {
+    if (ctas_[s].state == State::kActive && ctas_[s].stalled && !Ready(ctas_[s]))
+      Decide(cycle, s, false);
+  }
 }
 
 bool FineRegSystem::CanIssue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
@@ -486,7 +508,7 @@ GPURF_REGISTER(
                           const HarnessOptions& opt) -> std::unique_ptr<RfSystem> {
           return std::make_unique<FineRegSystem>(k, sm, std::max(1, d.mrf.banks_per_cluster),
                                                  opt.mrf_collectors, FineRegConfig::From(d),
-                                                 a.live_vectors);
+                                                 sp::FineRegLiveVectors(k, a.live));
         },
         .describe = [](const DesignSpec& d, const HarnessOptions&, int) -> std::string {
           const FineRegConfig c = FineRegConfig::From(d);

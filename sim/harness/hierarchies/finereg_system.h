@@ -20,7 +20,8 @@
 // looked up in the live-register vector cache -- must fit the PCRF's free entries plus those
 // the chosen pending CTA's restore frees; then switch, else keep the stalled CTA. When an
 // active CTA finishes, its ACRF space goes to the oldest ready pending CTA (restore) or waiting
-// CTA (start).
+// CTA (start). A stalled CTA that was kept is decided again whenever the candidates change (a
+// pending CTA became ready, a move ended, a CTA finished) until one of its warps issues.
 //
 // Timing of one switch: the vector-cache lookups, one per live warp, one at a time (a hit takes
 // one cycle, a miss vector_miss_cycles); then every saved and restored entry passes the
@@ -85,7 +86,7 @@ struct FineRegStats {
 class FineRegSystem : public RfSystem {
  public:
   FineRegSystem(const sim::Kernel& k, const sim::SmConfig& sm, int mrf_banks, int collectors,
-                const FineRegConfig& c, const sim::passes::LiveVectors& live);
+                const FineRegConfig& c, sim::passes::LiveVectors live);
 
   int Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) override;
   bool CanIssue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) override;
@@ -98,6 +99,7 @@ class FineRegSystem : public RfSystem {
   void CtaFinished(uint64_t cycle, const sim::CtaInfo& c) override;
   bool WantsCtaStalls() const override { return true; }
   void CtaStalled(uint64_t cycle, const sim::CtaInfo& c) override;
+  void CtaResumed(uint64_t cycle, const sim::CtaInfo& c) override;
   int ResidentCtaLimit() const override { return cfg_.resident_ctas; }
   bool CtaRunnable(uint32_t slot) const override;
   void Finish() override;
@@ -128,6 +130,7 @@ class FineRegSystem : public RfSystem {
     std::vector<SavedReg> chain;         // its saved registers, save order
     std::vector<size_t> issued_at_save;  // per warp of `warps`: instructions issued then
     uint64_t restore_entries = 0;        // entries its last restore moved
+    bool stalled = false;                // active, every live warp waiting (CtaStalled)
   };
   struct WarpTrack {
     const sim::WarpStream* stream = nullptr;
@@ -149,12 +152,15 @@ class FineRegSystem : public RfSystem {
   void Restore(Cta& c);
   void SwitchIn(int slot, uint64_t cycle, uint64_t after);
   void FillAcrf(uint64_t cycle);
+  // The V-B decision for the stalled active CTA in `slot` (`first`: at its CtaStalled; the
+  // kept and no-candidate counts count stall episodes, not decisions).
+  void Decide(uint64_t cycle, uint32_t slot, bool first);
   void CheckPcrf();
   void Census();
   uint32_t MrfWarp(uint32_t warp) const { return warp % mrf_warps_; }
 
   FineRegConfig cfg_;
-  const sim::passes::LiveVectors& live_;
+  const sim::passes::LiveVectors live_;
   sim::SmConfig sm_;
   uint32_t mrf_warps_;
   uint64_t acrf_regs_;  // 32-bit registers of the ACRF (full-rf: the whole RF)

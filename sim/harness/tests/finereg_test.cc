@@ -116,7 +116,7 @@ TEST(FineRegSystem, SwitchSaveAndRestoreByHand) {
   EXPECT_TRUE(s.CtaRunnable(1));
   EXPECT_FALSE(s.CtaRunnable(0));
   EXPECT_EQ(s.finereg_stats().move_wait_cycles, 15u);  // decided at 2, runs at 17
-  EXPECT_EQ(s.finereg_stats().move_stall_cycles, 1u);  // cycle 16: a move, nothing running
+  EXPECT_EQ(s.finereg_stats().move_stall_cycles, 1u);  // cycle 16: a move, none running
   // A warp of the switched-out CTA may not issue.
   EXPECT_THROW(s.Issue(18, 0, Tiny::D(1)), std::logic_error);
   s.Issue(18, 1, Tiny::D(0));  // warp 1 issues its load
@@ -124,21 +124,21 @@ TEST(FineRegSystem, SwitchSaveAndRestoreByHand) {
   t.Stall(1, 19);
   EXPECT_EQ(s.finereg_stats().no_candidate, 1u);
   EXPECT_TRUE(s.CtaRunnable(1));
-  // Cycle 400: CTA 0's load lands; the scheduling limit (1 CTA) keeps it pending.
+  // Cycle 400: CTA 0's load lands: CTA 0 is a ready candidate, and CTA 1 is still stalled (its
+  // load is out): the decision is made again. The lookup of i1 hits (1 cycle); CTA 1's 2 live
+  // registers fit 6 free entries + 2 that CTA 0's restore frees. 2 restored + 2 saved entries
+  // pass the port from cycle 401 to 404 and end at 401 + 4 + 4 - 1 = 408.
   s.Writeback(400, 0, Tiny::D(0));
   s.Tick(400);
-  EXPECT_FALSE(s.CtaRunnable(0));
-  // Cycle 401: CTA 1 stalls again; CTA 0 is ready. The lookup of i1 hits (1 cycle); CTA 1's 2
-  // live registers fit 6 free + 2 that CTA 0's restore frees. 2 restored + 2 saved entries pass
-  // the port from cycle 402 to 405 and end at 402 + 4 + 4 - 1 = 409.
-  t.Stall(1, 401);
   EXPECT_EQ(s.finereg_stats().switches, 2u);
-  s.Tick(408);
+  EXPECT_EQ(s.finereg_stats().no_candidate, 1u);  // counted once per stall episode
+  EXPECT_FALSE(s.CtaRunnable(1));
+  s.Tick(407);
   EXPECT_FALSE(s.CtaRunnable(0));
-  s.Tick(409);
+  s.Tick(408);
   EXPECT_TRUE(s.CtaRunnable(0));
   EXPECT_FALSE(s.CtaRunnable(1));
-  s.Issue(410, 0, Tiny::D(1));  // warp 0 resumes at i1 with R0 and R3 back
+  s.Issue(409, 0, Tiny::D(1));  // warp 0 resumes at i1 with R0 and R3 back
   const FineRegStats& f = s.finereg_stats();
   EXPECT_EQ(f.saved_entries, 4u);
   EXPECT_EQ(f.restored_entries, 2u);
@@ -147,7 +147,8 @@ TEST(FineRegSystem, SwitchSaveAndRestoreByHand) {
   EXPECT_EQ(f.vector_lookups, 2u);
   EXPECT_EQ(f.vector_misses, 1u);
   EXPECT_EQ(f.move_cycles, 6u);
-  EXPECT_EQ(f.move_wait_cycles, 15u + 8u);
+  EXPECT_EQ(f.move_wait_cycles, 15u + 8u);  // 2 -> 17, 400 -> 408
+  EXPECT_EQ(f.move_stall_cycles, 1u + 1u);  // cycles 16 and 407
   EXPECT_EQ(f.max_resident, 2u);
   EXPECT_EQ(f.max_active, 1u);
   EXPECT_EQ(f.max_pcrf_entries, 2u);
