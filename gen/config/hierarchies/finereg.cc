@@ -29,6 +29,12 @@ std::vector<DesignStructure> FineRegStructures(const HierarchyInputs& in) {
                 fmt::format("the ACRF holds whole warp registers of {} bytes, at least one", row),
                 fmt::format("a positive multiple of {}", row));
   }
+  if (acrf != d.mrf.capacity_bytes) {
+    hier.Reject("acrf_bytes",
+                fmt::format("the ACRF is the MRF: {} bytes (mrf.banks x entries x width)",
+                            d.mrf.capacity_bytes),
+                fmt::format("{} (or change the mrf section)", d.mrf.capacity_bytes));
+  }
   if (pcrf % row != 0 || (pcrf != 0 && pcrf / row < 4) || pcrf / row > 4096) {
     hier.Reject("pcrf_bytes",
                 fmt::format("the PCRF holds whole warp registers of {} bytes, 4 to 4096 of them "

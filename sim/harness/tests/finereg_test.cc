@@ -202,6 +202,8 @@ TEST_F(FineRegCli, BadYamlExitsTwoAtTheField) {
   const std::vector<Case> cases = {
       {"hierarchy:\n  kind: finereg\n  acrf_bytes: 100\n", "bad.yaml:5:15", "multiple of 128"},
       {"hierarchy:\n  kind: finereg\n  pcrf_bytes: 200\n", "bad.yaml:5:15", "multiple of 128"},
+      {"hierarchy:\n  kind: finereg\n  acrf_bytes: 65536\n", "bad.yaml:5:15",
+       "the ACRF is the MRF"},
       {"hierarchy:\n  kind: finereg\n  vector_cache_entries: 24\n", "bad.yaml:5:25",
        "power of two"},
       {"hierarchy:\n  kind: finereg\n  switch_target: disk\n", "bad.yaml:5:18", "full-rf"},
