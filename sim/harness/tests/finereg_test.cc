@@ -192,6 +192,21 @@ TEST_F(FineRegCli, ExampleSimulates) {
   EXPECT_NE(r.out.find("saved entries"), std::string::npos) << r.out;
 }
 
+// A 64 KB ACRF runs half the CTAs vectorAdd's static allocation admits: the rest wait and are
+// switched in on stalls, through the SM's CTA switching end to end (a warp of a CTA that is not
+// running issuing, or a broken PCRF invariant, is an internal error: exit 3).
+TEST_F(FineRegCli, SmallAcrfSwitchesEndToEnd) {
+  const Result r =
+      Run("sim " + kExamples + "finereg_64_192.yaml --workload vectorAdd --sms 2 --stats");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const size_t at = r.out.rfind("FineReg: switches ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_GT(std::stoull(r.out.substr(at + 18)), 0u) << r.out;
+  const size_t saved = r.out.find("saved entries ", at);
+  ASSERT_NE(saved, std::string::npos);
+  EXPECT_GT(std::stoull(r.out.substr(saved + 14)), 0u) << r.out;
+}
+
 TEST_F(FineRegCli, BadYamlExitsTwoAtTheField) {
   struct Case {
     const char* yaml;
