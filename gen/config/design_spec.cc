@@ -63,6 +63,13 @@ nlohmann::ordered_json DesignSpec::ToJson() const {
       j["hierarchy"][key] = h.Int(key);
     j["hierarchy"]["power_gating"] = h.Bool("power_gating");
   }
+  if (hierarchy.kind == "finereg" && sections != nullptr) {
+    const ParamSet& h = sections->sections.at("hierarchy");
+    for (const char* key : {"acrf_bytes", "pcrf_bytes", "resident_ctas", "hop_cycles",
+                            "vector_cache_entries", "vector_miss_cycles"})
+      j["hierarchy"][key] = h.Int(key);
+    j["hierarchy"]["switch_target"] = h.Enum("switch_target");
+  }
   j["scheduler"] = scheduler;
   j["inner_policy"] = inner_policy;
   nlohmann::ordered_json st = nlohmann::ordered_json::array();

@@ -167,6 +167,7 @@ struct CtaSlot {
   uint32_t cta = 0;             // linear CTA id
   uint64_t static_registers = 0;
   bool stalled = false;  // CtaStalled delivered, no warp issued since
+  bool runnable = true;  // CTA switching: its warps may issue (RegisterFileSystem::CtaRunnable)
   // A warp of it may have finished (a write-back, or the launch): the retire step looks.
   bool check = false;
 };
@@ -282,12 +283,25 @@ class SmSim {
         nparts_(static_cast<uint32_t>(std::max<size_t>(1, rf.size()))),
         sched_(nsched_) {
     const int active_limit = opt.two_level ? cfg.active_warps : cfg.warps;
+    int resident_limit = 0;
     for (auto* r : rf_) {
       if (r != nullptr) {
         any_rf_ = true;
         cta_stalls_ = cta_stalls_ || r->WantsCtaStalls();
         reg_events_ = reg_events_ || r->WantsRegisterEvents();
+        resident_limit = std::max(resident_limit, r->ResidentCtaLimit());
       }
+    }
+    if (resident_limit > 0) {
+      // CTA switching: resident CTAs beyond the scheduling limit, each with warp contexts.
+      if (opt.two_level)
+        throw std::invalid_argument("CTA switching needs single-level scheduling");
+      switching_ = true;
+      uint64_t n = static_cast<uint64_t>(resident_limit);
+      if (k.shared_bytes > 0)
+        n = std::min<uint64_t>(n, cfg.shared_bytes / k.shared_bytes);
+      slots_.resize(n);
+      warps_.resize(std::max<size_t>(warps_.size(), n * occ.warps_per_cta));
     }
     for (uint32_t s = 0; s < nsched_; ++s) {
       Sched& sc = sched_[s];
@@ -371,6 +385,8 @@ class SmSim {
         if (r != nullptr)
           r->CtaLaunched(cycle, info);
       }
+      if (switching_)
+        SyncRunnable(cycle);
       ++queue_.next;
       ++launched_;
       ++st_.ctas;
@@ -668,6 +684,27 @@ class SmSim {
     return ok;
   }
 
+  // CTA switching: the systems' runnable CTAs; a CTA that stops running leaves the active set.
+  void SyncRunnable(uint64_t cycle) {
+    for (uint32_t s = 0; s < slots_.size(); ++s) {
+      CtaSlot& slot = slots_[s];
+      if (!slot.busy)
+        continue;
+      bool run = true;
+      for (auto* r : rf_)
+        run = run && (r == nullptr || r->CtaRunnable(s));
+      if (run == slot.runnable)
+        continue;
+      slot.runnable = run;
+      if (!run) {
+        for (uint32_t wid : slot.warps) {
+          if (warps_[wid].state == WarpState::kActive)
+            Deactivate(wid, cycle);
+        }
+      }
+    }
+  }
+
   void CheckCtaStalls(uint64_t cycle) {
     for (uint32_t s = 0; s < slots_.size(); ++s) {
       CtaSlot& slot = slots_[s];
@@ -708,7 +745,7 @@ class SmSim {
   std::vector<CtaSlot> slots_;
   uint32_t nsched_, nparts_;
   std::vector<Sched> sched_;
-  bool any_rf_ = false, cta_stalls_ = false, reg_events_ = false;
+  bool any_rf_ = false, cta_stalls_ = false, reg_events_ = false, switching_ = false;
   uint64_t launched_ = 0, warp_seq_ = 0, static_registers_ = 0;
   std::priority_queue<Completion, std::vector<Completion>, std::greater<>> completions_;
   bool retire_ = true;
@@ -795,6 +832,8 @@ void SmSim::Step(uint64_t cycle) {
       Sched& sc = sched_[SchedOf(n)];
       if (w.state != WarpState::kPending || w.finished_stream() || sc.active >= sc.active_limit)
         continue;
+      if (switching_ && !slots_[w.cta_slot].runnable)
+        continue;
       w.state = WarpState::kActive;
       ++sc.active;
       ++st_.activations;
@@ -813,6 +852,8 @@ void SmSim::Step(uint64_t cycle) {
     for (uint32_t wid = s; wid < warps_.size(); wid += nsched_) {
       Warp& w = warps_[wid];
       if (w.state != WarpState::kActive || w.at_barrier || w.finished_stream())
+        continue;
+      if (switching_ && !slots_[w.cta_slot].runnable)
         continue;
       if (Issuable(wid, cycle))
         sc.issuable.push_back(wid);
@@ -915,6 +956,12 @@ void SmSim::Step(uint64_t cycle) {
     if (r != nullptr)
       r->Tick(cycle);
   }
+  bool switch_busy = false;
+  if (switching_) {
+    SyncRunnable(cycle);
+    for (auto* r : rf_)
+      switch_busy = switch_busy || (r != nullptr && r->Busy());
+  }
   next_cycle_ = cycle + 1;
   // Event-driven step: when no warp could issue and none waited for the register-file system,
   // no warp can issue before the next write-back, the next shared unit becoming free or the
@@ -922,7 +969,8 @@ void SmSim::Step(uint64_t cycle) {
   // counted with this cycle's stall reasons and skipped; the register-file systems still tick
   // through them while they have work of their own. (Not after a two-level activation or
   // deactivation: a newly active warp may issue in the next cycle.)
-  if (!any_issuable && !rf_stall_ && !alloc_stall_ && !events) {
+  // (Nor while a CTA-switching system has work: its moves decide when CTAs may run again.)
+  if (!any_issuable && !rf_stall_ && !alloc_stall_ && !events && !switch_busy) {
     uint64_t next = completions_.empty() ? UINT64_MAX : completions_.top().cycle;
     next = std::min(next, mem_retry_);
     for (const Sched& sc : sched_) {

@@ -156,6 +156,14 @@ class RegisterFileSystem {
   // cycle), then Allocate for each at issue. Release after the read that the compiler flagged
   // (pir) and at reconvergence points (pbr), and for every allocated register when the warp
   // finishes.
+  // CTA switching (FineReg, Oh et al. MICRO 2018): a system whose ResidentCtaLimit() is
+  // positive keeps up to that many CTAs resident (also bounded by shared memory), beyond the
+  // scheduling limit of CTA slots and warp contexts; the SM then gives a resident CTA's warps
+  // contexts of their own and lets them issue only while CtaRunnable(slot) (asked after every
+  // CTA event and every Tick). The system keeps the runnable CTAs within the scheduling limit.
+  virtual int ResidentCtaLimit() const { return 0; }
+  virtual bool CtaRunnable(uint32_t /*slot*/) const { return true; }
+
   virtual bool WantsRegisterEvents() const { return false; }
   virtual bool CanAllocate(uint64_t /*cycle*/, uint32_t /*warp*/,
                            const std::vector<uint16_t>& /*regs*/) {
