@@ -1052,19 +1052,37 @@ GpuStats RunGpu(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& poli
   }
   if (std::all_of(sms.begin(), sms.end(), [](const auto& sm) { return sm->resident() == 0; }))
     throw std::runtime_error(FitMessage(k, occ, cfg));
-  // Lockstep: every SM whose next cycle has come steps, in SM order, cycle by cycle.
+  // Lockstep: every SM whose next cycle has come steps, in SM order, cycle by cycle. The
+  // watchdog (SmOptions::max_idle_cycles) follows the warp instructions issued on all SMs.
+  uint64_t issued = 0, last_issue_cycle = 0;
   for (uint64_t cycle = 0;;) {
-    uint64_t next = UINT64_MAX;
+    uint64_t next = UINT64_MAX, now_issued = 0;
     for (auto& sm : sms) {
-      if (sm->done())
-        continue;
-      if (sm->next_cycle() == cycle)
+      if (!sm->done() && sm->next_cycle() == cycle)
         sm->Step(cycle);
+      now_issued += sm->stats().warp_instructions;
       if (!sm->done())
         next = std::min(next, sm->next_cycle());
     }
+    if (now_issued != issued) {
+      issued = now_issued;
+      last_issue_cycle = cycle;
+    }
     if (next == UINT64_MAX)
       break;
+    if (next - last_issue_cycle > opt.max_idle_cycles) {
+      std::string state;
+      for (size_t s = 0; s < sms.size(); ++s) {
+        if (!sms[s]->done())
+          state += fmt::format("{}SM {}: {} CTAs resident", state.empty() ? "" : "; ", s,
+                               sms[s]->resident());
+      }
+      throw std::runtime_error(fmt::format(
+          "kernel {}: deadlock: no warp instruction issued on any SM for {} cycles (since cycle "
+          "{}, {} warp instructions done, {} of {} CTAs launched; {}): the register-file system "
+          "or the scheduler lets no warp issue",
+          k.name, opt.max_idle_cycles, last_issue_cycle, issued, queue.next, ctas.size(), state));
+    }
     cycle = next;
   }
   if (!queue.empty()) {

@@ -268,6 +268,11 @@ struct SmOptions {
   const std::vector<std::vector<uint8_t>>* release_after_read = nullptr;
   const std::vector<std::vector<uint16_t>>* release_at = nullptr;
   uint64_t max_cycles = 2'000'000'000;
+  // Progress watchdog: a run in which no SM issues a warp instruction for this many cycles while
+  // work is left (warps resident or CTAs waiting) is stopped as a deadlock, with the state of
+  // every SM, instead of spinning until max_cycles. The longest legitimate gap is a few memory
+  // round trips (thousands of cycles).
+  uint64_t max_idle_cycles = 1'000'000;
 };
 
 namespace mem {
@@ -293,7 +298,8 @@ std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg);
 uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg);
 
 // Runs `run` on one SM. `rf` may be null (ideal register file: no operand delay). Throws
-// std::runtime_error when the kernel cannot fit one CTA on the SM or the run exceeds max_cycles.
+// std::runtime_error when the kernel cannot fit one CTA on the SM, the run exceeds max_cycles,
+// or no warp instruction issues for max_idle_cycles (a deadlock of the register-file system).
 SmStats RunSm(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
               RegisterFileSystem* rf, const SmOptions& opt = {});
 

@@ -88,6 +88,44 @@ class SpyRf : public RegisterFileSystem {
   std::set<uint32_t> active_;
 };
 
+// A register-file system that never accepts an instruction (a deadlocked allocation policy):
+// the watchdog stops the run as a deadlock instead of spinning until max_cycles, whether the
+// system asks to be ticked every cycle or not.
+class StuckRf : public RegisterFileSystem {
+ public:
+  explicit StuckRf(bool busy) : busy_(busy) {}
+  bool CanIssue(uint64_t, uint32_t, const DynInst&) override { return false; }
+  int Issue(uint64_t, uint32_t, const DynInst&) override { return 0; }
+  void Writeback(uint64_t, uint32_t, const DynInst&) override {}
+  void Activate(uint64_t, uint32_t) override {}
+  void Deactivate(uint64_t, uint32_t) override {}
+  bool Busy() const override { return busy_; }
+
+ private:
+  bool busy_;
+};
+
+TEST(Sm, WatchdogStopsARunInWhichNoWarpCanIssue) {
+  Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kExit, {}, {})}, 2, 1);
+  SmConfig cfg;
+  SmOptions opt;
+  opt.max_idle_cycles = 5000;
+  for (const bool busy : {true, false}) {
+    RoundRobinPolicy rr(cfg.warps);
+    StuckRf rf(busy);
+    try {
+      RunSm(f.run, cfg, rr, &rf, opt);
+      ADD_FAILURE() << "a run in which no warp can issue returned (busy " << busy << ")";
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("deadlock: no warp instruction issued on any SM for 5000 cycles"),
+                std::string::npos)
+          << what;
+      EXPECT_NE(what.find("SM 0: 2 CTAs resident"), std::string::npos) << what;
+    }
+  }
+}
+
 TEST(Sm, DependentAluChainWaitsForTheLatency) {
   Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kAlu, {2}, {1}), Op(OpClass::kAlu, {3}, {2}),
              Op(OpClass::kExit, {}, {})},
