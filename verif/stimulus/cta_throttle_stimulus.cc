@@ -58,6 +58,7 @@ void CtaThrottleStimulus::PickPhase() {
                     ? 1
                     : std::uniform_int_distribution<uint64_t>(64, 1024)(rng_);
   focus_ = -1;
+  big_slot_ = -1;
 }
 
 int CtaThrottleStimulus::Held(int slot) const {
@@ -87,12 +88,17 @@ void CtaThrottleStimulus::Launch(PortValues& in, bool oversize) {
   const int s = free_slots[std::uniform_int_distribution<size_t>(0, free_slots.size() - 1)(rng_)];
   const int p = spec_.regs_per_bank;
   // A CTA's worst case per bank: small, or up to the bank, or (oversize) beyond it in one bank.
-  const int hi = Chance(0.5) ? std::max(1, p / 4) : p;
+  const bool small = Chance(0.3);
+  const int lo = small ? 1 : std::max(1, p / 2), hi = small ? std::max(1, p / 4) : p;
   const int big = oversize ? Uniform(0, spec_.banks - 1) : -1;
+  if (oversize) {
+    big_slot_ = s;
+    big_bank_ = big;
+  }
   in[P::kLaunchValid] = Bits(1, 1);
   in[P::kLaunchSlot].set(0, spec_.slot_bits, static_cast<uint64_t>(s));
   for (int b = 0; b < spec_.banks; ++b) {
-    const int c = b == big ? Uniform(p + 1, spec_.MaxNeed()) : Uniform(Chance(0.1) ? 0 : 1, hi);
+    const int c = b == big ? Uniform(p + 1, spec_.MaxNeed()) : Uniform(Chance(0.1) ? 0 : lo, hi);
     need_[s][b] = c;
     held_[s][b] = 0;
     in[P::kLaunchNeed].set(b * spec_.need_bits, spec_.need_bits, static_cast<uint64_t>(c));
@@ -112,7 +118,8 @@ bool CtaThrottleStimulus::Exit(PortValues& in, int slot) {
   return true;
 }
 
-void CtaThrottleStimulus::Allocate(PortValues& in, double p_port, bool settled) {
+void CtaThrottleStimulus::Allocate(PortValues& in, double p_port, bool settled, int force_slot,
+                                   int bias_bank) {
   std::vector<int> cand, ok;
   for (int i = 0; i < spec_.slots; ++i) {
     if (!alive_[i] || i == focus_)
@@ -124,13 +131,15 @@ void CtaThrottleStimulus::Allocate(PortValues& in, double p_port, bool settled) 
   if (cand.empty())
     return;
   const std::vector<int>& from = (!ok.empty() && Chance(0.9)) ? ok : cand;
-  const int s = from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng_)];
+  const int s = force_slot >= 0 && alive_[force_slot]
+                    ? force_slot
+                    : from[std::uniform_int_distribution<size_t>(0, from.size() - 1)(rng_)];
   std::vector<int> n(static_cast<size_t>(spec_.banks), 0);
   std::vector<int> banks_of(static_cast<size_t>(spec_.alloc_ports), -1);
   for (int a = 0; a < spec_.alloc_ports; ++a) {
     if (!Chance(p_port))
       continue;
-    const int b = Uniform(0, spec_.banks - 1);
+    const int b = bias_bank >= 0 && Chance(0.7) ? bias_bank : Uniform(0, spec_.banks - 1);
     if (held_[s][b] + n[b] >= need_[s][b])
       continue;  // within the CTA's C
     ++n[b];
@@ -225,12 +234,33 @@ void CtaThrottleStimulus::Next(uint64_t /*cycle*/, PortValues& in) {
   }
   switch (phase_) {
     case PhaseKind::kFill:
-    case PhaseKind::kOversize:
       Allocate(in, 0.8, settled);
       RandomReleases(in, 0.05, -1);
       if (Chance(0.05))
-        Launch(in, phase_ == PhaseKind::kOversize && Chance(0.3));
+        Launch(in, false);
       break;
+    case PhaseKind::kOversize: {
+      // Empty the SM, launch one CTA larger than a bank, and map its registers (mostly in its
+      // big bank) beside a few small CTAs: it becomes the reserved CTA and spills.
+      const bool big_alive = big_slot_ >= 0 && alive_[big_slot_];
+      int alive = 0;
+      for (bool a : alive_)
+        alive += a ? 1 : 0;
+      if (!big_alive && alive > 0) {
+        RandomReleases(in, 0.9, -1);
+        for (int i = 0; i < spec_.slots && !event_now_; ++i)
+          Exit(in, i);
+      } else if (!big_alive) {
+        Launch(in, true);
+      } else {
+        Allocate(in, 0.9, settled, Chance(0.8) ? big_slot_ : -1, big_bank_);
+        if (Chance(0.2))
+          RandomReleases(in, 0.5, -1);
+        if (Chance(0.01))
+          Launch(in, false);
+      }
+      break;
+    }
     case PhaseKind::kChurn:
       Allocate(in, 0.5, settled);
       RandomReleases(in, 0.5, -1);
@@ -243,7 +273,7 @@ void CtaThrottleStimulus::Next(uint64_t /*cycle*/, PortValues& in) {
       if (focus_ < 0 || !alive_[focus_]) {
         focus_ = -1;
         for (int i = 0; i < spec_.slots && focus_ < 0; ++i) {
-          const int s = (reserved_ >= 0 && Chance(0.5)) ? reserved_ : Uniform(0, spec_.slots - 1);
+          const int s = (reserved_ >= 0 && Chance(0.8)) ? reserved_ : Uniform(0, spec_.slots - 1);
           if (alive_[s])
             focus_ = s;
         }

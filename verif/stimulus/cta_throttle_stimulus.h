@@ -11,7 +11,8 @@
 //   fill         launches into free slots, many allocations, few releases (the throttle turns on)
 //   churn        allocations and releases at random, occasional launches and exits
 //   turnover     one CTA drains and exits at a time, new ones launch (the reservation moves)
-//   oversize     a CTA needing more than a bank launches (spill mode), then fill
+//   oversize     the SM empties, a CTA needing more than a bank launches (spill mode) and maps
+//                its registers, mostly in that bank, until it spills
 //   drain        releases and exits only
 //   idle         nothing
 //   reset-pulse  one cycle of reset mid-run
@@ -47,14 +48,19 @@ class CtaThrottleStimulus : public Stimulus {
   void Release(PortValues& in, int slot, int bank);
   void Launch(PortValues& in, bool oversize);
   bool Exit(PortValues& in, int slot);
-  void Allocate(PortValues& in, double p_port, bool settled);
+  // One warp's group, of `force_slot` when it is alive (else a CTA that may issue, mostly), its
+  // registers mostly in `bias_bank` when that is not -1.
+  void Allocate(PortValues& in, double p_port, bool settled, int force_slot = -1,
+                int bias_bank = -1);
   void RandomReleases(PortValues& in, double p, int focus);
 
   const CtaThrottleSpec spec_;
   std::mt19937_64 rng_;
   PhaseKind phase_ = PhaseKind::kReset;
   uint64_t phase_left_ = 2;
-  int focus_ = -1;  // the draining CTA of turnover, -1 none
+  int focus_ = -1;     // the draining CTA of turnover, -1 none
+  int big_slot_ = -1;  // the CTA larger than a bank of the oversize phase, -1 none
+  int big_bank_ = 0;   // its big bank
   // Mirror of the structure: per slot alive, C and k per bank; per bank the free count.
   std::vector<bool> alive_;
   std::vector<std::vector<int>> need_, held_;
