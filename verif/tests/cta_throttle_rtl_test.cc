@@ -89,12 +89,12 @@ const test::InvariantMutation kInvariantMutations[] = {
      "assign issue_ok_o[i] = rst_ni && alive_q && (!throttle || (res_valid_q && 32'(res_q) == i));",
      "assign issue_ok_o[i] = rst_ni && alive_q;", "T1 violated"},
     // An exit leaves the CTA's C behind in the freed slot.
-    {"T2_ExitKeepsC", "(exit_valid_i && 32'(exit_slot_i) == c / NumBanks) ? '0 : need_q", "need_q",
+    {"T2_ExitKeepsC", "== c / NumBanks) ? '0 : need_q;", "== c / NumBanks) ? need_q : need_q;",
      "T2 violated"},
     // The free count ignores releases.
     {"T3_FreeIgnoresReleases", "free_q + CountBits'(rel_n) - ", "free_q - ", "T3 violated"},
     // The reservation stays on a CTA that exits.
-    {"T4_ReservedExitKept", "{res_valid_d = best_found;", "{res_valid_d = res_valid_q;",
+    {"T4_ReservedExitKept", "res_valid_d = best_found;", "res_valid_d = res_valid_q;",
      "T4 violated"},
     // Another CTA's group may eat the reserved CTA's worst case.
     {"T5_KeepIgnored", ": 32'(free_q) >= 32'(n_alloc[b]) + 32'(keep[b])",
