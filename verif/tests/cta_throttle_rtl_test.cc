@@ -59,8 +59,8 @@ CtaThrottleSpec MutantSpec() {
 
 const test::LockstepMutation kLockstepMutations[] = {
     // The paper's wording: throttle also when the free registers equal the minimum counter.
-    {"ThrottleAtEquality", "assign throttle = several && free_total < min_counter;",
-     "assign throttle = several && free_total <= min_counter;"},
+    {"ThrottleAtEquality", "throttle = several && free_total < min_counter;",
+     "throttle = several && free_total <= min_counter;"},
     // Ties of the minimum counter go to the highest slot.
     {"TiesToHighestSlot", "counter_d[i] < counter_d[best]", "counter_d[i] <= counter_d[best]"},
     // The minimum counter takes the reservation even when a bank cannot serve it.
