@@ -136,6 +136,8 @@ std::string ListStructures() {
                        w_allowed, d.default_value, w_default, d.help);
     }
   }
+  if (PlannedStructureKinds().empty())
+    return s;
   s += "\nDescribed in design files but not generated yet:\n";
   size_t w_planned = 0;
   for (const auto& p : PlannedStructureKinds())

@@ -116,6 +116,16 @@ struct PlannedKind {
 };
 const std::vector<PlannedKind>& PlannedStructureKinds();
 
+// Adds a planned kind for the object's lifetime: lets tests exercise the planned-kind paths (YAML
+// accepts and skips it, `gpurf gen` rejects it as not implemented yet) while the list is empty.
+class ScopedPlannedKind {
+ public:
+  explicit ScopedPlannedKind(PlannedKind kind);
+  ~ScopedPlannedKind();
+  ScopedPlannedKind(const ScopedPlannedKind&) = delete;
+  ScopedPlannedKind& operator=(const ScopedPlannedKind&) = delete;
+};
+
 // Accessors valid for every spec (kept as free functions for the callers that read better so).
 inline const std::string& KindName(const StructureSpec& s) {
   return s.kind();
