@@ -11,6 +11,7 @@
 // its bank, in range, and no id twice in one cycle. Whether the named row is allocated is the
 // requester's knowledge (it was granted that id); the harness states it over the vectors, probed
 // from the DUT. C1's own RTL assertion is that assumption restated, so it is not a property.
+// K = 5 cycles lets the base case reach a wake-up, a grant, a release and the check after it.
 #include <fmt/format.h>
 
 #include "gen/structures/availability_vectors/availability_vectors_spec.h"
@@ -84,11 +85,11 @@ Family AvailabilityVectorsFamily() {
         Def("free-count",
             "I1: in every bank the free counter plus the allocated registers equals the "
             "registers per bank",
-            3, {"I1 violated"}),
-        Def("grant-free-powered", "I2: a grant takes a free row of a powered subarray", 3,
+            5, {"I1 violated"}),
+        Def("grant-free-powered", "I2: a grant takes a free row of a powered subarray", 5,
             {"I2 violated"}),
         Def("gated-holds-none",
-            "I3: a gated subarray holds no allocated register (gating never loses a live value)", 3,
+            "I3: a gated subarray holds no allocated register (gating never loses a live value)", 5,
             {"I3 violated"}),
     };
   };

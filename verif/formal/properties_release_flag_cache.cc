@@ -6,7 +6,8 @@
 //                     payload;
 //   lookup-accounting F2: hits + misses = lookups since reset, and every lookup is exactly one of
 //                     them (no answer without a lookup);
-//   empty-after-flush F3: after a flush no entry is valid, even with a fill in the flush's cycle.
+//   empty-after-flush F3: after a flush no entry is valid, even with a fill in the flush's cycle
+//                     (K = 4: a fill, a flush with a fill, and the check after it).
 #include <fmt/format.h>
 
 #include "verif/formal/family.h"
@@ -48,7 +49,7 @@ Family ReleaseFlagCacheFamily() {
             "F2: hits + misses = lookups since reset; every lookup is exactly one of them", 3,
             {"F2 violated"}),
         Def("empty-after-flush",
-            "F3: after a flush no entry is valid, not even one filled in the flush's cycle", 3,
+            "F3: after a flush no entry is valid, not even one filled in the flush's cycle", 4,
             {"F3 violated"}),
     };
   };

@@ -11,10 +11,11 @@
 //                             on the auxiliary RTL assertion that a reg line holds a reg-mem
 //                             address and a cache or dirty line a memory one (else a store could
 //                             hit a reg line and make it dirty).
-// Inputs are free but for the interface contract: a memory lookup of an accepted request does
-// not address the reg-mem space (the top of the address space). Every property also selects the
-// RTL's contract assertion as an auxiliary one: it is implied by the assumption for the accepted
-// lookups and, in the induction step, rules out latched lookups that break the contract.
+// K = 4 cycles lets the base case fill both ways of a set and evict one (three lookups and the
+// check after them). Inputs are free but for the interface contract: a memory lookup of an accepted
+// request does not address the reg-mem space (the top of the address space). Every property also
+// selects the RTL's contract assertion as an auxiliary one: it is implied by the assumption for the
+// accepted lookups and, in the induction step, rules out latched lookups that break the contract.
 #include <fmt/format.h>
 
 #include "gen/structures/tag_array/tag_array_spec.h"
@@ -72,20 +73,20 @@ Family TagArrayFamily() {
     ps.push_back(Def("one-line-per-tag",
                      "I1: at most one line per (set, tag) is not inactive (with the auxiliary "
                      "check of every stored set)",
-                     3, {"I1 violated"}));
+                     4, {"I1 violated"}));
     if (SpecAs<TagArraySpec>(spec).prioritized()) {
       ps.push_back(Def("reg-never-victim-of-load",
-                       "I2 (lru-prioritized): a reg line is never the victim of a load", 3,
+                       "I2 (lru-prioritized): a reg line is never the victim of a load", 4,
                        {"I2 violated"}));
     }
     ps.push_back(Def("dirty-written-back-once",
                      "I3: a dirty line is reported as a dirty victim (written back) when its way "
                      "is reused, and only a dirty line is",
-                     3, {"I3 violated"}));
+                     4, {"I3 violated"}));
     ps.push_back(Def("fig6-transitions",
                      "I4: every line state change is a Fig. 6 transition (with the auxiliary "
                      "check that reg lines hold reg-mem addresses and cache lines memory ones)",
-                     3, {"I4 violated", "line space violated"}));
+                     4, {"I4 violated", "line space violated"}));
     return ps;
   };
   return f;

@@ -121,11 +121,11 @@ struct Config {
   size_t properties;  // how many the family defines for this kind
 };
 
-// Jeon's and Jing's structures, small: 2 banks x 8 registers in 2 subarrays (2-cycle wake-up), 2
+// Jeon's and Jing's structures, small: 2 banks x 8 registers in 2 subarrays (1-cycle wake-up), 2
 // release ports; 3 entries (folded index), 8-bit PCs; 2 warps x 4 registers in 2 banks, 16 ids;
 // 2 banks x 4 sets x 2 ways with 4-bit tags (1 KB lines), one lookup per request.
 const std::vector<std::string> kAvail = {"--banks",         "2", "--regs-per-bank", "8",
-                                         "--subarrays",     "2", "--wake-cycles",   "2",
+                                         "--subarrays",     "2", "--wake-cycles",   "1",
                                          "--release-ports", "2"};
 const std::vector<std::string> kRelFlag = {"--entries", "3", "--payload-bits", "2",
                                            "--pc-bits", "8", "--inst-bytes",   "2"};
@@ -346,11 +346,10 @@ const Mutation kMutations[] = {
      "end else if (nonreg_found[p]) begin\n        fill_way[p] = nonreg_way[p];",
      "end else if (nonreg_found[p]) begin\n        fill_way[p] = lru_way[p];",
      "reg-never-victim-of-load", "chk_reg_for_load"},
-    // A dirty victim is not reported: its write-back is dropped.
-    {"TagsDirtyVictimNotReported", "tag-array", kTags, "", "victim[p] = fill[p] && !free_found[p];",
-     "victim[p] = fill[p] && !free_found[p]\n          && lk_states[(p*NumWays + "
-     "32'(fill_way[p]))*2 +: 2] != 2'd3;",
-     "dirty-written-back-once", "chk_dirty_lost"},
+    // Every victim is reported dirty: a clean line gets a spurious write-back.
+    {"TagsCleanVictimWrittenBack", "tag-array", kTags, "",
+     "victim_state[p] = victim[p] ? lk_states[(p*NumWays + 32'(fill_way[p]))*2 +: 2] : 2'd0;",
+     "victim_state[p] = victim[p] ? 2'd3 : 2'd0;", "dirty-written-back-once", "chk_false_wb"},
     // A write-reg hit makes its reg line dirty (reg -> dirty is not in Fig. 6).
     {"TagsWriteRegMakesDirty", "tag-array", kTags, "",
      "new_state[p] = (cur_op[p] == 2'd3) ? 2'd3 : hit_state[p];",
