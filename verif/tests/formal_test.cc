@@ -4,7 +4,8 @@
 //     clock gates (two steps per cycle through clk2fflogic) and with a row count that is not a
 //     power of two; a one-level FIFO and a two-level LRU RFC; a round-robin scheduler with 4
 //     warps / 2 slots and a greedy one with 3 warps (not a power of two) / 2 slots; the L1 ORF and
-//     both L0 organisations;
+//     both L0 organisations; Jeon's availability vectors, release flag cache (folded index) and
+//     renaming table, and Jing's tag array (lru-prioritized), each small;
 //   - one realistic bug per property, planted in the generated RTL text, that the prover must
 //     report as FAILED at a solver step, naming the violated assertion (its file:line and the
 //     line itself) and leaving a counterexample VCD;
@@ -82,7 +83,12 @@ TEST(FormalView, EveryRtlAssertionIsTheMacroWithItsMessage) {
       {"orf-l0", {}},
       {"orf-l0", {"--split", "false"}},
       {"live-vector-cache", {}},
-      {"cta-status-monitor", {}}};
+      {"cta-status-monitor", {}},
+      {"availability-vectors", {}},
+      {"release-flag-cache", {}},
+      {"renaming-table", {}},
+      {"tag-array", {}},
+      {"tag-array", {"--policy", "lru-fair"}}};
   for (const auto& [kind, flags] : targets) {
     const TargetStructure ts = Make(kind, flags);
     int asserts = 0;
@@ -116,6 +122,20 @@ struct Config {
   std::vector<std::string> flags;
   size_t properties;  // how many the family defines for this kind
 };
+
+// Jeon's and Jing's structures, small: 2 banks x 8 registers in 2 subarrays (1-cycle wake-up), 2
+// release ports; 3 entries (folded index), 8-bit PCs; 2 warps x 4 registers in 2 banks, 16 ids;
+// 2 banks x 4 sets x 2 ways with 4-bit tags (1 KB lines), one lookup per request.
+const std::vector<std::string> kAvail = {"--banks",         "2", "--regs-per-bank", "8",
+                                         "--subarrays",     "2", "--wake-cycles",   "1",
+                                         "--release-ports", "2"};
+const std::vector<std::string> kRelFlag = {"--entries", "3", "--payload-bits", "2",
+                                           "--pc-bits", "8", "--inst-bytes",   "2"};
+const std::vector<std::string> kRename = {
+    "--warps", "2", "--regs", "4", "--phys-regs", "16", "--capacity-bytes", "4", "--banks", "2"};
+const std::vector<std::string> kTags = {
+    "--banks",      "2",    "--sets",  "4", "--ways", "2", "--addr-width", "16",
+    "--line-bytes", "1024", "--warps", "2", "--regs", "2", "--lookups",    "1"};
 
 const Config kConfigs[] = {
     {"FlopCombGated",
@@ -165,6 +185,10 @@ const Config kConfigs[] = {
      {"--entries", "2", "--pc-bits", "8", "--align-bits", "0", "--vector-bits", "8",
       "--decode-width", "1"},
      3},
+    {"AvailabilityVectors", "availability-vectors", kAvail, 3},
+    {"ReleaseFlagCacheFolded", "release-flag-cache", kRelFlag, 3},
+    {"RenamingTable", "renaming-table", kRename, 2},
+    {"TagArrayPrioritized", "tag-array", kTags, 4},
 };
 
 class FormalProof : public ::testing::TestWithParam<size_t> {};
@@ -342,6 +366,57 @@ const Mutation kMutations[] = {
      "line_tag[req_index] <= lk_pc_i[PcBits-1 -: TagBits];",
      "fill-and-accept",
      "chk_fill_pc_q"},
+    // The free counter ignores releases.
+    {"AvailCounterIgnoresReleases", "availability-vectors", kAvail, "",
+     "free_q <= free_q - CountBits'(grant) + rel_n;", "free_q <= free_q - CountBits'(grant);",
+     "free-count", "chk_count"},
+    // Find-first-free ignores the power state: a request is granted a row of a gated subarray.
+    {"AvailSearchIgnoresPower", "availability-vectors", kAvail, "",
+     "if (!found && avail_q[i] && pwr_q[i / SubRows]) begin", "if (!found && avail_q[i]) begin",
+     "grant-free-powered", "chk_grant"},
+    // A subarray is gated as soon as one of its rows is free, not when all are.
+    {"AvailGatingIgnoresOccupancy", "availability-vectors", kAvail, "",
+     "pwr_d[k] = pwr_q[k] && !(&avail_d[k*SubRows +: SubRows]);",
+     "pwr_d[k] = pwr_q[k] && !(|avail_d[k*SubRows +: SubRows]);", "gated-holds-none", "chk_gated"},
+    // A lookup hits on a matching tag without checking the valid bit.
+    {"RelFlagHitIgnoresValid", "release-flag-cache", kRelFlag, "",
+     "assign hit = rst_ni && lk_valid_i && valid_q[lk_idx] && tag_q[lk_idx] == lk_tag;",
+     "assign hit = rst_ni && lk_valid_i && tag_q[lk_idx] == lk_tag;", "hit-is-its-entry", "F1"},
+    // The miss counter is stuck.
+    {"RelFlagMissCounterStuck", "release-flag-cache", kRelFlag, "", "miss_q <= miss_q + 32'(miss);",
+     "miss_q <= miss_q;", "lookup-accounting", "chk_lookups_q"},
+    // A fill in the flush's cycle wins over the flush: the valid bits survive it.
+    {"RelFlagFillBeatsFlush", "release-flag-cache", kRelFlag, "",
+     "if (flush_i) begin\n        valid_q <= '0;",
+     "if (flush_i && !fill_valid_i) begin\n        valid_q <= '0;", "empty-after-flush",
+     "chk_flushed_q"},
+    // A renamed source answers "mapped" when any bank's accessed entry is valid, not its own.
+    {"RenameMappedFromAnyBank", "renaming-table", kRename, "",
+     "src_mapped[p] = rd_valid[src_bank[p]];", "src_mapped[p] = |rd_valid;", "no-stale-read",
+     "chk_stale"},
+    // A release of an entry without a mapping still puts its (stale) id on the free port.
+    {"RenameFreeOfUnmappedEntry", "renaming-table", kRename, "",
+     "free[b] = ((acc_src[b] && acc_pir[b]) || acc_rel[b]) && rd_valid[b];",
+     "free[b] = (acc_src[b] && acc_pir[b]) || acc_rel[b];", "free-once", "chk_free_unmapped"},
+    // The tag compare sees only cache and dirty lines: a register lookup misses its reg line and
+    // fills a second line with the same tag.
+    {"TagsRegLinesNeverHit", "tag-array", kTags, "",
+     "if ((lk_states[(p*NumWays + 32'(w))*2 +: 2] != 2'd0)\n            && (lk_tags[",
+     "if ((lk_states[(p*NumWays + 32'(w))*2 +: 2] >= 2'd2)\n            && (lk_tags[",
+     "one-line-per-tag", "I1"},
+    // lru-prioritized takes the LRU way for cache data even when a non-reg way exists.
+    {"TagsPrioritizedVictimIsLru", "tag-array", kTags, "",
+     "end else if (nonreg_found[p]) begin\n        fill_way[p] = nonreg_way[p];",
+     "end else if (nonreg_found[p]) begin\n        fill_way[p] = lru_way[p];",
+     "reg-never-victim-of-load", "chk_reg_for_load"},
+    // Every victim is reported dirty: a clean line gets a spurious write-back.
+    {"TagsCleanVictimWrittenBack", "tag-array", kTags, "",
+     "victim_state[p] = victim[p] ? lk_states[(p*NumWays + 32'(fill_way[p]))*2 +: 2] : 2'd0;",
+     "victim_state[p] = victim[p] ? 2'd3 : 2'd0;", "dirty-written-back-once", "chk_false_wb"},
+    // A write-reg hit makes its reg line dirty (reg -> dirty is not in Fig. 6).
+    {"TagsWriteRegMakesDirty", "tag-array", kTags, "",
+     "new_state[p] = (cur_op[p] == 2'd3) ? 2'd3 : hit_state[p];",
+     "new_state[p] = cur_op[p][0] ? 2'd3 : hit_state[p];", "fig6-transitions", "chk_bad_edge"},
 };
 
 class FormalMutation : public ::testing::TestWithParam<size_t> {};

@@ -220,6 +220,47 @@ GenerateFor SetStorage() {
   g.items.push_back(MakeItem(ContinuousAssign{Index("tag_rows", "s"), "tags_q"}));
   g.items.push_back(MakeItem(ContinuousAssign{Index("state_rows", "s"), "states_q"}));
   g.items.push_back(MakeItem(ContinuousAssign{Index("age_rows", "s"), "ages_q"}));
+
+  // I1 over the stored set, whether or not a lookup touches it this cycle: the per-lookup check
+  // above sees only the sets that change, so on its own it is not inductive (a duplicate could
+  // wait in an untouched set); this one makes I1 provable by induction.
+  const std::string sa = PartSelect("states_q", "a*2", "2");
+  const std::string sb = PartSelect("states_q", "b*2", "2");
+  Ifdef chk{"GPURF_ASSERTIONS", {}};
+  chk.items.push_back(MakeItem(Always{
+      AlwaysKind::kPlain,
+      "posedge clk_i or negedge rst_ni",
+      "",
+      {IfThen(
+          "rst_ni",
+          {ForLoop("a", "NumWays",
+                   {ForLoop("b", "NumWays",
+                            {IfThen("a < b",
+                                    {Assert("!(" + sa + " != 2'd0 && " + sb + " != 2'd0 && " +
+                                                Eq(PartSelect("tags_q", "a*TagWidth", "TagWidth"),
+                                                   PartSelect("tags_q", "b*TagWidth", "TagWidth")) +
+                                                ")",
+                                            {Quote("%m: I1 violated: stored set %0d holds one "
+                                                   "tag in ways %0d and %0d"),
+                                             "s", "a", "b"})})})})})}}));
+  // Auxiliary invariant of I4 (a store can make only a cache line dirty): a reg line holds a
+  // reg-mem line address and a cache or dirty line a memory one. It follows from the contract
+  // (memory lookups stay out of the reg-mem space) and makes I4 provable by induction.
+  const std::string sw = PartSelect("states_q", "w*2", "2");
+  const std::string in_reg_space =
+      "PrefixBits'({" + PartSelect("tags_q", "w*TagWidth", "TagWidth") +
+      ", SetBits'(s)} >> (TagWidth + SetBits - PrefixBits)) == {PrefixBits{1'b1}}";
+  chk.items.push_back(MakeItem(Always{
+      AlwaysKind::kPlain,
+      "posedge clk_i or negedge rst_ni",
+      "",
+      {IfThen("rst_ni",
+              {ForLoop("w", "NumWays",
+                       {Assert(sw + " == 2'd0 || ((" + sw + " == 2'd1) == (" + in_reg_space + "))",
+                               {Quote("%m: line space violated: set %0d way %0d holds a reg line "
+                                      "outside the reg-mem space or cache data inside it"),
+                                "s", "w"})})})}}));
+  g.items.push_back(MakeItem(std::move(chk)));
   return g;
 }
 
