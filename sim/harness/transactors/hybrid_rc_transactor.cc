@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 #include "base/registry.h"
 #include "gen/structures/hybrid_rc/hybrid_rc_ports.h"
@@ -105,12 +106,19 @@ class HybridRcTransactor : public RtlTransactor {
   }
 
  private:
-  // A write-back the system expects on a channel this cycle.
+  // A write-back the system expects on a channel this cycle: an RC line (`rc`: its value is the
+  // row last written into the RC for the register, which may be older than the register's value
+  // when the RSP holds a newer one) or the register's current value (a live-out).
   struct Expect {
     bool valid = false;
     uint32_t warp = 0;
     int reg = 0;
+    bool rc = true;
   };
+
+  static uint64_t Key(uint32_t warp, int reg) {
+    return (uint64_t{warp} << 32) | static_cast<uint32_t>(reg);
+  }
 
   // The RSP slot of entry `entry` of `warp`, or -1 when the warp has no active slot.
   int Slot(uint32_t warp, int entries, int entry) {
@@ -159,9 +167,16 @@ class HybridRcTransactor : public RtlTransactor {
                                  ctx_.Where(warp, inst), c, ww, wr, e.warp, e.reg));
       const Bits data = r.out[P::kWbData].slice(c * s.width, s.width);
       RowExpect x;
-      x.value = rows.Shadow(ww, wr);
       x.mask = ctx_.lane_mask();
-      x.check = rows.Written(ww, wr);
+      if (e.rc) {
+        const auto it = rc_rows_.find(Key(ww, wr));
+        x.check = it != rc_rows_.end();
+        if (x.check)
+          x.value = it->second;
+      } else {
+        x.value = rows.Shadow(ww, wr);
+        x.check = rows.Written(ww, wr);
+      }
       ctx_.CheckValue(r, fmt::format("wb_data_o[{}] (warp {} R{})", c, ww, wr), x, data, warp,
                       inst);
       ctx_.Toggle(Level::kL0, last_wb_[static_cast<size_t>(c)], data);
@@ -246,10 +261,12 @@ class HybridRcTransactor : public RtlTransactor {
       r.in[P::kXfData] = rows.Shadow(warp, t.reg);  // the MRF's row
     std::array<Expect, HybridRcSpec::kWbChannels> want{};
     if (t.write_back)
-      want[2] = {true, warp, t.reg};
+      want[2] = {true, warp, t.reg, !t.live_out};  // a fill evicts the RC's line
     else if (t.victim.valid)
-      want[2] = {true, t.victim.warp, t.victim.reg};
+      want[2] = {true, t.victim.warp, t.victim.reg, true};
     EvalAndCheckWriteBacks(want);
+    if (t.live_out && !t.write_back)
+      rc_rows_[Key(warp, t.reg)] = rows.Shadow(warp, t.reg);  // hierarchical: an RC write
     const bool hit = r.out[P::kXfHit].bit(0);
     if (hit != t.hit)
       ctx_.Fail(r, fmt::format("{}: {} of R{} (slot {}): xf_hit_o is {}, the system {}",
@@ -281,6 +298,7 @@ class HybridRcTransactor : public RtlTransactor {
     for (size_t base = 0; base < writes_.size(); base += n) {
       Begin();
       std::array<Expect, HybridRcSpec::kWbChannels> want{};
+      std::array<std::pair<uint64_t, Bits>, HybridRcSpec::kWritePorts> rc_after;
       for (size_t q = 0; q < n && base + q < writes_.size(); ++q) {
         const HybridWrite& w = writes_[base + q];
         const int p = static_cast<int>(q);
@@ -293,14 +311,20 @@ class HybridRcTransactor : public RtlTransactor {
           r.in[P::kWrWarp].set(p * s.warp_bits, s.warp_bits, w.warp);
           r.in[P::kWrReg].set(p * s.reg_bits, s.reg_bits, static_cast<uint64_t>(w.reg));
           if (w.victim.valid)
-            want[q] = {true, w.victim.warp, w.victim.reg};
+            want[q] = {true, w.victim.warp, w.victim.reg, true};
         }
         const Bits& data = rows.Shadow(w.warp, w.reg);
+        if (!w.rsp)
+          rc_after[q] = {Key(w.warp, w.reg), data};
         r.in[P::kWrData].set_slice(p * s.width, data);
         ctx_.Toggle(w.rsp ? Level::kL1 : Level::kL0, last_wr_[q], data);
       }
       EvalAndCheckWriteBacks(want);
       ctx_.Clock(r);
+      for (size_t q = 0; q < n && base + q < writes_.size(); ++q) {
+        if (!writes_[base + q].rsp)
+          rc_rows_[rc_after[q].first] = rc_after[q].second;
+      }
     }
     writes_.clear();
   }
@@ -309,6 +333,8 @@ class HybridRcTransactor : public RtlTransactor {
   std::vector<int> slot_of_;  // by warp, -1 when inactive
   std::vector<bool> slot_free_;
   std::vector<HybridWrite> writes_;  // results not yet driven (copies: victims by value)
+  // The row last written into the RC per (warp, register): what a write-back of its line carries.
+  std::unordered_map<uint64_t, Bits> rc_rows_;
   std::array<Bits, HybridRcSpec::kReadPorts> last_rd_;
   std::array<Bits, HybridRcSpec::kWritePorts> last_wr_;
   std::array<Bits, HybridRcSpec::kWbChannels> last_wb_;
