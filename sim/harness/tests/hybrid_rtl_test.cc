@@ -52,7 +52,9 @@ class HybridLockstep : public testing::TestWithParam<std::string> {};
 
 TEST_P(HybridLockstep, ZeroDivergenceAndTheModelsCounts) {
   const DesignSpec d = LoadDesign(Example(GetParam()));
-  for (const char* kname : {"vectorAdd", "histogram", "matrixMul"}) {
+  // Regression (vectorAdd): a live-out whose last access is a read (setp R7 then `wb R7`) went
+  // to the RC at the setp's completion, after the next strand's mul had read R7 from the MRF.
+  for (const char* kname : {"vectorAdd", "histogram"}) {
     SCOPED_TRACE(kname);
     const WorkloadKernel& wk = Kernel(kname);
     const DesignResult models = RunDesign(d, {wk}, OneSm(RfMode::kModels));
