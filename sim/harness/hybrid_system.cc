@@ -11,6 +11,8 @@
 #include "base/registry.h"
 #include "energy/gebhart.h"
 #include "sim/harness/hierarchy.h"
+#include "sim/harness/transactors/hybrid_rc_transactions.h"
+#include "sim/harness/transactors/mrf_transactions.h"
 
 namespace gpurf::harness {
 
@@ -264,13 +266,16 @@ class Hybrid : public RfSystem {
     const bool sh = sim::IsSharedUnit(in.op_class);
     const int w = static_cast<int>(warp);
     missed_ = false;
-    kills_.clear();
+    ops_.clear();
+    fills_.clear();
     for (size_t s = 0; s < in.srcs.size(); ++s) {
       const sim::RegOperand& o = in.srcs[s];
       const sp::RspOperand* oa = SrcAlloc(d.inst, s);
       if (oa != nullptr && oa->rsp) {
         Read(rsp_level_, sh, o.count);
         hs_.rsp_reads += o.count;
+        for (int j = 0; j < o.count; ++j)
+          ops_.push_back({true, oa->slots[static_cast<size_t>(j)], o.first + j, true, false});
         continue;
       }
       const bool fill = oa != nullptr && oa->fill;
@@ -282,12 +287,6 @@ class Hybrid : public RfSystem {
           Read(rc_level_, sh);
           ++hs_.rc_read_hits;
           rc_.Touch(line);
-          if (fill && parallel_evict_) {
-            // The RSP takes the register: the RC's (dirty) copy is written back and dropped.
-            kills_.push_back({line, true});
-          } else if (last && !fill) {
-            kills_.push_back({line, false});
-          }
         } else {
           if (rc_.enabled()) {
             ++hs_.rc_read_misses;
@@ -297,29 +296,49 @@ class Hybrid : public RfSystem {
           ++hs_.mrf_reads;
           mrf.push_back(reg);
         }
+        ops_.push_back({false, 0, reg, line >= 0, line >= 0 && last && !fill});
         if (fill) {
           At(rsp_level_).fills += 1;
           ++hs_.rsp_fills;
+          fills_.push_back({oa->slots[static_cast<size_t>(j)], reg});
         }
       }
     }
-    // Last-use invalidations and parallel-evict drops after every read of the instruction (a
-    // register read twice is dropped once).
-    for (size_t i = 0; i < kills_.size(); ++i) {
-      const auto [line, write_back] = kills_[i];
-      bool done = false;
-      for (size_t j = 0; j < i; ++j)
-        done = done || kills_[j].first == line;
-      if (done)
+    // Last-use invalidations after every read of the instruction (a register read twice is
+    // invalidated once).
+    for (const HybridOperand& op : ops_) {
+      if (!op.kill)
         continue;
-      if (write_back) {
+      if (const int line = rc_.Find(w, op.reg); line >= 0) {
+        ++hs_.dead_kills;
+        rc_.Invalidate(line);
+      }
+    }
+    if (listener_ != nullptr)
+      listener_->Transaction(HybridRead(warp, entries(), ops_));
+    // The read-allocation fills, one background transfer each, after the reads (the RC as the
+    // reads left it). hierarchical: a hit takes the line's value and makes it the most recently
+    // used; parallel-evict: the RSP takes the register and the RC's (dirty) copy is written
+    // back and dropped. A miss takes the MRF's value (read above).
+    for (const auto& [entry, reg] : fills_) {
+      const int line = rc_.Find(w, reg);
+      bool wb = false;
+      if (line >= 0 && parallel_evict_) {
         At(mrf_level_).writebacks += 1;  // the fill's read of the line is the write-back's data
         ++hs_.evict_on_fill;
-      } else {
-        ++hs_.dead_kills;
+        rc_.Invalidate(line);
+        wb = true;
+      } else if (line >= 0) {
+        rc_.Touch(line);
       }
-      rc_.Invalidate(line);
+      if (listener_ != nullptr)
+        listener_->Transaction(
+            HybridTransfer(warp, entries(), false, entry, reg, line >= 0, wb, {}));
     }
+    // Live-outs whose last access is a read of this instruction go to the backing store now,
+    // after its reads: nothing orders a later reader of the register behind this instruction's
+    // completion (it writes none of the group).
+    LiveOuts(warp, d, false);
     if (missed_)
       ++hs_.miss_delays;
   }
@@ -333,41 +352,70 @@ class Hybrid : public RfSystem {
       if (alloc_ != nullptr && alloc_->insts[d.inst].dsts[r].rsp) {
         Write(rsp_level_, sh, o.count);
         hs_.rsp_writes += o.count;
+        for (int j = 0; listener_ != nullptr && j < o.count; ++j)
+          listener_->Transaction(HybridWrite(
+              warp, entries(), true, alloc_->insts[d.inst].dsts[r].slots[static_cast<size_t>(j)],
+              o.first + j, false, {}));
         continue;
       }
       for (int j = 0; j < o.count; ++j)
-        ToBacking(w, o.first + j, sh, false);
+        ToBacking(w, o.first + j, sh, -1);
     }
+    // Live-outs of a value this instruction writes: after its results.
+    LiveOuts(warp, d, true);
+  }
+
+ private:
+  int entries() const { return alloc_ == nullptr ? 0 : alloc_->entries; }
+
+  // The live-outs after instruction `d` (the RSP entry goes to its backing store) of the groups
+  // it writes (`written`) or of those it only reads.
+  void LiveOuts(uint32_t warp, const sim::DynInst& d, bool written) {
     if (alloc_ == nullptr)
       return;
-    // Live-outs: the RSP entry goes to its backing store right after the instruction.
+    const sim::Instruction& in = k_.code[d.inst];
     for (const sp::RspWriteBack& wb : alloc_->insts[d.inst].writebacks) {
+      bool writes = false;
+      ForEachReg(in.dsts, [&](int r) {
+        writes = writes || (r >= wb.group.first && r < wb.group.first + wb.group.count);
+      });
+      if (writes != written)
+        continue;
       for (int j = 0; j < wb.group.count; ++j) {
         At(rsp_level_).drains += 1;
         ++hs_.live_outs;
-        ToBacking(w, wb.group.first + j, false, true);
+        ToBacking(static_cast<int>(warp), wb.group.first + j, false,
+                  wb.slots[static_cast<size_t>(j)]);
       }
     }
   }
 
- private:
-  // A result (or a live-out, from the RSP) written below the RSP: into the RC (write-allocate,
-  // the victim written back), or to the MRF without an RC, or (parallel-evict live-out) to the
-  // MRF with the RC's older copy dropped.
-  void ToBacking(int warp, int reg, bool shared, bool live_out) {
+  // A result (`entry` < 0) or a live-out from RSP entry `entry` written below the RSP: into the
+  // RC (write-allocate, the victim written back), or to the MRF without an RC, or
+  // (parallel-evict live-out) to the MRF with the RC's older copy dropped.
+  void ToBacking(int warp, int reg, bool shared, int entry) {
+    const bool live_out = entry >= 0;
+    const auto uw = static_cast<uint32_t>(warp);
     if (!rc_.enabled() || (live_out && parallel_evict_)) {
-      if (const int line = rc_.Find(warp, reg); line >= 0)
+      const int line = rc_.Find(warp, reg);
+      if (line >= 0)
         rc_.Invalidate(line);  // superseded by the live-out: no write-back
       if (live_out) {
         At(mrf_level_).writebacks += 1;
+        if (listener_ != nullptr)
+          listener_->Transaction(
+              HybridTransfer(uw, entries(), true, entry, reg, line >= 0, true, {}));
       } else {
         Write(mrf_level_, shared);
         ++hs_.mrf_writes;
+        if (listener_ != nullptr)
+          listener_->Transaction(MrfWrite(uw, reg));
       }
       return;
     }
     RegisterCache::Victim v;
-    if (rc_.Write(warp, reg, v))
+    const bool hit = rc_.Write(warp, reg, v);
+    if (hit)
       ++hs_.rc_write_hits;
     Write(rc_level_, shared);
     ++hs_.rc_writes;
@@ -375,6 +423,13 @@ class Hybrid : public RfSystem {
       At(rc_level_).drains += 1;
       At(mrf_level_).writebacks += 1;
       ++hs_.rc_evictions;
+    }
+    if (listener_ != nullptr) {
+      const HybridVictim victim{v.valid, static_cast<uint32_t>(v.warp), v.reg};
+      if (live_out)
+        listener_->Transaction(HybridTransfer(uw, entries(), true, entry, reg, hit, false, victim));
+      else
+        listener_->Transaction(HybridWrite(uw, entries(), false, 0, reg, hit, victim));
     }
   }
 
@@ -384,7 +439,8 @@ class Hybrid : public RfSystem {
   const sp::Liveness& live_;
   HybridStats hs_;
   bool missed_ = false;
-  std::vector<std::pair<int, bool>> kills_;  // line, written back (parallel-evict fill)
+  std::vector<HybridOperand> ops_;          // the instruction's source registers
+  std::vector<std::pair<int, int>> fills_;  // its read-allocation fills: entry, register
   int rc_level_ = -1, rsp_level_ = -1, miss_event_ = -1;
 };
 
@@ -429,7 +485,8 @@ GPURF_REGISTER(
         .allocated_levels = [](const DesignSpec&) { return 1; },  // no ORF; the RSP's own pass
         .make_system = MakeHybridSystem,
         .describe = DescribeHybrid,
-        .rtl_structures = [](const DesignSpec&) { return std::vector<std::string>{}; },
+        // One scheduler's hybrid-rc (the loop of each register-file partition drives its own).
+        .rtl_structures = [](const DesignSpec&) { return std::vector<std::string>{"hybrid_rc"}; },
         .compiler_note =
             [](const DesignSpec& d) {
               return fmt::format(

@@ -8,7 +8,9 @@
 //   live-out write-backs after it. The RSP never misses (the compiler's guarantee, which
 //   CheckRspAllocation checks), so its counts are the allocation's per executed instruction.
 //   Entries are emptied at strand ends, where the two-level scheduler deschedules: nothing is
-//   saved or restored.
+//   saved or restored. A live-out goes after the results of its instruction when the instruction
+//   writes the value, else right after its reads (at issue): nothing orders a later reader of the
+//   register behind the completion of an instruction that only read it.
 //
 //   RC: rc_bytes per SM / partitions of 128-byte lines, 2-way set-associative with true LRU,
 //   shared by every warp of the partition (no slots, no flush: Bailey II-C3), register r of
@@ -19,12 +21,14 @@
 //   (warp-level liveness) invalidates its line after the instruction's reads: the dead value is
 //   never written back. No RC (rc_bytes 0): every access the RSP does not take is the MRF's.
 //
-//   Transfers. hierarchical (Fig. 6): a fill reads the RC (touching the line) or, on a miss,
-//   the MRF; a live-out is an RC write (write-allocate). parallel-evict: a fill of a register the
-//   RC holds takes the line's value, writes it back to the MRF and invalidates it; a live-out
-//   goes to the MRF and drops the RC's copy without write-back. parallel-lifetime: no transfers;
-//   the compiler's allocation keeps only its write ranges that are not live-out
-//   (LifetimeRangesOnly), checked again by CheckRspAllocation.
+//   Transfers (one at a time, after the instruction's reads and last-use invalidations, as the
+//   hybrid-rc's transfer port does). hierarchical (Fig. 6): a fill reads the RC (touching the
+//   line again: it becomes the most recently used) or, on a miss, the MRF; a live-out is an RC
+//   write (write-allocate). parallel-evict: a fill of a register the RC holds takes the line's
+//   value, writes it back to the MRF and invalidates it; a live-out goes to the MRF and drops the
+//   RC's copy without write-back. parallel-lifetime: no transfers; the compiler's allocation keeps
+//   only its write ranges that are not live-out (LifetimeRangesOnly), checked again by
+//   CheckRspAllocation.
 //
 //   Timing. An instruction with a source that misses the RC and is read from the MRF gets one
 //   extra cycle of operand delay (IV-D: the RC lookup, then the MRF access, exceed the 0.89 ns

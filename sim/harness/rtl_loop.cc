@@ -206,9 +206,19 @@ std::vector<RtlStructure> PrepareRtl(const DesignSpec& d, const sim::SmConfig& s
       if (s.name == n && s.implemented())
         ds = &s;
     }
-    if (ds == nullptr)
+    if (ds == nullptr) {
+      for (const auto& s : d.structures) {
+        if (s.name == n && !s.skip_reason.empty())
+          throw InputError({d.source, s.loc.line, s.loc.column}, "hierarchy", s.name,
+                           fmt::format("--rtl / --lockstep need the generated structure '{}', "
+                                       "which this design does not build: {}",
+                                       n, s.skip_reason),
+                           "a design point the structure's family builds, or the C++ models "
+                           "(no --rtl / --lockstep)");
+      }
       throw std::runtime_error(
           fmt::format("design {} has no generated structure '{}' to put in the loop", d.name, n));
+    }
     if (TransactorKind(*ds) == nullptr)
       throw std::runtime_error(fmt::format(
           "design {}: structure '{}' is of kind {}, which has no RTL transactor (transactor.h)",
@@ -227,7 +237,9 @@ std::vector<RtlStructure> PrepareRtl(const DesignSpec& d, const sim::SmConfig& s
                        "scheduler kind two-level, or sm.active_warps equal to sm.warps, or no "
                        "--active-warps override, for --rtl / --lockstep");
     }
-    RtlStructure s{ds->name, *ds->spec, Emit(*ds->spec), {}};
+    const RtlPartitionSpec* ps = Registry<RtlPartitionSpec>::Get().Find(ds->kind);
+    const StructureSpec spec = ps != nullptr ? ps->adapt(*ds->spec, sm) : *ds->spec;
+    RtlStructure s{ds->name, spec, Emit(spec), {}};
     s.built = BuildModel(s.rtl, build);
     out.push_back(std::move(s));
   }

@@ -161,4 +161,12 @@ struct RtlTransactorKind {
       make;
 };
 
+// A kind whose design structure is declared for another split of the SM than the loop's
+// register-file partition (registered under the kind's name, beside its RtlTransactorKind;
+// kinds without one run as declared): `adapt` gives the structure as the loop of one partition
+// `sm` needs it. May throw InputError.
+struct RtlPartitionSpec {
+  std::function<StructureSpec(const StructureSpec&, const sim::SmConfig& sm)> adapt;
+};
+
 }  // namespace gpurf::harness
