@@ -248,7 +248,8 @@ void CerfSystem::ReadOperands(uint32_t warp, const sim::DynInst& d, std::vector<
     cs_.tag_conflict_cycles += static_cast<uint64_t>(most - 1);
   }
   if (listener_ != nullptr && !tx_.empty())
-    listener_->Transaction(TagRequest(TagRequest::Cause::kOperands, tx_, std::max(0, most - 1)));
+    listener_->Transaction(TagRequest(TagRequest::Cause::kOperands, tx_, std::max(0, most - 1),
+                                      rgen_.params().warps, regs_));
   if (fill_done > cycle_) {
     extra_ += static_cast<int>(fill_done - cycle_);
     cs_.fill_wait_cycles += fill_done - cycle_;
@@ -282,7 +283,8 @@ void CerfSystem::WriteResults(uint32_t warp, const sim::DynInst& d) {
     }
   }
   if (listener_ != nullptr && !tx_.empty())
-    listener_->Transaction(TagRequest(TagRequest::Cause::kResults, tx_, -1));
+    listener_->Transaction(
+        TagRequest(TagRequest::Cause::kResults, tx_, -1, rgen_.params().warps, regs_));
 }
 
 void CerfSystem::CtaFinished(uint64_t, const sim::CtaInfo& c) {
@@ -305,7 +307,8 @@ void CerfSystem::CtaFinished(uint64_t, const sim::CtaInfo& c) {
         tx_.push_back({S::kReadReg, true, w, reg, addr, r});
     }
     if (listener_ != nullptr && !tx_.empty())
-      listener_->Transaction(TagRequest(TagRequest::Cause::kExitFree, tx_, -1));
+      listener_->Transaction(
+          TagRequest(TagRequest::Cause::kExitFree, tx_, -1, rgen_.params().warps, regs_));
   }
 }
 
@@ -319,7 +322,8 @@ sim::mem::L1Owner::Outcome CerfSystem::Line(uint64_t at, uint64_t line, bool wri
   const TagArray::Result r = Lookup(write ? S::kStore : S::kLoad, false, line);
   if (listener_ != nullptr) {
     mem_tx_.assign(1, TagLookup{write ? S::kStore : S::kLoad, false, -1, -1, line, r});
-    listener_->Transaction(TagRequest(TagRequest::Cause::kMemory, mem_tx_, -1));
+    listener_->Transaction(
+        TagRequest(TagRequest::Cause::kMemory, mem_tx_, -1, rgen_.params().warps, regs_));
   }
   Outcome o;
   if (r.hit) {

@@ -97,6 +97,28 @@ INSTANTIATE_TEST_SUITE_P(Policies, CerfLockstep, testing::Values("lru-prioritize
                            return p.param == "lru-fair" ? "fair" : "prioritized";
                          });
 
+// Regression: a kernel that keeps fewer warps resident than the SM has (sgemm: 56 registers,
+// 4 of the 8 warps) runs on RTL generated for those warps, whose RGen fields (4 warps x 64
+// registers: 8 bits) are narrower than the system's register addresses (8 warps x 56: 9 bits).
+// The transactor compared the system's addresses with ones it computed for the RTL's warps and
+// reported a re-indexing divergence; it now re-indexes with the system's warp count and maps the
+// unused high bits onto the RTL's prefix.
+TEST(CerfRtlLoop, KernelOnRtlForItsResidentWarpsRunsInLockstep) {
+  const DesignSpec d = CerfDesign("lru-prioritized");
+  const WorkloadKernel& sgemm = Kernel("sgemm");
+  ASSERT_GT(sgemm.kernel->regs_per_thread, 32);
+  const DesignResult models = RunDesign(d, {sgemm}, Options(RfMode::kModels));
+  DesignResult r;
+  ASSERT_NO_THROW(r = RunDesign(d, {sgemm}, Options(RfMode::kLockstep)));
+  ASSERT_TRUE(r.rtl_skipped.empty()) << r.rtl_skipped.front().reason;
+  ASSERT_EQ(r.kernels.size(), 1u);
+  EXPECT_NE(r.kernels[0].rtl_sm.find("RTL generated for 4 warps"), std::string::npos)
+      << r.kernels[0].rtl_sm;
+  EXPECT_EQ(r.cycles, models.cycles);
+  EXPECT_EQ(r.counts.events, models.counts.events);
+  EXPECT_EQ(r.kernels[0].rf.extra, models.kernels[0].rf.extra);
+}
+
 TEST(CerfRtlMutation, FlippedTagHitIsReported) {
   const DesignSpec d = CerfDesign("lru-prioritized");
   DriverOptions o = Options(RfMode::kLockstep);
@@ -130,6 +152,8 @@ class CerfTransactorChecks : public testing::Test {
     loop_ = std::make_unique<RtlLoopSystem>(d_, *wk.kernel, sm_, *sys_, structures_, o.rtl);
   }
   uint64_t Address(int warp, int reg) const { return sys_->rgen().Address(warp, reg); }
+  int Warps() const { return sys_->rgen().params().warps; }
+  int Regs() const { return sys_->rgen().params().regs; }
 
   DesignSpec d_;
   sim::SmConfig sm_;
@@ -145,12 +169,13 @@ TEST_F(CerfTransactorChecks, AnswersOtherThanTheRtlsAreReported) {
   l.res.filled = true;
   l.res.after = TagArraySpec::kReg;
   std::vector<TagLookup> ls = {l};
-  ASSERT_NO_THROW(loop_->Transaction(TagRequest(TagRequest::Cause::kResults, ls, -1)));
+  ASSERT_NO_THROW(
+      loop_->Transaction(TagRequest(TagRequest::Cause::kResults, ls, -1, Warps(), Regs())));
   // Reading it back hits; a system that says it missed is contradicted by the RTL.
   TagLookup rd{TagArraySpec::kReadReg, false, 1, 3, Address(1, 3), {}};
   ls = {rd};
   try {
-    loop_->Transaction(TagRequest(TagRequest::Cause::kOperands, ls, 0));
+    loop_->Transaction(TagRequest(TagRequest::Cause::kOperands, ls, 0, Warps(), Regs()));
     FAIL() << "the wrong answer was not caught";
   } catch (const RtlDivergence& e) {
     ExpectMentions(e.what(), {"divergence at SM cycle", "in cerf_tags", "read-reg of R3 of warp 1",
@@ -162,7 +187,7 @@ TEST_F(CerfTransactorChecks, AnotherReIndexingIsReported) {
   TagLookup l{TagArraySpec::kWriteReg, false, 1, 3, Address(1, 4), {}};
   const std::vector<TagLookup> ls = {l};
   try {
-    loop_->Transaction(TagRequest(TagRequest::Cause::kResults, ls, -1));
+    loop_->Transaction(TagRequest(TagRequest::Cause::kResults, ls, -1, Warps(), Regs()));
     FAIL() << "the wrong address was not caught";
   } catch (const RtlDivergence& e) {
     ExpectMentions(e.what(), {"re-indexed R3 of warp 1", "the transactor's RGen"});
@@ -175,7 +200,7 @@ TEST_F(CerfTransactorChecks, WrongConflictChargeIsReported) {
   TagLookup b{TagArraySpec::kReadReg, false, 0, 4, Address(0, 4), {}};
   const std::vector<TagLookup> ls = {a, b};
   try {
-    loop_->Transaction(TagRequest(TagRequest::Cause::kOperands, ls, 0));
+    loop_->Transaction(TagRequest(TagRequest::Cause::kOperands, ls, 0, Warps(), Regs()));
     FAIL() << "the wrong charge was not caught";
   } catch (const RtlDivergence& e) {
     ExpectMentions(e.what(), {"charged 0 bank-conflict cycles", "serialize 1"});

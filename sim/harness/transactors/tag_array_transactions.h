@@ -31,15 +31,22 @@ struct TagRequest : StructureTransaction {
     kMemory,    // a global / local / texture load or store line (the L1D side)
     kExitFree,  // a finished CTA's warp register: read-reg with the last-use bit
   };
-  TagRequest(Cause a_cause, const std::vector<TagLookup>& a_lookups, int a_conflict_cycles)
+  TagRequest(Cause a_cause, const std::vector<TagLookup>& a_lookups, int a_conflict_cycles,
+             int a_rgen_warps, int a_rgen_regs)
       : StructureTransaction(kType),
         cause(a_cause),
         lookups(a_lookups),
-        conflict_cycles(a_conflict_cycles) {}
+        conflict_cycles(a_conflict_cycles),
+        rgen_warps(a_rgen_warps),
+        rgen_regs(a_rgen_regs) {}
   Cause cause;
   const std::vector<TagLookup>& lookups;
   // kOperands: the operand delay the system charged for same-bank lookups; -1 otherwise.
   int conflict_cycles;
+  // The system's re-indexing: warp contexts and registers per warp it packs (the warps are the
+  // SM partition's, which can be more than the RTL was generated for when a kernel keeps fewer
+  // warps resident).
+  int rgen_warps, rgen_regs;
 };
 
 }  // namespace gpurf::harness

@@ -13,14 +13,25 @@
 // Re-indexing (RGen). The system packs warp registers densely (cerf_rgen.h: register address
 // warp x regs + reg, regs = the kernel's registers per thread rounded up to the allocation
 // unit, below an all-ones prefix). The transactor computes that address itself from the warp and
-// register (an independent implementation) and compares it with the address the system looked
-// up. The RTL's own RGen is the concatenation {all-ones prefix, lk_warp_i, lk_reg_i, offset}; the
-// transactor drives the bits of the dense register address above the RTL's prefix into those two
-// fields (warp field the high part, register field the low part), so the RTL assembles the same
-// line address (checked on rsp_addr_o); the multiplication warp x regs is the transactor's, the
-// prefix, the field layout and the bank / set / tag split are the RTL's. This needs the dense
-// register address to fit WarpBits + RegBits and the prefix to be all ones
-// (hierarchy.address_prefix -1); otherwise the run is refused before it starts.
+// register (an independent implementation; only the system's count of warp contexts, which sets
+// the prefix's position, comes with the request) and compares it with the address the system
+// looked up. The RTL's own RGen is the concatenation {all-ones prefix, lk_warp_i, lk_reg_i,
+// offset}; the transactor drives the bits of the dense register address above the RTL's prefix into
+// those two fields (warp field the high part, register field the low part), so the RTL assembles
+// the same line address (checked on rsp_addr_o); the multiplication warp x regs is the
+// transactor's, the prefix, the field layout and the bank / set / tag split are the RTL's. This
+// needs the dense register address to fit WarpBits + RegBits and the prefix to be all ones
+// (hierarchy.address_prefix -1; another prefix is refused before the run starts).
+//
+// Narrower RGen fields. A kernel that keeps fewer warps resident than the SM has runs on RTL
+// generated for those warps (driver.cc RtlForResidentWarps), whose RGen fields can be narrower
+// than the system's register addresses (packed for all of the SM's warp contexts). The warps in
+// use are then below the RTL's warp count, so the bits of a register address between the two
+// widths are zero (checked: a lookup where they are not stops the run); the RTL takes them as
+// prefix ones. Its register lines then differ from the system's in those bits only, the same for
+// every register (the set bits and every other tag bit are equal), so hits, ways, states and
+// victims are the same, and the transactor compares rsp_addr_o and rsp_victim_addr_o with the
+// system's addresses with those bits set.
 //
 // Register home. The cerf system's data array is the MRF's banks, and the MRF transactor is the
 // home: it holds every register of every warp for the whole run (operand reads, result writes,
@@ -109,7 +120,6 @@ class TagArrayTransactor : public RtlTransactor {
     if (const std::string p = KernelProblem(st.spec, ctx.kernel(), ctx.sm()); !p.empty())
       throw std::runtime_error("RTL in the loop: " + p);
     regs_ = AllocRegs(ctx.kernel(), ctx.sm());
-    ra_bits_ = RegAddrBits(ctx.kernel(), ctx.sm());
     off_mask_ = (uint64_t{1} << s_.offset_bits) - 1;
   }
 
@@ -122,12 +132,16 @@ class TagArrayTransactor : public RtlTransactor {
   }
 
  private:
-  // The dense reg-mem line address of (warp, reg), computed here (see the file comment).
-  uint64_t RegAddress(int warp, int reg) const {
+  // The dense reg-mem line address of (warp, reg) for `warps` warp contexts, computed here (see
+  // the file comment).
+  uint64_t RegAddress(int warps, int warp, int reg) const {
     const uint64_t ra =
         static_cast<uint64_t>(warp) * static_cast<uint64_t>(regs_) + static_cast<uint64_t>(reg);
-    const int low = s_.offset_bits + ra_bits_;
+    const int low = s_.offset_bits + RaBits(warps);
     return ((s_.AddrMask() >> low) << low) | (ra << s_.offset_bits);
+  }
+  int RaBits(int warps) const {
+    return std::max(1, CeilLog2(static_cast<uint64_t>(warps) * static_cast<uint64_t>(regs_)));
   }
 
   std::string Describe(const TagRequest& t, const TagLookup& l) const {
@@ -158,10 +172,19 @@ class TagArrayTransactor : public RtlTransactor {
   void Request(const TagRequest& t) {
     const auto& ls = t.lookups;
     // The re-indexing: the system's register addresses against this transactor's.
+    // The system's warp contexts are the SM partition's, which may be more than the RTL's (a
+    // kernel that keeps fewer warps resident gets structures generated for those): its register
+    // addresses must still fit the RTL's RGen fields.
+    if (t.rgen_regs != regs_)
+      ctx_.Fail(dut_, fmt::format("{}: {}: the cerf system re-indexes {} registers per warp, the "
+                                  "kernel's {} rounded to the allocation unit are {}",
+                                  Where(t), CauseName(t.cause), t.rgen_regs,
+                                  ctx_.kernel().regs_per_thread, regs_));
+    ra_sys_ = RaBits(t.rgen_warps);
     std::vector<int> per_bank(static_cast<size_t>(s_.banks), 0);
     for (const TagLookup& l : ls) {
       if (l.warp >= 0) {
-        const uint64_t want = RegAddress(l.warp, l.reg);
+        const uint64_t want = RegAddress(t.rgen_warps, l.warp, l.reg);
         if (want != l.addr)
           ctx_.Fail(dut_, fmt::format("{}: {}: the cerf system re-indexed R{} of warp {} to line "
                                       "{:#x}, the transactor's RGen to {:#x}",
@@ -179,6 +202,27 @@ class TagArrayTransactor : public RtlTransactor {
     const size_t n = static_cast<size_t>(s_.lookups);
     for (size_t base = 0; base < ls.size(); base += n)
       Chunk(t, base, std::min(ls.size(), base + n));
+  }
+
+  // The RTL's line address for the system's line address `a` (see "Narrower RGen fields" in the
+  // file comment): the same address, unless the system's register-address field is wider than
+  // the RTL's fields and `a` is a register line, whose bits between the two widths must then be
+  // zero and become the RTL's all-ones prefix bits.
+  uint64_t ToRtl(const TagRequest& t, const TagLookup& l, uint64_t a) const {
+    const int f = s_.warp_bits + s_.reg_bits;
+    if (ra_sys_ <= f)
+      return a;
+    const int hi = s_.offset_bits + ra_sys_;
+    if (hi >= s_.addr_width || (a >> hi) != (s_.AddrMask() >> hi))
+      return a;  // not a register line
+    const uint64_t mid = ((uint64_t{1} << (ra_sys_ - f)) - 1) << (s_.offset_bits + f);
+    if ((a & mid) != 0)
+      ctx_.Fail(dut_,
+                fmt::format("{}: {}: register line {:#x} of the cerf system's {}-bit "
+                            "register addresses does not fit the RTL's {}-bit RGen fields "
+                            "(a warp above the {} the RTL was generated for)",
+                            Where(t), Describe(t, l), a, ra_sys_, f, uint64_t{1} << s_.warp_bits));
+    return a | mid;
   }
 
   // One request of the RTL: lookups [b, e) of `t`.
@@ -199,7 +243,7 @@ class TagArrayTransactor : public RtlTransactor {
       r.in[P::kLkLast].set_bit(ik, l.last);
       if (l.warp >= 0) {
         // The line-address bits the RTL's RGen takes from lk_warp_i and lk_reg_i.
-        const uint64_t field = l.addr >> s_.offset_bits;
+        const uint64_t field = ToRtl(t, l, l.addr) >> s_.offset_bits;
         r.in[P::kLkReg].set(ik * s_.reg_bits, s_.reg_bits,
                             field & ((uint64_t{1} << s_.reg_bits) - 1));
         r.in[P::kLkWarp].set(ik * s_.warp_bits, s_.warp_bits,
@@ -263,7 +307,7 @@ class TagArrayTransactor : public RtlTransactor {
     const RtlDut& r = dut_;
     const int aw = s_.addr_width, wb = s_.way_bits;
     const TagArray::Result& x = l.res;
-    const uint64_t line = l.addr & ~off_mask_ & s_.AddrMask();
+    const uint64_t line = ToRtl(t, l, l.addr & ~off_mask_ & s_.AddrMask());
     Expect(t, l, p, "rsp_addr_o", line, r.out[P::kRspAddr].get(p * aw, aw));
     Expect(t, l, p, "rsp_hit_o", x.hit ? 1 : 0, r.out[P::kRspHit].bit(p) ? 1 : 0);
     Expect(t, l, p, "rsp_way_o", x.hit || x.filled ? static_cast<uint64_t>(x.way) : 0,
@@ -275,12 +319,13 @@ class TagArrayTransactor : public RtlTransactor {
            r.out[P::kRspVictimValid].bit(p) ? 1 : 0);
     Expect(t, l, p, "rsp_victim_state_o", x.victim ? static_cast<uint64_t>(x.victim_state) : 0,
            r.out[P::kRspVictimState].get(2 * p, 2));
-    Expect(t, l, p, "rsp_victim_addr_o", x.victim ? x.victim_addr : 0,
+    Expect(t, l, p, "rsp_victim_addr_o", x.victim ? ToRtl(t, l, x.victim_addr) : 0,
            r.out[P::kRspVictimAddr].get(p * aw, aw));
   }
 
   S s_;
-  int regs_ = 0, ra_bits_ = 0;
+  int regs_ = 0;
+  int ra_sys_ = 0;  // bits of the system's register addresses (of the request being driven)
   uint64_t off_mask_ = 0;
 };
 
