@@ -209,7 +209,7 @@ TEST_F(CerfRtlCli, LockstepRunsAndAnotherPrefixExitsTwo) {
 // RTL's warp count and stopped the run with a false re-indexing divergence at SM cycle 222; it
 // now re-indexes with the system's warp count and maps the unused high bits onto the RTL's
 // prefix.
-TEST_F(CerfRtlCli, KernelOnRtlForItsResidentWarpsRunsInLockstep) {
+TEST_F(CerfRtlCli, SoakKernelOnRtlForItsResidentWarpsRunsInLockstep) {
   const test::CliResult r =
       Run("sim '" GPURF_SOURCE_DIR "/configs/examples/cerf.yaml' -w backprop --sms 1 --lockstep");
   ASSERT_EQ(r.code, 0) << r.out << r.err;
