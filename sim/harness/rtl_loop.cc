@@ -403,6 +403,11 @@ void RtlLoopSystem::Launch(uint64_t cycle, uint32_t warp, const sim::WarpStream&
   ctx_->rows().Launch(warp, stream);
 }
 
+void RtlLoopSystem::CtaFinished(uint64_t cycle, const sim::CtaInfo& c) {
+  ctx_->Enter(cycle, ctx_->warp(), nullptr);
+  inner_.CtaFinished(cycle, c);
+}
+
 void RtlLoopSystem::Transaction(const StructureTransaction& t) {
   for (const auto& x : transactors_) {
     if (x->Transaction(t))

@@ -172,6 +172,8 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   void Deactivate(uint64_t cycle, uint32_t warp) override;
   void Tick(uint64_t cycle) override;
   void Launch(uint64_t cycle, uint32_t warp, const sim::WarpStream& stream) override;
+  // A finished CTA frees its warps' registers (cerf: their tag-array lines).
+  void CtaFinished(uint64_t cycle, const sim::CtaInfo& c) override;
   bool Busy() const override;
 
   // Drains every structure (every queued read dispatched and checked) and finishes the inner

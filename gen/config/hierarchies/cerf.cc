@@ -57,7 +57,9 @@ std::vector<DesignStructure> CerfStructures(const HierarchyInputs& in) {
       {"banks", std::to_string(banks), &hier.Get("tag_banks")},
       {"sets", std::to_string(sets), &hier.Get("ways")},
       {"ways", std::to_string(ways), &hier.Get("ways")},
-      {"addr_width", "32", &hier.Get("kind")},
+      // 48-bit line addresses, not the paper's 32: the SM harness's global addresses lie above
+      // 4 GiB, and its cerf system looks them up in this tag array (with --rtl, in its RTL).
+      {"addr_width", "48", &hier.Get("kind")},
       {"line_bytes", std::to_string(line), &in.sm.Get("lanes")},
       {"warps", std::to_string(NextPow2(d.sm.warps)), &in.sm.Get("warps")},
       {"regs", std::to_string(NextPow2(d.mrf.registers_per_thread)), &in.mrf.Get("entries")},

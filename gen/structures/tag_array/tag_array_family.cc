@@ -15,12 +15,7 @@ GPURF_REGISTER(
         .params = TagArraySpec::ParamDescs(),
         .make_spec = [](const ParamSet& p) -> StructureSpec { return TagArraySpec::FromParams(p); },
         .emit = [](const StructureSpec& s) { return EmitTagArray(SpecAs<TagArraySpec>(s)); },
-        .not_applicable =
-            {
-                {"transactor",
-                 "no register-file hierarchy of the SM harness composes a tag array yet; its RTL "
-                 "is checked against its golden model by gpurf verify, not in the SM loop"},
-            },
+        .not_applicable = {},
     }))
 
 }  // namespace gpurf

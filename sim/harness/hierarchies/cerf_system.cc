@@ -5,15 +5,22 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "base/diag.h"
 #include "base/registry.h"
 #include "energy/gebhart.h"
 #include "gen/params/param.h"
+#include "gen/structures/registry.h"
 #include "sim/harness/hierarchy.h"
+#include "sim/harness/transactors/mrf_transactions.h"
+#include "sim/harness/transactors/tag_array_transactions.h"
 
 namespace gpurf::harness {
 
 namespace sp = sim::passes;
 using S = TagArraySpec;
+
+// The design structure of the tag array (gen/config/hierarchies/cerf.cc).
+constexpr const char* kCerfTags = "cerf_tags";
 
 namespace {
 
@@ -49,6 +56,12 @@ CerfConfig CerfConfig::From(const DesignSpec& d) {
   c.line_bytes = 4 * d.sm.lanes;
   c.prioritized = d.hierarchy.replacement != "lru-fair";
   c.prefix = d.hierarchy.address_prefix;
+  // The design's tag array (cerf_tags) sets the address width, so that the system looks up the
+  // same tag array the RTL in the loop runs.
+  for (const DesignStructure& s : d.structures) {
+    if (s.name == kCerfTags && s.implemented())
+      c.addr_width = SpecAs<TagArraySpec>(*s.spec).addr_width;
+  }
   return c;
 }
 
@@ -200,12 +213,15 @@ void CerfSystem::ReadOperands(uint32_t warp, const sim::DynInst& d, std::vector<
   std::fill(bank_count_.begin(), bank_count_.end(), 0);
   uint64_t fill_done = 0;
   const int w = static_cast<int>(warp);
+  tx_.clear();
   for (const auto& [reg, last] : srcs_) {
     const uint64_t addr = rgen_.Address(w, reg);
     ++bank_count_[static_cast<size_t>(rgen_.Bank(addr))];
     ++cs_.reg_reads;
     ++st_.counts.events[static_cast<size_t>(tag_event_)];
     const TagArray::Result r = Lookup(S::kReadReg, last, addr);
+    if (listener_ != nullptr)
+      tx_.push_back({S::kReadReg, last, w, reg, addr, r});
     if (r.hit) {
       ++cs_.reg_read_hits;
       cs_.dead_frees += r.after == S::kInactive ? 1 : 0;
@@ -231,6 +247,9 @@ void CerfSystem::ReadOperands(uint32_t warp, const sim::DynInst& d, std::vector<
     extra_ += most - 1;
     cs_.tag_conflict_cycles += static_cast<uint64_t>(most - 1);
   }
+  if (listener_ != nullptr && !tx_.empty())
+    listener_->Transaction(TagRequest(TagRequest::Cause::kOperands, tx_, std::max(0, most - 1),
+                                      rgen_.params().warps, regs_));
   if (fill_done > cycle_) {
     extra_ += static_cast<int>(fill_done - cycle_);
     cs_.fill_wait_cycles += fill_done - cycle_;
@@ -241,6 +260,7 @@ void CerfSystem::WriteResults(uint32_t warp, const sim::DynInst& d) {
   const sim::Instruction& in = k_.code[d.inst];
   const bool sh = sim::IsSharedUnit(in.op_class);
   const int w = static_cast<int>(warp);
+  tx_.clear();
   for (const auto& o : in.dsts) {
     for (int j = 0; j < o.count; ++j) {
       const int reg = o.first + j;
@@ -249,6 +269,10 @@ void CerfSystem::WriteResults(uint32_t warp, const sim::DynInst& d) {
       ++st_.counts.events[static_cast<size_t>(tag_event_)];
       const TagArray::Result r = Lookup(S::kWriteReg, false, addr);
       Write(mrf_level_, sh);
+      if (listener_ != nullptr) {
+        tx_.push_back({S::kWriteReg, false, w, reg, addr, r});
+        listener_->Transaction(MrfWrite(warp, reg));  // the value goes to the data array
+      }
       spilled_[Index(w, reg)] = 0;  // the new value supersedes the spilled one
       if (r.hit)
         continue;
@@ -258,21 +282,33 @@ void CerfSystem::WriteResults(uint32_t warp, const sim::DynInst& d) {
         Transfer(cycle_, v.line, true);
     }
   }
+  if (listener_ != nullptr && !tx_.empty())
+    listener_->Transaction(
+        TagRequest(TagRequest::Cause::kResults, tx_, -1, rgen_.params().warps, regs_));
 }
 
 void CerfSystem::CtaFinished(uint64_t, const sim::CtaInfo& c) {
   if (c.warps == nullptr)
     return;
+  // With a listener every register is reported, the misses too (a read-reg with the last-use
+  // bit that misses changes nothing), so that the other implementation shows the same lines gone.
   for (uint32_t wid : *c.warps) {
     const int w = static_cast<int>(wid);
+    tx_.clear();
     for (int reg = 0; reg < regs_; ++reg) {
       spilled_[Index(w, reg)] = 0;
       const uint64_t addr = rgen_.Address(w, reg);
-      if (tags_.Peek(S::kReadReg, true, addr).hit) {
-        Lookup(S::kReadReg, true, addr);  // reg -> inactive
+      TagArray::Result r = tags_.Peek(S::kReadReg, true, addr);
+      if (r.hit) {
+        r = Lookup(S::kReadReg, true, addr);  // reg -> inactive
         ++cs_.exit_frees;
       }
+      if (listener_ != nullptr)
+        tx_.push_back({S::kReadReg, true, w, reg, addr, r});
     }
+    if (listener_ != nullptr && !tx_.empty())
+      listener_->Transaction(
+          TagRequest(TagRequest::Cause::kExitFree, tx_, -1, rgen_.params().warps, regs_));
   }
 }
 
@@ -284,6 +320,11 @@ sim::mem::L1Owner::Outcome CerfSystem::Line(uint64_t at, uint64_t line, bool wri
   }
   ++cs_.mem_lookups;
   const TagArray::Result r = Lookup(write ? S::kStore : S::kLoad, false, line);
+  if (listener_ != nullptr) {
+    mem_tx_.assign(1, TagLookup{write ? S::kStore : S::kLoad, false, -1, -1, line, r});
+    listener_->Transaction(
+        TagRequest(TagRequest::Cause::kMemory, mem_tx_, -1, rgen_.params().warps, regs_));
+  }
   Outcome o;
   if (r.hit) {
     ++cs_.mem_hits;
@@ -369,6 +410,24 @@ energy::Energies CerfEnergies(const DesignSpec& d, int slots, const sp::Register
   return e;
 }
 
+// The tag array runs as RTL beside the MRF (the register home: the data array is the MRF's
+// banks; sim/harness/transactors/tag_array_transactor.cc). The RTL's RGen prefixes register
+// addresses with all ones, so another reg-mem prefix cannot run in the loop.
+std::vector<std::string> CerfRtlStructures(const DesignSpec& d) {
+  if (d.hierarchy.address_prefix != -1) {
+    SourceLoc loc{d.source, 0, 0};
+    for (const DesignStructure& s : d.structures) {
+      if (s.name == kCerfTags)
+        loc = {d.source, s.loc.line, s.loc.column};
+    }
+    throw InputError(loc, "hierarchy.address_prefix", std::to_string(d.hierarchy.address_prefix),
+                     "the tag array's RTL re-indexes registers below an all-ones prefix, so "
+                     "--rtl / --lockstep cannot run another reg-mem prefix",
+                     "-1 (or leave address_prefix out) for --rtl / --lockstep");
+  }
+  return {kCerfTags};
+}
+
 }  // namespace
 
 GPURF_REGISTER(
@@ -387,7 +446,7 @@ GPURF_REGISTER(
                              c.bytes / 1024, c.ways, c.tag_banks,
                              c.prioritized ? "lru-prioritized" : "lru-fair");
         },
-        .rtl_structures = [](const DesignSpec&) { return std::vector<std::string>{}; },
+        .rtl_structures = CerfRtlStructures,
         .compiler_note =
             [](const DesignSpec& d) {
               return fmt::format(

@@ -48,6 +48,7 @@
 #include "models/tag_array_model.h"
 #include "sim/harness/hierarchies/cerf_rgen.h"
 #include "sim/harness/rf_systems.h"
+#include "sim/harness/transactors/tag_array_transactions.h"
 #include "sim/mem/memory.h"
 
 namespace gpurf::harness {
@@ -156,6 +157,8 @@ class CerfSystem : public RfSystem, public sim::mem::L1Owner {
   int tag_event_ = -1, spill_event_ = -1, fill_event_ = -1;
   std::vector<std::pair<int, bool>> srcs_;  // distinct source registers, last use
   std::vector<int> bank_count_;
+  // The lookups of the request being reported to the listener (register side, memory side).
+  std::vector<TagLookup> tx_, mem_tx_;
 };
 
 }  // namespace gpurf::harness
