@@ -19,6 +19,7 @@ GPURF_REGISTER(StructureKind, availability_vectors, "availability-vectors",
                        [](const StructureSpec& s) {
                          return EmitAvailabilityVectors(SpecAs<AvailabilityVectorsSpec>(s));
                        },
+                   .not_applicable = {},
                }))
 
 }  // namespace gpurf

@@ -19,6 +19,7 @@ GPURF_REGISTER(StructureKind, release_flag_cache, "release-flag-cache",
                        [](const StructureSpec& s) {
                          return EmitReleaseFlagCache(SpecAs<ReleaseFlagCacheSpec>(s));
                        },
+                   .not_applicable = {},
                }))
 
 }  // namespace gpurf

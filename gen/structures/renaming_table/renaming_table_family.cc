@@ -19,6 +19,7 @@ GPURF_REGISTER(StructureKind, renaming_table, "renaming-table",
                        [](const StructureSpec& s) {
                          return EmitRenamingTable(SpecAs<RenamingTableSpec>(s));
                        },
+                   .not_applicable = {},
                }))
 
 }  // namespace gpurf
