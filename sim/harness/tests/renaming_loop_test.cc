@@ -4,6 +4,8 @@
 //     table, 4 gated subarrays per bank with a 2-cycle wake-up, a 4-entry flag cache) in lockstep
 //     under corpus kernels: zero divergence, and the timing and every count (renaming events
 //     included) equal to the C++ models' run;
+//   - a kernel with more registers than the MRF RTL lays out runs on structures generated for
+//     its resident warps (single-level scheduling);
 //   - mutations: a golden model with a flipped output bit of each of the three structures stops
 //     the run with SM cycle, structure, signal, expected and actual value;
 //   - corrupted expectations: transactions that disagree with what the RTL does (a row the
@@ -68,6 +70,25 @@ TEST(RenamingLoop, LockstepHasZeroDivergenceAndTheModelsTimingAndCounts) {
     EXPECT_GT(rtl.activity.rtl_cycles, rtl.counts.events.at(static_cast<size_t>(alloc)) * 3);
     EXPECT_GT(rtl.activity.value_checks, 0U);
   }
+}
+
+// Regression: a kernel with more registers per thread than the MRF RTL lays out (sgemm: 56; 8
+// warps x 32 here) was skipped under single-level scheduling, because the structures were only
+// generated again for at least the active warps (all of them). It now runs on structures for the
+// 4 warps it keeps resident, with the models' timing.
+TEST(RenamingLoop, KernelWithMoreRegistersRunsOnRtlForItsResidentWarps) {
+  const DesignSpec d = Design();
+  const WorkloadKernel& sgemm = Kernel("sgemm");
+  ASSERT_GT(sgemm.kernel->regs_per_thread, 32);
+  const DesignResult models = RunDesign(d, {sgemm}, Options(RfMode::kModels));
+  DesignResult r;
+  ASSERT_NO_THROW(r = RunDesign(d, {sgemm}, Options(RfMode::kLockstep)));
+  EXPECT_TRUE(r.rtl_skipped.empty());
+  ASSERT_EQ(r.kernels.size(), 1U);
+  EXPECT_NE(r.kernels[0].rtl_sm.find("RTL generated for 4 warps"), std::string::npos)
+      << r.kernels[0].rtl_sm;
+  EXPECT_EQ(r.cycles, models.cycles);
+  EXPECT_EQ(r.counts.events, models.counts.events);
 }
 
 // Lockstep with one structure's golden model broken (bit `bit` of output `port`, its `nth`
