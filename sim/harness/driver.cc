@@ -243,17 +243,21 @@ const PreparedRtl* RtlForResidentWarps(const DesignSpec& d, const sim::KernelRun
                                        std::string& problem) {
   const uint64_t parts = static_cast<uint64_t>(std::max(1, sm.rf_partitions));
   const auto live = static_cast<int>((sim::MaxLiveWarps(run, sm) + parts - 1) / parts);
-  // At least the active warps: the two-level scheduler's slots are the structures' own.
-  const int warps = std::max(live, part.active_warps);
+  // At least the active warps: the two-level scheduler's slots are the structures' own. With
+  // single-level scheduling (every warp active) the resident warps are all active.
+  const bool single = part.active_warps >= part.warps;
+  const int warps = single ? live : std::max(live, part.active_warps);
   if (live < 1 || warps >= part.warps)
     return nullptr;
   auto it = cache.find(warps);
   if (it == cache.end()) {
     sim::SmConfig kp = part;
     kp.warps = warps;
+    if (single)
+      kp.active_warps = warps;
     DesignSpec kd;
     try {
-      kd = DesignForSm(d, warps, part.active_warps);
+      kd = DesignForSm(d, warps, kp.active_warps);
     } catch (const InputError& e) {
       problem +=
           fmt::format("; nor can the design be generated for the {} warps it keeps resident: {}",

@@ -403,11 +403,6 @@ void RtlLoopSystem::Launch(uint64_t cycle, uint32_t warp, const sim::WarpStream&
   ctx_->rows().Launch(warp, stream);
 }
 
-void RtlLoopSystem::CtaFinished(uint64_t cycle, const sim::CtaInfo& c) {
-  ctx_->Enter(cycle, ctx_->warp(), nullptr);
-  inner_.CtaFinished(cycle, c);
-}
-
 void RtlLoopSystem::Transaction(const StructureTransaction& t) {
   for (const auto& x : transactors_) {
     if (x->Transaction(t))
@@ -465,6 +460,54 @@ void RtlLoopSystem::Tick(uint64_t cycle) {
     t->Settle();
   for (const auto& t : transactors_)
     t->Tick();
+}
+
+// ---- CTA and register events (forwarded; the transactions they make go to the transactors)
+
+bool RtlLoopSystem::AdmitCta(uint64_t cycle, const sim::CtaInfo& c) {
+  return inner_.AdmitCta(cycle, c);
+}
+
+void RtlLoopSystem::CtaLaunched(uint64_t cycle, const sim::CtaInfo& c) {
+  ctx_->Enter(cycle, ctx_->warp(), nullptr);
+  inner_.CtaLaunched(cycle, c);
+}
+
+void RtlLoopSystem::CtaFinished(uint64_t cycle, const sim::CtaInfo& c) {
+  ctx_->Enter(cycle, ctx_->warp(), nullptr);
+  inner_.CtaFinished(cycle, c);
+}
+
+bool RtlLoopSystem::WantsCtaStalls() const {
+  return inner_.WantsCtaStalls();
+}
+
+void RtlLoopSystem::CtaStalled(uint64_t cycle, const sim::CtaInfo& c) {
+  ctx_->Enter(cycle, ctx_->warp(), nullptr);
+  inner_.CtaStalled(cycle, c);
+}
+
+void RtlLoopSystem::CtaResumed(uint64_t cycle, const sim::CtaInfo& c) {
+  ctx_->Enter(cycle, ctx_->warp(), nullptr);
+  inner_.CtaResumed(cycle, c);
+}
+
+bool RtlLoopSystem::WantsRegisterEvents() const {
+  return inner_.WantsRegisterEvents();
+}
+
+bool RtlLoopSystem::CanAllocate(uint64_t cycle, uint32_t warp, const std::vector<uint16_t>& regs) {
+  return inner_.CanAllocate(cycle, warp, regs);
+}
+
+void RtlLoopSystem::Allocate(uint64_t cycle, uint32_t warp, uint16_t reg) {
+  ctx_->Enter(cycle, warp, nullptr);
+  inner_.Allocate(cycle, warp, reg);
+}
+
+void RtlLoopSystem::Release(uint64_t cycle, uint32_t warp, uint16_t reg) {
+  ctx_->Enter(cycle, warp, nullptr);
+  inner_.Release(cycle, warp, reg);
 }
 
 void RtlLoopSystem::Finish() {

@@ -172,9 +172,20 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   void Deactivate(uint64_t cycle, uint32_t warp) override;
   void Tick(uint64_t cycle) override;
   void Launch(uint64_t cycle, uint32_t warp, const sim::WarpStream& stream) override;
-  // A finished CTA frees its warps' registers (cerf: their tag-array lines).
-  void CtaFinished(uint64_t cycle, const sim::CtaInfo& c) override;
   bool Busy() const override;
+  // CTA and register events go to the inner system (the renaming system maps and releases
+  // registers on them, cerf frees a finished CTA's tag-array lines, and each reports its
+  // structure transactions from there).
+  bool AdmitCta(uint64_t cycle, const sim::CtaInfo& c) override;
+  void CtaLaunched(uint64_t cycle, const sim::CtaInfo& c) override;
+  void CtaFinished(uint64_t cycle, const sim::CtaInfo& c) override;
+  bool WantsCtaStalls() const override;
+  void CtaStalled(uint64_t cycle, const sim::CtaInfo& c) override;
+  void CtaResumed(uint64_t cycle, const sim::CtaInfo& c) override;
+  bool WantsRegisterEvents() const override;
+  bool CanAllocate(uint64_t cycle, uint32_t warp, const std::vector<uint16_t>& regs) override;
+  void Allocate(uint64_t cycle, uint32_t warp, uint16_t reg) override;
+  void Release(uint64_t cycle, uint32_t warp, uint16_t reg) override;
 
   // Drains every structure (every queued read dispatched and checked) and finishes the inner
   // system.

@@ -6,27 +6,20 @@
 
 namespace gpurf {
 
-GPURF_REGISTER(
-    StructureKind, availability_vectors, "availability-vectors",
-    (StructureKind{
-        .name = "availability-vectors",
-        .summary = "free physical registers per MRF bank, subarray power gating (Jeon)",
-        .list_order = 92,
-        .params = AvailabilityVectorsSpec::ParamDescs(),
-        .make_spec = [](const ParamSet& p) -> StructureSpec {
-          return AvailabilityVectorsSpec::FromParams(p);
-        },
-        .emit =
-            [](const StructureSpec& s) {
-              return EmitAvailabilityVectors(SpecAs<AvailabilityVectorsSpec>(s));
-            },
-        .not_applicable =
-            {
-                {"transactor",
-                 "no register-file hierarchy of the SM harness composes the availability vectors "
-                 "yet (the renaming rf-system is planned); its RTL is checked against its golden "
-                 "model by gpurf verify, not in the SM loop"},
-            },
-    }))
+GPURF_REGISTER(StructureKind, availability_vectors, "availability-vectors",
+               (StructureKind{
+                   .name = "availability-vectors",
+                   .summary = "free physical registers per MRF bank, subarray power gating (Jeon)",
+                   .list_order = 92,
+                   .params = AvailabilityVectorsSpec::ParamDescs(),
+                   .make_spec = [](const ParamSet& p) -> StructureSpec {
+                     return AvailabilityVectorsSpec::FromParams(p);
+                   },
+                   .emit =
+                       [](const StructureSpec& s) {
+                         return EmitAvailabilityVectors(SpecAs<AvailabilityVectorsSpec>(s));
+                       },
+                   .not_applicable = {},
+               }))
 
 }  // namespace gpurf

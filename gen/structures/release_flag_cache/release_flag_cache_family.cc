@@ -6,27 +6,20 @@
 
 namespace gpurf {
 
-GPURF_REGISTER(
-    StructureKind, release_flag_cache, "release-flag-cache",
-    (StructureKind{
-        .name = "release-flag-cache",
-        .summary = "PC-indexed direct-mapped cache of pir release flags (Jeon)",
-        .list_order = 94,
-        .params = ReleaseFlagCacheSpec::ParamDescs(),
-        .make_spec = [](const ParamSet& p) -> StructureSpec {
-          return ReleaseFlagCacheSpec::FromParams(p);
-        },
-        .emit =
-            [](const StructureSpec& s) {
-              return EmitReleaseFlagCache(SpecAs<ReleaseFlagCacheSpec>(s));
-            },
-        .not_applicable =
-            {
-                {"transactor",
-                 "no register-file hierarchy of the SM harness composes a release flag cache yet "
-                 "(the renaming rf-system is planned); its RTL is checked against its golden "
-                 "model by gpurf verify, not in the SM loop"},
-            },
-    }))
+GPURF_REGISTER(StructureKind, release_flag_cache, "release-flag-cache",
+               (StructureKind{
+                   .name = "release-flag-cache",
+                   .summary = "PC-indexed direct-mapped cache of pir release flags (Jeon)",
+                   .list_order = 94,
+                   .params = ReleaseFlagCacheSpec::ParamDescs(),
+                   .make_spec = [](const ParamSet& p) -> StructureSpec {
+                     return ReleaseFlagCacheSpec::FromParams(p);
+                   },
+                   .emit =
+                       [](const StructureSpec& s) {
+                         return EmitReleaseFlagCache(SpecAs<ReleaseFlagCacheSpec>(s));
+                       },
+                   .not_applicable = {},
+               }))
 
 }  // namespace gpurf

@@ -6,25 +6,20 @@
 
 namespace gpurf {
 
-GPURF_REGISTER(
-    StructureKind, renaming_table, "renaming-table",
-    (StructureKind{
-        .name = "renaming-table",
-        .summary = "register renaming table of a virtualized register file (Jeon)",
-        .list_order = 90,
-        .params = RenamingTableSpec::ParamDescs(),
-        .make_spec = [](const ParamSet& p) -> StructureSpec {
-          return RenamingTableSpec::FromParams(p);
-        },
-        .emit =
-            [](const StructureSpec& s) { return EmitRenamingTable(SpecAs<RenamingTableSpec>(s)); },
-        .not_applicable =
-            {
-                {"transactor",
-                 "no register-file hierarchy of the SM harness composes a renaming table yet (the "
-                 "renaming rf-system is planned); its RTL is checked against its golden model by "
-                 "gpurf verify, not in the SM loop"},
-            },
-    }))
+GPURF_REGISTER(StructureKind, renaming_table, "renaming-table",
+               (StructureKind{
+                   .name = "renaming-table",
+                   .summary = "register renaming table of a virtualized register file (Jeon)",
+                   .list_order = 90,
+                   .params = RenamingTableSpec::ParamDescs(),
+                   .make_spec = [](const ParamSet& p) -> StructureSpec {
+                     return RenamingTableSpec::FromParams(p);
+                   },
+                   .emit =
+                       [](const StructureSpec& s) {
+                         return EmitRenamingTable(SpecAs<RenamingTableSpec>(s));
+                       },
+                   .not_applicable = {},
+               }))
 
 }  // namespace gpurf

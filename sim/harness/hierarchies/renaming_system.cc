@@ -38,6 +38,8 @@
 #include "energy/gebhart.h"
 #include "gen/config/derive.h"
 #include "sim/harness/hierarchy.h"
+#include "sim/harness/transactors/mrf_transactions.h"
+#include "sim/harness/transactors/renaming_transactions.h"
 
 namespace gpurf::harness {
 namespace {
@@ -102,6 +104,9 @@ class RenamingSystem : public RfSystem {
     for (size_t g = 0; g < flags_.pir.size(); ++g)
       pir_of_[flags_.pir[g].first] = static_cast<int>(g);
     regs_ = std::max(1, k.regs_per_thread);
+    table_reg_.fill(-1);
+    for (size_t i = 0; i < flags_.renamed.size(); ++i)
+      table_reg_[flags_.renamed[i]] = static_cast<int>(i);
   }
 
   bool WantsRegisterEvents() const override { return true; }
@@ -189,6 +194,8 @@ class RenamingSystem : public RfSystem {
     if (w.phys[reg] >= 0 || w.spilled[reg])
       throw std::logic_error(fmt::format("renaming: R{} of warp {} allocated twice", reg, warp));
     w.pending_delay += Map(cycle, warp, reg);
+    if (listener_ != nullptr && table_reg_[reg] >= 0)
+      w.fresh.push_back(reg);
     w.released[reg] = false;
     w.written[reg] = true;
     ++allocs_;
@@ -200,6 +207,8 @@ class RenamingSystem : public RfSystem {
     if (w.spilled[reg]) {
       w.spilled[reg] = false;
     } else if (w.phys[reg] >= 0) {
+      if (listener_ != nullptr && table_reg_[reg] >= 0)
+        pending_rel_.push_back({warp, reg, Id(static_cast<int>(warp), reg)});
       Unmap(warp, reg);
     } else {
       return;
@@ -218,6 +227,8 @@ class RenamingSystem : public RfSystem {
           fmt::format("renaming: warp {} of throttled CTA slot {} issues while the throttle is on",
                       warp, w.cta));
     const sim::Instruction& in = k_.code[d.inst];
+    if (listener_ != nullptr)
+      FlushReleases(&d, warp);
     int delay = w.pending_delay;
     w.pending_delay = 0;
     // Source operands: mapped, spilled (fill) or, after a release, a violation.
@@ -229,6 +240,9 @@ class RenamingSystem : public RfSystem {
           w.spilled[r] = false;
           delay = std::max(delay, fill_latency_ + Map(cycle, warp, r, &in));
           ++fills_;
+          if (listener_ != nullptr && table_reg_[r] >= 0)
+            listener_->Transaction(RtDestination(warp, table_reg_[r], Id(static_cast<int>(warp), r),
+                                                 /*alloc=*/true));
         } else if (w.phys[r] < 0 && w.released[r]) {
           // Released in this cycle by this very read (pir): the read comes first.
           // (any operand slot of the instruction naming r may carry the flag).
@@ -254,9 +268,13 @@ class RenamingSystem : public RfSystem {
         if (w.spilled[r]) {  // overwritten: a register again, nothing to load
           w.spilled[r] = false;
           delay = std::max(delay, Map(cycle, warp, r, &in));
+          if (listener_ != nullptr && table_reg_[r] >= 0)
+            w.fresh.push_back(static_cast<uint16_t>(r));
         }
       }
     }
+    if (listener_ != nullptr)
+      ReportInstruction(warp, in);
     // The pir meta instruction of the group this instruction starts.
     if (const int g = pir_of_[d.inst]; g >= 0) {
       if (cache_tag_.empty()) {
@@ -264,13 +282,17 @@ class RenamingSystem : public RfSystem {
         delay += 1;
       } else {
         auto& tag = cache_tag_[static_cast<size_t>(g) % cache_tag_.size()];
-        if (tag == g) {
+        const bool hit = tag == g;
+        if (hit) {
           ++pir_hits_;
         } else {
           tag = g;
           ++pir_misses_;
           delay += 1;
         }
+        // (a one-entry cache has no structure: the release-flag-cache family needs two)
+        if (listener_ != nullptr && cache_tag_.size() >= 2)
+          listener_->Transaction(FcLookup(g, hit, flags_.pir[static_cast<size_t>(g)].flags));
       }
     }
     if (pbr_meta_.empty()) {
@@ -284,10 +306,14 @@ class RenamingSystem : public RfSystem {
 
   void Tick(uint64_t cycle) override {
     last_cycle_ = std::max(last_cycle_, cycle);
+    if (listener_ != nullptr)
+      FlushReleases(nullptr, 0);
     RfSystem::Tick(cycle);
   }
 
   void Finish() override {
+    if (listener_ != nullptr)
+      FlushReleases(nullptr, 0);
     RfSystem::Finish();
     Advance(last_cycle_ + 1);
     CheckBanks();
@@ -322,11 +348,19 @@ class RenamingSystem : public RfSystem {
   bool ReadsMrf(uint32_t, const sim::DynInst& d) const override {
     return !k_.code[d.inst].srcs.empty();
   }
-  void WriteResults(uint32_t, const sim::DynInst& d) override {
+  // The MRF is the register home of the RTL loop with architected indices: its rows stay
+  // (warp, architected register), as the SM and the MRF transactor name them, and the physical
+  // register the renaming chose is checked in the renaming table and availability vectors
+  // transactions instead. The MRF's RTL is the architected file's (the design's mrf section), so
+  // every (warp, register) has its row; a smaller physical file (GPU-shrink) is the renaming's
+  // bookkeeping (docs/renaming-table.md, "RTL in the loop").
+  void WriteResults(uint32_t warp, const sim::DynInst& d) override {
     const sim::Instruction& in = k_.code[d.inst];
     const bool sh = sim::IsSharedUnit(in.op_class);
     for (const auto& o : in.dsts)
       Write(mrf_level_, sh, static_cast<uint64_t>(o.count));
+    if (listener_ != nullptr)
+      ForEachReg(in.dsts, [&](int r) { listener_->Transaction(MrfWrite(warp, r)); });
   }
   int ExtraDelay(const sim::DynInst& d) const override {
     return k_.code[d.inst].srcs.empty() ? 0 : 1;  // the renaming lookup stage
@@ -357,6 +391,9 @@ class RenamingSystem : public RfSystem {
     std::array<int16_t, kRegs> phys;
     std::array<bool, kRegs> spilled{}, released{}, written{};
     std::array<uint64_t, kRegs> released_at{};
+    // Renamed registers mapped since the warp's last issue (RTL in the loop: the renaming table
+    // maps them in the destination requests of that issue).
+    std::vector<uint16_t> fresh;
     Warp() { phys.fill(-1); }
   };
   struct Cta {
@@ -366,6 +403,109 @@ class RenamingSystem : public RfSystem {
   };
 
   int Bank(int warp, int r) const { return (p_.swizzled ? warp + r : r) % p_.banks; }
+  // The physical id of register r of `warp` (mapped): row * banks + bank, the availability
+  // vectors' and the renaming table's name of it.
+  int Id(int warp, int r) const {
+    return warps_[static_cast<size_t>(warp)].phys[static_cast<size_t>(r)] * p_.banks +
+           Bank(warp, r);
+  }
+
+  // ---- RTL in the loop: the renaming-table transactions (renaming_transactions.h). The table
+  // sees a release flag where the hardware applies it: a pir release with the read that carries
+  // it (the source's release bit), a pbr or exit release as a release request before the next
+  // issue (or at the cycle's end), and a first write as the destination request after the
+  // instruction's lookups (the id may be one a source of the same instruction just released).
+
+  // Whether register r of `d` is read in an operand slot with its pir bit (a release this
+  // cycle by this very read).
+  bool PirRead(const sim::DynInst& d, int r) const {
+    const sim::Instruction& in = k_.code[d.inst];
+    const auto& rel = flags_.release;
+    for (size_t t = 0; d.inst < rel.size() && t < in.srcs.size() && t < rel[d.inst].size(); ++t) {
+      if (rel[d.inst][t] != 0 && r >= in.srcs[t].first && r < in.srcs[t].first + in.srcs[t].count)
+        return true;
+    }
+    return false;
+  }
+
+  // Reports the pending releases as release requests, per warp in order, except those of warp
+  // `keep_warp` that instruction `d` (non-null) reads with its pir bit.
+  void FlushReleases(const sim::DynInst* d, uint32_t keep_warp) {
+    std::stable_sort(
+        pending_rel_.begin(), pending_rel_.end(),
+        [](const PendingRelease& a, const PendingRelease& b) { return a.warp < b.warp; });
+    size_t kept = 0;
+    for (size_t i = 0; i < pending_rel_.size();) {
+      const uint32_t warp = pending_rel_[i].warp;
+      rel_regs_.clear();
+      size_t j = i;
+      for (; j < pending_rel_.size() && pending_rel_[j].warp == warp; ++j) {
+        const PendingRelease& p = pending_rel_[j];
+        if (d != nullptr && warp == keep_warp && PirRead(*d, p.reg))
+          pending_rel_[kept++] = p;
+        else
+          rel_regs_.emplace_back(table_reg_[p.reg], p.phys);
+      }
+      if (!rel_regs_.empty())
+        listener_->Transaction(RtRelease(warp, rel_regs_, !HoldsMapping(warp)));
+      i = j;
+    }
+    pending_rel_.resize(kept);
+  }
+
+  // Whether `warp` holds a mapping of a renamed register (the table has a valid entry of it).
+  bool HoldsMapping(uint32_t warp) const {
+    const Warp& w = warps_[warp];
+    for (uint16_t r : flags_.renamed) {
+      if (w.phys[r] >= 0)
+        return true;
+    }
+    return false;
+  }
+
+  // The lookups of instruction `d` (its renamed sources, once each, with the pir bit) and its
+  // destinations (every renamed one: mapped now or already).
+  void ReportInstruction(uint32_t warp, const sim::Instruction& in) {
+    Warp& w = warps_[warp];
+    srcs_.clear();
+    ForEachReg(in.srcs, [&](int r) {
+      const int t = table_reg_[static_cast<size_t>(r)];
+      if (t < 0)
+        return;
+      for (const RtSource& s : srcs_) {
+        if (s.reg == t)
+          return;
+      }
+      RtSource s;
+      s.reg = t;
+      for (const PendingRelease& p : pending_rel_) {
+        if (p.warp == warp && p.reg == r) {
+          s.release = true;
+          s.phys = p.phys;
+        }
+      }
+      if (!s.release && w.phys[static_cast<size_t>(r)] >= 0)
+        s.phys = Id(static_cast<int>(warp), r);
+      srcs_.push_back(s);
+    });
+    pending_rel_.clear();  // (FlushReleases left only this instruction's pir releases)
+    if (!srcs_.empty())
+      listener_->Transaction(RtLookup(warp, srcs_));
+    dsts_.clear();
+    ForEachReg(in.dsts, [&](int r) {
+      if (table_reg_[static_cast<size_t>(r)] >= 0 &&
+          std::find(dsts_.begin(), dsts_.end(), r) == dsts_.end())
+        dsts_.push_back(r);
+    });
+    for (int r : dsts_) {
+      if (w.phys[static_cast<size_t>(r)] < 0)
+        continue;
+      const bool fresh = std::find(w.fresh.begin(), w.fresh.end(), r) != w.fresh.end();
+      listener_->Transaction(RtDestination(warp, table_reg_[static_cast<size_t>(r)],
+                                           Id(static_cast<int>(warp), r), fresh));
+    }
+    w.fresh.clear();
+  }
   int Need(size_t cta, int b) const {
     return slots_[cta].need[static_cast<size_t>(b)] - slots_[cta].held[static_cast<size_t>(b)];
   }
@@ -433,6 +573,7 @@ class RenamingSystem : public RfSystem {
       }
     }
     int delay = 0;
+    bool woke = false;
     if (pick < 0) {  // wake the first gated subarray with a free register
       for (int q = 0; q < p_.per_bank; ++q) {
         if (owners[static_cast<size_t>(q)] < 0) {
@@ -443,6 +584,7 @@ class RenamingSystem : public RfSystem {
       if (pick < 0)
         throw std::logic_error(fmt::format("renaming: bank {} has no free register", b));
       const int s = pick / sub_size_;
+      woke = true;
       powered_[static_cast<size_t>(b)][static_cast<size_t>(s)] = true;
       ++powered_count_;
       ++wakes_;
@@ -451,6 +593,8 @@ class RenamingSystem : public RfSystem {
     if (owners[static_cast<size_t>(pick)] >= 0)
       throw std::logic_error(
           fmt::format("renaming: physical register {} of bank {} mapped twice", pick, b));
+    if (listener_ != nullptr)
+      listener_->Transaction(AvAllocate(b, pick, woke, free_[static_cast<size_t>(b)]));
     owners[static_cast<size_t>(pick)] = static_cast<int>(warp) * kRegs + r;
     warps_[warp].phys[static_cast<size_t>(r)] = static_cast<int16_t>(pick);
     --free_[static_cast<size_t>(b)];
@@ -473,6 +617,8 @@ class RenamingSystem : public RfSystem {
           fmt::format("renaming: release of R{} of warp {}: physical {} of "
                       "bank {} is not its mapping",
                       r, warp, q, b));
+    if (listener_ != nullptr)
+      listener_->Transaction(AvRelease(b, q, free_[static_cast<size_t>(b)]));
     owners[static_cast<size_t>(q)] = -1;
     w.phys[static_cast<size_t>(r)] = -1;
     ++free_[static_cast<size_t>(b)];
@@ -523,6 +669,19 @@ class RenamingSystem : public RfSystem {
     if (victim < 0)
       throw std::logic_error(fmt::format("renaming: nothing to spill in bank {}", b));
     const auto vw = static_cast<uint32_t>(victim / kRegs);
+    if (listener_ != nullptr && table_reg_[static_cast<size_t>(victim % kRegs)] >= 0) {
+      // The table releases the spilled mapping now, unless it never saw it (a destination of
+      // the issue being prepared: its destination request is not made).
+      auto& fresh = warps_[vw].fresh;
+      const auto it = std::find(fresh.begin(), fresh.end(), victim % kRegs);
+      if (it != fresh.end()) {
+        fresh.erase(it);
+      } else {
+        rel_regs_.assign(1, {table_reg_[static_cast<size_t>(victim % kRegs)],
+                             Id(static_cast<int>(vw), victim % kRegs)});
+        listener_->Transaction(RtRelease(vw, rel_regs_, false));
+      }
+    }
     Unmap(vw, victim % kRegs);
     warps_[vw].spilled[static_cast<size_t>(victim % kRegs)] = true;
     ++spills_;
@@ -552,6 +711,17 @@ class RenamingSystem : public RfSystem {
 
   RenamingParams p_;
   const sp::ReleaseFlags& flags_;
+  // RTL in the loop: the table register of each architected one (-1: not renamed), releases
+  // not yet reported to the table, scratch lists of the transactions.
+  struct PendingRelease {
+    uint32_t warp;
+    int reg, phys;
+  };
+  std::array<int, kRegs> table_reg_{};
+  std::vector<PendingRelease> pending_rel_;
+  std::vector<std::pair<int, int>> rel_regs_;
+  std::vector<RtSource> srcs_;
+  std::vector<int> dsts_;
   std::vector<Warp> warps_;
   std::vector<std::vector<int>> owner_;  // per bank, per physical register: warp*256+reg or -1
   std::vector<int> free_;
@@ -638,7 +808,19 @@ GPURF_REGISTER(
               p.banks * p.per_bank, p.banks, p.per_bank, p.subarrays, p.gating ? " gated" : "",
               p.wake_cycles, p.flag_cache, p.table_bytes);
         },
-        .rtl_structures = [](const DesignSpec&) { return std::vector<std::string>{}; },
+        // The renaming table, the availability vectors (their RTL always power-gates empty
+        // subarrays: in the loop only when the system gates too) and the release flag cache
+        // (when the design has one), as gen/config/hierarchies/renaming.cc names them.
+        .rtl_structures =
+            [](const DesignSpec& d) {
+              const RenamingParams p = ParamsOf(d);
+              std::vector<std::string> v = {"renaming_table"};
+              if (p.gating)
+                v.emplace_back("availability_vectors");
+              if (p.flag_cache >= 2)
+                v.emplace_back("release_flag_cache");
+              return v;
+            },
         .compiler_note =
             [](const DesignSpec& d) {
               return fmt::format(
