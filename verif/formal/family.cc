@@ -113,4 +113,16 @@ Harness HarnessBuilder::Finish() {
   return h;
 }
 
+PropertyDef AssumptionFreeProperty(const std::string& name, const std::string& summary, int depth,
+                                   std::vector<std::string> rtl_checks,
+                                   const std::string& free_inputs) {
+  return {name, summary, depth, std::move(rtl_checks),
+          [name, summary, free_inputs](const StructureSpec&, const GeneratedStructure& g) {
+            HarnessBuilder b(g, name, {fmt::format("{}: {}", g.top, summary)});
+            b.Comment("No assumptions: " + free_inputs +
+                      "\nThe property is the RTL's own assertions (GPURF_ASSERTIONS).");
+            return b.Finish();
+          }};
+}
+
 }  // namespace gpurf::formal

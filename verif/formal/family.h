@@ -75,6 +75,13 @@ class HarnessBuilder {
   std::vector<vlog::Item> body_;
 };
 
+// A property that assumes nothing about the inputs: its harness holds only the DUT, every input
+// free in every cycle, and the comment "No assumptions: <free_inputs>" (which inputs those are,
+// in the family's words); the property is the RTL's own assertions selected by `rtl_checks`.
+PropertyDef AssumptionFreeProperty(const std::string& name, const std::string& summary, int depth,
+                                   std::vector<std::string> rtl_checks,
+                                   const std::string& free_inputs);
+
 // "[msb:0]" width expression for a number of bits ("" for one bit).
 std::string MsbOf(int bits);
 

@@ -17,21 +17,12 @@ namespace gpurf::formal {
 
 namespace {
 
-Harness FreeHarness(const GeneratedStructure& rtl, const std::string& property,
-                    const std::string& what) {
-  HarnessBuilder b(rtl, property, {fmt::format("{}: {}", rtl.top, what)});
-  b.Comment(
-      "No assumptions: requests, operands, release masks and exempt_i may take any value in any\n"
-      "cycle. The property is the RTL's own assertions (GPURF_ASSERTIONS).");
-  return b.Finish();
-}
+constexpr const char* kFreeInputs =
+    "requests, operands, release masks and exempt_i may take any value in any\ncycle.";
 
 PropertyDef Def(const std::string& name, const std::string& summary, int depth,
                 std::vector<std::string> checks) {
-  return {name, summary, depth, std::move(checks),
-          [name, summary](const StructureSpec&, const GeneratedStructure& g) {
-            return FreeHarness(g, name, summary);
-          }};
+  return AssumptionFreeProperty(name, summary, depth, std::move(checks), kFreeInputs);
 }
 
 }  // namespace

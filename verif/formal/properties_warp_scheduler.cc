@@ -14,21 +14,12 @@ namespace gpurf::formal {
 
 namespace {
 
-Harness FreeHarness(const GeneratedStructure& rtl, const std::string& property,
-                    const std::string& what) {
-  HarnessBuilder b(rtl, property, {fmt::format("{}: {}", rtl.top, what)});
-  b.Comment(
-      "No assumptions: ready_i, valid_i, suspend_i and wake_i may take any value in any cycle.\n"
-      "The property is the RTL's own assertions (GPURF_ASSERTIONS).");
-  return b.Finish();
-}
+constexpr const char* kFreeInputs =
+    "ready_i, valid_i, suspend_i and wake_i may take any value in any cycle.";
 
 PropertyDef Def(const std::string& name, const std::string& summary, int depth,
                 std::vector<std::string> checks) {
-  return {name, summary, depth, std::move(checks),
-          [name, summary](const StructureSpec&, const GeneratedStructure& g) {
-            return FreeHarness(g, name, summary);
-          }};
+  return AssumptionFreeProperty(name, summary, depth, std::move(checks), kFreeInputs);
 }
 
 }  // namespace
