@@ -342,6 +342,17 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
     }
     if (!r.gpu.mem.ideal)
       kj["memory"] = MemoryJson(k.mem);
+    if (r.base_simulated) {
+      // The MRF-only baseline run beside the design: what the papers' CTA, stall and memory
+      // traffic ratios divide by.
+      auto& b = kj["baseline"];
+      b["cycles"] = k.base_sm.cycles;
+      b["warp_instructions"] = k.base_sm.warp_instructions;
+      b["max_resident_ctas"] = k.base_sm.max_resident_ctas;
+      b["mem_stalls"] = k.base_sm.mem_stalls;
+      if (!r.gpu.mem.ideal)
+        b["memory"] = MemoryJson(k.base_mem);
+    }
     kj["energy_pj"] = k.energy.total_pj();
     kj["baseline_energy_pj"] = k.base_energy.total_pj();
     if (!k.rtl_sm.empty())

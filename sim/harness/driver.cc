@@ -389,9 +389,11 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
         res.base_simulated = true;
         res.base_seconds += b.seconds;
         kr.base_sm = b.one.sm;
+        kr.base_mem = b.one.mem;
         kr.base_energy = energy::Evaluate(b.one.rf.counts, res.energies, res.geometry);
       } else {
         kr.base_sm = kr.sm;
+        kr.base_mem = kr.mem;
         kr.base_energy = kr.energy;
       }
     }

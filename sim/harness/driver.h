@@ -55,6 +55,7 @@ struct KernelResult {
   std::vector<sim::SmStats> sms;  // per SM (sm: their sum, cycles the GPU's)
   sim::mem::MemStats mem;         // the memory hierarchy's (empty with ideal memory)
   sim::SmStats base_sm;           // MRF-only baseline (when simulated)
+  sim::mem::MemStats base_mem;    // the baseline's memory hierarchy (empty with ideal memory)
   energy::Breakdown base_energy;
   DataActivity activity;  // RTL in the loop: data-port toggles
   // RTL in the loop generated for this kernel's resident warps rather than the partition's

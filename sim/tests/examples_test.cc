@@ -134,5 +134,34 @@ TEST_F(FlowOfSmallArrays, PassesAndNamesOnlyWrittenReports) {
   EXPECT_FALSE(fs::exists(out / "FLOW-INCOMPLETE.txt"));
 }
 
+// `gpurf sim --json` reports the MRF-only baseline run beside the design (`baseline`): what
+// FineReg's concurrent-CTA ratio (Fig. 12) and extra memory traffic (Fig. 15) divide by. On
+// warpScan FineReg keeps more CTAs resident than the statically allocated baseline can.
+class SimJson : public CliFixture {
+ protected:
+  SimJson() : CliFixture("gpurf_sim_json_") {}
+};
+
+TEST_F(SimJson, BaselineObjectReportsTheMrfOnlyRun) {
+  const fs::path json = dir_ / "sim.json";
+  const CliResult r = Run("sim '" GPURF_SOURCE_DIR
+                          "/configs/examples/finereg.yaml' -w warpScan "
+                          "--sms 1 --json '" +
+                          json.string() + "'");
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(Slurp(json));
+  const auto& k = j.at("kernels").at(0);
+  const auto& b = k.at("baseline");
+  const auto cycles = b.at("cycles").get<uint64_t>();
+  ASSERT_GT(cycles, 0u);
+  EXPECT_NEAR(k.at("baseline_ipc").get<double>(),
+              static_cast<double>(b.at("warp_instructions").get<uint64_t>()) / cycles, 1e-9);
+  EXPECT_EQ(b.at("warp_instructions"), k.at("warp_instructions"));
+  const auto base_ctas = b.at("max_resident_ctas").get<uint64_t>();
+  EXPECT_GT(base_ctas, 0u);
+  EXPECT_GT(k.at("sm_stats").at("max_resident_ctas").get<uint64_t>(), base_ctas);
+  EXPECT_GT(b.at("memory").at("dram").at("bytes").get<uint64_t>(), 0u);
+}
+
 }  // namespace
 }  // namespace gpurf::test
