@@ -94,6 +94,9 @@ const std::vector<DesignSection>& DesignSections() {
         IntParam("resident_ctas", 2, 256, 128,
                  "finereg: resident CTAs per SM, active and pending (the status monitor's slots)"),
         IntParam("hop_cycles", 4, 16, 4, "finereg: cycles per saved or restored PCRF entry"),
+        IntParam("move_ports", 1, 32, 1,
+                 "finereg: warp registers moved per cycle between the ACRF and the PCRF "
+                 "(1: one register-file port; more: banks moving in parallel)"),
         IntParam("vector_cache_entries", 2, 256, 32,
                  "finereg: live-register vector cache lines (a power of two)"),
         IntParam("vector_miss_cycles", 1, 2000, 200,

@@ -65,7 +65,7 @@ nlohmann::ordered_json DesignSpec::ToJson() const {
   }
   if (hierarchy.kind == "finereg" && sections != nullptr) {
     const ParamSet& h = sections->sections.at("hierarchy");
-    for (const char* key : {"acrf_bytes", "pcrf_bytes", "resident_ctas", "hop_cycles",
+    for (const char* key : {"acrf_bytes", "pcrf_bytes", "resident_ctas", "hop_cycles", "move_ports",
                             "vector_cache_entries", "vector_miss_cycles"})
       j["hierarchy"][key] = h.Int(key);
     j["hierarchy"]["switch_target"] = h.Enum("switch_target");

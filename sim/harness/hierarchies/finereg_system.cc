@@ -25,6 +25,7 @@ FineRegConfig FineRegConfig::From(const DesignSpec& d) {
   c.pcrf_bytes = h.Int("pcrf_bytes");
   c.resident_ctas = h.IntAsInt("resident_ctas");
   c.hop_cycles = h.IntAsInt("hop_cycles");
+  c.move_ports = h.IntAsInt("move_ports");
   c.vector_lines = h.IntAsInt("vector_cache_entries");
   c.vector_miss_cycles = h.IntAsInt("vector_miss_cycles");
   c.target = h.Enum("switch_target");
@@ -189,11 +190,13 @@ uint64_t FineRegSystem::Move(uint64_t from, uint64_t lookup, uint64_t n) {
   if (n == 0)
     return from + lookup;
   const uint64_t start = std::max(from + lookup, port_free_);
-  port_free_ = start + n;
-  fs_.move_cycles += n;
+  const uint64_t ports = static_cast<uint64_t>(std::max(1, cfg_.move_ports));
+  const uint64_t cycles = (n + ports - 1) / ports;
+  port_free_ = start + cycles;
+  fs_.move_cycles += cycles;
   const uint64_t lat = cfg_.target == "dram" ? static_cast<uint64_t>(sm_.lat_dram)
                                              : static_cast<uint64_t>(cfg_.hop_cycles);
-  return start + n + lat - 1;
+  return start + cycles + lat - 1;
 }
 
 void FineRegSystem::Save(Cta& c, std::vector<SavedReg> regs) {

@@ -27,7 +27,8 @@
 // one cycle, a miss vector_miss_cycles); then every saved and restored entry passes the
 // register-file port one per cycle, pipelined, each hop_cycles from issue to its row: the moves
 // end (entries + hop_cycles - 1) cycles after the lookups. Moves of several switches queue on
-// the one port. The switched-in CTA issues from the cycle the moves end.
+// the one port. With move_ports P the port moves P entries a cycle (ceil(entries / P) cycles).
+// The switched-in CTA issues from the cycle the moves end.
 //
 // Switch targets (design option switch_target): pcrf (FineReg); full-rf (Virtual-Thread-like:
 // CTAs are resident while their whole static allocations fit the whole register file, ACRF and
@@ -56,6 +57,7 @@ struct FineRegConfig {
   long long pcrf_bytes = 131072;
   int resident_ctas = 128;
   int hop_cycles = 4;
+  int move_ports = 1;  // entries moved per cycle (saves and restores share them)
   int vector_lines = 32;
   int vector_miss_cycles = 200;
   std::string target = "pcrf";  // pcrf | full-rf | dram

@@ -33,7 +33,8 @@ const char* kDesign = "hierarchy:\n  kind: finereg\nscheduler:\n  kind: single-l
 // the whole ACRF; the scheduling limit is one CTA (1 CTA slot). The PCRF has `pcrf_entries`
 // entries; the vector cache 2 lines with a 10-cycle miss; 4 cycles per hop.
 struct Tiny {
-  explicit Tiny(int pcrf_entries) : k(Make("tiny", {Load(0, 1), Add(2, 0, 3), Exit()})) {
+  explicit Tiny(int pcrf_entries, int move_ports = 1)
+      : k(Make("tiny", {Load(0, 1), Add(2, 0, 3), Exit()})) {
     k.regs_per_thread = 4;
     live = sp::FineRegLiveVectors(k, sp::ComputeLiveness(k));
     sm.warps = 2;
@@ -45,6 +46,7 @@ struct Tiny {
     c.pcrf_bytes = 128LL * pcrf_entries;
     c.resident_ctas = 4;
     c.hop_cycles = 4;
+    c.move_ports = move_ports;
     c.vector_lines = 2;
     c.vector_miss_cycles = 10;
     sys = std::make_unique<FineRegSystem>(k, sm, 4, 4, c, live);
@@ -158,6 +160,25 @@ TEST(FineRegSystem, SwitchSaveAndRestoreByHand) {
   EXPECT_EQ(t.Event("PCRF chain hops"), 2u);
   EXPECT_EQ(t.Event("PCRF pointer updates"), 4u + 1u);  // 4 appends, 1 chain taken
   EXPECT_EQ(t.Event("vector-cache accesses"), 2u);
+}
+
+// The same first switch with two move ports: the 2 live registers pass the port in one cycle
+// (12), so the moves end at 12 + 1 + 4 - 1 = 16 instead of 17.
+TEST(FineRegSystem, MovePortsMoveEntriesInParallel) {
+  Tiny t(8, 2);
+  FineRegSystem& s = *t.sys;
+  t.LaunchCta(0, 0);
+  t.LaunchCta(1, 0);
+  s.Issue(1, 0, Tiny::D(0));
+  t.Stall(0, 2);
+  ASSERT_EQ(s.finereg_stats().switches, 1u);
+  EXPECT_EQ(s.finereg_stats().saved_entries, 2u);
+  s.Tick(15);
+  EXPECT_FALSE(s.CtaRunnable(1));
+  s.Tick(16);
+  EXPECT_TRUE(s.CtaRunnable(1));
+  EXPECT_EQ(s.finereg_stats().move_cycles, 1u);
+  EXPECT_EQ(s.finereg_stats().move_wait_cycles, 14u);  // decided at 2, runs at 16
 }
 
 TEST(FineRegSystem, NoSwitchWhenTheLiveRegistersDoNotFit) {
