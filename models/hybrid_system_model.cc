@@ -230,6 +230,7 @@ void HybridSystemModel::Clock(const PortValues& in) {
   std::vector<int> touched;
   // Issue: the sources read now, against the shadow as it was at the start of the cycle.
   std::array<Instr, 2> fresh;
+  std::vector<int> kills;  // last reads: the values die after every read of the cycle
   const int n_issue = issue_fire ? (in[kIssueValid].bit(1) ? 2 : 1) : 0;
   for (int i = 0; i < n_issue; ++i) {
     Instr& x = fresh[static_cast<size_t>(i)];
@@ -279,10 +280,13 @@ void HybridSystemModel::Clock(const PortValues& in) {
         if (fill_state_ != 0 && Key(fill_warp_, fill_reg_) == k)
           Contract(
               fmt::format("a last read of r{} of warp {} while a fill reads it", r.reg, x.warp));
-        reg_sh_[static_cast<size_t>(k)].reset();
+        kills.push_back(k);
       }
     }
   }
+
+  for (int k : kills)
+    reg_sh_[static_cast<size_t>(k)].reset();
 
   // MRF: a sent read, values returned.
   if (send && view.issue_ready) {
@@ -341,7 +345,19 @@ void HybridSystemModel::Clock(const PortValues& in) {
     ++issued;
   }
 
-  // Results, in program order, after the reads of this cycle.
+  // Transfers.
+  if (xf_live) {
+    ++live_outs;
+    const int slot = ri.xf.slot, k = Key(ri.xf.warp, ri.xf.reg);
+    if (!slot_sh_[static_cast<size_t>(slot)])
+      Contract(fmt::format("a live-out of slot {}, which holds no value", slot));
+    if (readers_[static_cast<size_t>(k)] > 0)
+      Contract(fmt::format("a live-out writes r{} of warp {}, which a queued read still reads",
+                           ri.xf.reg, ri.xf.warp));
+    reg_sh_[static_cast<size_t>(k)] = slot_sh_[static_cast<size_t>(slot)];
+    touched.push_back(k);
+  }
+  // Results, in program order, after the reads and the transfer of this cycle.
   for (int q = 0; q < HybridRcSpec::kWritePorts; ++q) {
     const HybridRc::Write& w = ri.writes[static_cast<size_t>(q)];
     if (!w.valid)
@@ -362,18 +378,6 @@ void HybridSystemModel::Clock(const PortValues& in) {
     }
   }
 
-  // Transfers.
-  if (xf_live) {
-    ++live_outs;
-    const int slot = ri.xf.slot, k = Key(ri.xf.warp, ri.xf.reg);
-    if (!slot_sh_[static_cast<size_t>(slot)])
-      Contract(fmt::format("a live-out of slot {}, which holds no value", slot));
-    if (readers_[static_cast<size_t>(k)] > 0)
-      Contract(fmt::format("a live-out writes r{} of warp {}, which a queued read still reads",
-                           ri.xf.reg, ri.xf.warp));
-    reg_sh_[static_cast<size_t>(k)] = slot_sh_[static_cast<size_t>(slot)];
-    touched.push_back(k);
-  }
   if (fill_state_ != 0 && !fill_apply) {
     for (int c : {2, 0, 1}) {
       const HybridRc::WriteBack& b = ro.wb[static_cast<size_t>(c)];
