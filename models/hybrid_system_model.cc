@@ -419,10 +419,11 @@ void HybridSystemModel::Clock(const PortValues& in) {
   }
   for (int c : {2, 0, 1}) {
     const HybridRc::WriteBack& b = ro.wb[static_cast<size_t>(c)];
-    if (!b.valid || (fault_ == Fault::kDropWriteBack && c == 1))
+    if (!b.valid)
       continue;
-    fifo_.push_back(Wb{b.warp, b.reg, b.data});
     touched.push_back(Key(b.warp, b.reg));
+    if (fault_ != Fault::kDropWriteBack || c != 1)
+      fifo_.push_back(Wb{b.warp, b.reg, b.data});
   }
   if (static_cast<int>(fifo_.size()) > spec_.wbq)
     Fail("the write-back FIFO overflowed");
