@@ -23,6 +23,9 @@ GPURF_REGISTER(
                 {"activity",
                  "the system top is characterized through its structures (MRF, hybrid-rc), each "
                  "with its own activity driver; its energy is theirs"},
+                {"transactor",
+                 "not yet driven in the SM harness loop (no --rtl-top transactor); with --rtl "
+                 "the harness drives each scheduler's hybrid-rc beside the C++ MRF"},
             },
     }))
 
