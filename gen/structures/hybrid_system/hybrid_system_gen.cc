@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <set>
-
 #include "gen/structures/emit_util.h"
 #include "gen/structures/hybrid_rc/hybrid_rc_gen.h"
 #include "gen/structures/hybrid_system/hybrid_system_ports.h"
@@ -459,15 +457,7 @@ struct Builder {
 GeneratedStructure EmitHybridSystem(const HybridSystemSpec& s) {
   GeneratedStructure g = NewGeneratedStructure(s, RegenerateCommand(s.kind, s.params));
   std::vector<GeneratedStructure> subs = {EmitMrf(s.mrf), EmitHybridRc(s.rc)};
-  std::set<std::string> seen;
-  nlohmann::ordered_json sub_json = nlohmann::ordered_json::array();
-  for (const GeneratedStructure& sub : subs) {
-    for (const GeneratedFile& f : sub.files) {
-      if (seen.insert(f.name).second)
-        g.files.push_back(f);
-    }
-    sub_json.push_back({{"kind", sub.kind}, {"top", sub.top}, {"regenerate", sub.regenerate}});
-  }
+  const nlohmann::ordered_json sub_json = AppendSubModules(g, subs);
   g.derived = {{"organization", HybridRcSpec::OrganizationName(s.rc.organization)},
                {"description", s.Description()},
                {"sub_modules", sub_json},
