@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "gen/rtl_primitives.h"
 
 namespace gpurf {
@@ -25,6 +27,22 @@ GeneratedFile PrimitiveFile(const std::string& file_name) {
 
 GeneratedFile AssertHeaderFile() {
   return PrimitiveFile(vlog::kAssertHeader);
+}
+
+nlohmann::ordered_json AppendSubModules(GeneratedStructure& g,
+                                        const std::vector<GeneratedStructure>& subs) {
+  std::set<std::string> seen;
+  for (const GeneratedFile& f : g.files)
+    seen.insert(f.name);
+  nlohmann::ordered_json sub_json = nlohmann::ordered_json::array();
+  for (const GeneratedStructure& sub : subs) {
+    for (const GeneratedFile& f : sub.files) {
+      if (seen.insert(f.name).second)
+        g.files.push_back(f);
+    }
+    sub_json.push_back({{"kind", sub.kind}, {"top", sub.top}, {"regenerate", sub.regenerate}});
+  }
+  return sub_json;
 }
 
 vlog::SourceFile ModuleSource(const std::string& kind, const std::string& config_hash,

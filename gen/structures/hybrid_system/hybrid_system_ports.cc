@@ -1,0 +1,81 @@
+#include "gen/structures/hybrid_system/hybrid_system_ports.h"
+
+#include "gen/vlog/expr.h"
+
+namespace gpurf {
+
+PortTable HybridSystemPortTable(const HybridSystemSpec& s) {
+  using P = HybridSystemPort;
+  using vlog::Msb;
+  const int tw = s.tag_width, ww = s.warp_width, rw = s.reg_width, sb = s.slot_width, dw = s.width;
+  return PortTable({
+      ClockPort(P::kClk),
+      ResetPort(P::kRstN),
+      {P::kIssueValid, "issue_valid_i", PortDir::kInput, 2, "1", 2, "issue_valid",
+       "instruction i offered (1 only with 0)", "instruction i offered (0 is the older)"},
+      {P::kIssueReady, "issue_ready_o", PortDir::kOutput, 1, "", 1, "issue_ready",
+       "the offered instructions are accepted", "the offered instructions are accepted"},
+      {P::kIssueTag, "issue_tag_i", PortDir::kInput, 2 * tw, "2*TagWidth-1", 2, "issue_tag",
+       "instruction tag", "tag of instruction i at [i*TagWidth +: TagWidth]"},
+      {P::kIssueWarp, "issue_warp_i", PortDir::kInput, 2 * ww, "2*WarpWidth-1", 2, "issue_warp",
+       "warp", "warp of instruction i"},
+      {P::kIssueSrcValid, "issue_src_valid_i", PortDir::kInput, 6, "5", 6, "issue_src_valid",
+       "operand p = 3i+s present", "operand p = 3i+s present"},
+      {P::kIssueSrcRsp, "issue_src_rsp_i", PortDir::kInput, 6, "5", 6, "issue_src_rsp",
+       "operand p names an RSP slot (else a register)", "operand p names an RSP slot"},
+      {P::kIssueSrcSlot, "issue_src_slot_i", PortDir::kInput, 6 * sb, "6*SlotWidth-1", 6,
+       "issue_src_slot", "RSP slot of operand p", "RSP slot of operand p"},
+      {P::kIssueSrcReg, "issue_src_reg_i", PortDir::kInput, 6 * rw, "6*RegWidth-1", 6,
+       "issue_src_reg", "register of operand p", "register of operand p"},
+      {P::kIssueSrcLast, "issue_src_last_i", PortDir::kInput, 6, "5", 6, "issue_src_last",
+       "operand p is the value's last read", "operand p is the value's last read"},
+      {P::kDispValid, "disp_valid_o", PortDir::kOutput, 2, "1", 2, "disp_valid",
+       "lane l holds an instruction with all its operands (1 only with 0)",
+       "lane l holds an instruction with all its operands"},
+      {P::kDispReady, "disp_ready_i", PortDir::kInput, 1, "", 1, "disp_ready",
+       "the valid lanes are taken", "the valid lanes are taken at this edge"},
+      {P::kDispTag, "disp_tag_o", PortDir::kOutput, 2 * tw, "2*TagWidth-1", 2, "disp_tag",
+       "its tag", "tag of lane l"},
+      {P::kDispWarp, "disp_warp_o", PortDir::kOutput, 2 * ww, "2*WarpWidth-1", 2, "disp_warp",
+       "its warp", "warp of lane l"},
+      {P::kDispSrcValid, "disp_src_valid_o", PortDir::kOutput, 6, "5", 6, "disp_src_valid",
+       "operand p present", "operand p = 3l+s present"},
+      {P::kDispData, "disp_data_o", PortDir::kOutput, 6 * dw, "6*Width-1", 6, "disp_data",
+       "operand p", "operand p at [p*Width +: Width]"},
+      {P::kResValid, "res_valid_i", PortDir::kInput, 2, "1", 2, "res_valid",
+       "result q offered (0 older)", "result q offered (0 is the older)"},
+      {P::kResReady, "res_ready_o", PortDir::kOutput, 1, "", 1, "res_ready",
+       "the offered results are accepted", "the offered results are accepted"},
+      {P::kResRsp, "res_rsp_i", PortDir::kInput, 2, "1", 2, "res_rsp",
+       "result q goes to an RSP slot", "result q goes to an RSP slot (else a register)"},
+      {P::kResSlot, "res_slot_i", PortDir::kInput, 2 * sb, "2*SlotWidth-1", 2, "res_slot",
+       "its slot", "RSP slot of result q"},
+      {P::kResWarp, "res_warp_i", PortDir::kInput, 2 * ww, "2*WarpWidth-1", 2, "res_warp",
+       "its warp", "warp of result q"},
+      {P::kResReg, "res_reg_i", PortDir::kInput, 2 * rw, "2*RegWidth-1", 2, "res_reg",
+       "its register", "register of result q"},
+      {P::kResData, "res_data_i", PortDir::kInput, 2 * dw, "2*Width-1", 2, "res_data", "its value",
+       "value of result q"},
+      {P::kXfValid, "xf_valid_i", PortDir::kInput, 1, "", 1, "transfer_valid",
+       "RSP transfer offered", "RSP transfer (fill or live-out) offered"},
+      {P::kXfReady, "xf_ready_o", PortDir::kOutput, 1, "", 1, "transfer_ready",
+       "no transfer in progress: the offer is accepted",
+       "no transfer in progress: the offer is accepted"},
+      {P::kXfOp, "xf_op_i", PortDir::kInput, 1, "", 1, "transfer_op",
+       "0 fill (slot <- register), 1 live-out (slot -> register)",
+       "0 fill: slot <- register; 1 live-out: slot -> register"},
+      {P::kXfSlot, "xf_slot_i", PortDir::kInput, sb, Msb("SlotWidth"), 1, "transfer_slot",
+       "RSP slot", "RSP slot transferred"},
+      {P::kXfWarp, "xf_warp_i", PortDir::kInput, ww, Msb("WarpWidth"), 1, "transfer_warp", "warp",
+       "warp of the register"},
+      {P::kXfReg, "xf_reg_i", PortDir::kInput, rw, Msb("RegWidth"), 1, "transfer_reg", "register",
+       "register transferred"},
+      {P::kFlValid, "fl_valid_i", PortDir::kInput, 1, "", 1, "flush_valid",
+       "warp exit / drain request", "warp exit / drain request"},
+      {P::kFlReady, "fl_ready_o", PortDir::kOutput, 1, "", 1, "flush_ready",
+       "drained: queue, transfer and write-back FIFO empty",
+       "drained: queue, transfer and write-back FIFO empty"},
+  });
+}
+
+}  // namespace gpurf
