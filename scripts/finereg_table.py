@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """FineReg's evaluation tables (docs/results.md, FineReg section) from `gpurf sim --json` runs.
 
-    for c in finereg finereg_vt finereg_dram finereg_64_192 finereg_96_160 finereg_160_96 \
-             finereg_192_64; do
+    for c in finereg finereg_vt finereg_dram finereg_8ports finereg_64_192 finereg_96_160 \
+             finereg_160_96 finereg_192_64; do
       gpurf sim configs/examples/$c.yaml --workload all --stats --json OUT/$c.json
     done
     gpurf workload list --sm-warps 64 --sm-registers 65536 --sm-cta-slots 32 \
@@ -72,14 +72,17 @@ def main():
     kinds = limits(out)
     vt = load(out, "finereg_vt")
     dram = load(out, "finereg_dram")
-    missing = [n for n, r in (("finereg_vt", vt), ("finereg_dram", dram)) if r is None]
+    ports = load(out, "finereg_8ports")
+    missing = [n for n, r in (("finereg_vt", vt), ("finereg_dram", dram), ("finereg_8ports", ports))
+               if r is None]
     if missing:
         print(f"(not found in {out}: {', '.join(missing)})")
     n_sms = sms(fj)
 
-    print("| kernel | type | IPC / baseline | IPC / VT-like | IPC / DRAM | CTAs resident "
-          "(FineReg / baseline, per SM) | move stalls (% of SM cycles) | DRAM bytes / baseline |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| kernel | type | IPC / baseline | IPC / VT-like | IPC / DRAM | 8 ports: IPC / baseline "
+          "| CTAs resident (FineReg / baseline, per SM) | move stalls (% of SM cycles) | "
+          "DRAM bytes / baseline |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     groups = {"R": [], "S": [], "-": [], "all": []}
     for name, k in ks.items():
         b = k["baseline"]
@@ -87,6 +90,7 @@ def main():
         r_base = k["ipc"] / base_ipc
         r_vt = k["ipc"] / vt[0][name]["ipc"] if vt and name in vt[0] else float("nan")
         r_dram = k["ipc"] / dram[0][name]["ipc"] if dram and name in dram[0] else float("nan")
+        r_ports = ports[0][name]["ipc"] / base_ipc if ports and name in ports[0] else float("nan")
         cta = k["sm_stats"]["max_resident_ctas"] / max(1, b["max_resident_ctas"])
         hs = k["hierarchy_stats"]
         stall = 100.0 * hs.get("move stall cycles", 0) / max(1, k["cycles"] * n_sms)
@@ -94,16 +98,16 @@ def main():
         bdr = b.get("memory", {}).get("dram", {}).get("bytes", 0)
         mem = dr / bdr if bdr else float("nan")
         kind = kinds.get(name, "-")
-        row = (r_base, r_vt, r_dram, cta, stall, mem)
+        row = (r_base, r_vt, r_dram, cta, stall, mem, r_ports)
         groups[kind].append(row)
         groups["all"].append(row)
-        print(f"| {name} | {kind} | {r_base:.3f} | {r_vt:.3f} | {r_dram:.3f} | "
+        print(f"| {name} | {kind} | {r_base:.3f} | {r_vt:.3f} | {r_dram:.3f} | {r_ports:.3f} | "
               f"{k['sm_stats']['max_resident_ctas']} / {b['max_resident_ctas']} = {cta:.2f} | "
               f"{stall:.2f} | {mem:.3f} |")
     print()
-    print("| kernels | n | IPC / baseline | IPC / VT-like | IPC / DRAM | CTA ratio | "
-          "move stalls (mean %) | DRAM bytes / baseline |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| kernels | n | IPC / baseline | IPC / VT-like | IPC / DRAM | 8 ports: IPC / baseline | "
+          "CTA ratio | move stalls (mean %) | DRAM bytes / baseline |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     label = {"R": "Type-R (registers)", "S": "Type-S (shared memory)",
              "-": "other (warps, CTA slots)", "all": "all"}
     for g in ("R", "S", "-", "all"):
@@ -114,7 +118,8 @@ def main():
         mean_stall = sum(cols[4]) / len(rows)
         mems = [m for m in cols[5] if not math.isnan(m)]
         print(f"| {label[g]} | {len(rows)} | {geomean(cols[0]):.3f} | {geomean(cols[1]):.3f} | "
-              f"{geomean(cols[2]):.3f} | {geomean(cols[3]):.2f} | {mean_stall:.2f} | "
+              f"{geomean(cols[2]):.3f} | {geomean(cols[6]):.3f} | {geomean(cols[3]):.2f} | "
+              f"{mean_stall:.2f} | "
               f"{geomean(mems):.3f} |")
 
     splits = [s for s in ("finereg_64_192", "finereg_96_160", "finereg", "finereg_160_96",
