@@ -21,9 +21,9 @@ std::string DefaultOf(const std::string& name, const std::string& tag_default) {
   if (name == "addr_width")
     return "20";
   if (name == "warps")
-    return "4";
-  if (name == "regs")
     return "8";
+  if (name == "regs")
+    return "16";
   return tag_default;
 }
 
