@@ -18,7 +18,15 @@ GPURF_REGISTER(
           return CerfSystemSpec::FromParams(p);
         },
         .emit = [](const StructureSpec& s) { return EmitCerfSystem(SpecAs<CerfSystemSpec>(s)); },
-        .not_applicable = {},
+        .not_applicable =
+            {
+                {"activity",
+                 "the system top is characterized through its structures (the tag-array has its "
+                 "own activity driver; the data array's energy is the MRF banks'), as rf-system"},
+                {"transactor",
+                 "not yet: the SM harness drives the cerf hierarchy's tag-array as RTL "
+                 "(--rtl); an RtlTopKind for this top (--rtl-top) is not written"},
+            },
     }))
 
 }  // namespace gpurf

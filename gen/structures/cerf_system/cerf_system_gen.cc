@@ -165,7 +165,7 @@ GeneratedStructure EmitCerfSystem(const CerfSystemSpec& s) {
                                   PartSelect("t_rsp_addr", "p*AddrWidth + OffsetBits", "SetBits") +
                                   ", " + Field("t_rsp_way", "WayBits") + "}"),
            Blocking("old[p]", "lines_q[row[p]]"),
-           Blocking("hit_rd[p]", served + " && " + hit + " && !" + op + "[0]"),
+           Blocking("hit_rd[p]", served + " && " + hit + " && !cur_op[p*2]"),
            Blocking("line_we[p]",
                     served + " && ((" + op + " == 2'd1) || (" + op + " == 2'd3 && " + hit + "))"),
            Blocking("miss_mem[p]", served + " && !" + hit + " && " + op + " == 2'd2"),
