@@ -40,14 +40,7 @@ std::vector<CerfSystemModel::Lookup> CerfSystemModel::Current(const PortValues& 
     l.op = static_cast<Op>(in[kLkOp].get(2 * p, 2));
     l.last = in[kLkLast].bit(p);
     l.data = in[kLkData].slice(p * spec_.data_width, spec_.data_width);
-    if (l.op == TagArraySpec::kReadReg || l.op == TagArraySpec::kWriteReg) {
-      const int warp = static_cast<int>(in[kLkWarp].get(p * ts_.warp_bits, ts_.warp_bits));
-      const int reg = static_cast<int>(in[kLkReg].get(p * ts_.reg_bits, ts_.reg_bits));
-      l.addr = ts_.RegMemAddress(warp, reg);
-    } else {
-      const uint64_t a = in[kLkAddr].get(p * ts_.addr_width, ts_.addr_width);
-      l.addr = a & ~((uint64_t{1} << ts_.offset_bits) - 1);
-    }
+    l.addr = ts_.LookupLine(l.op, in[kLkWarp], in[kLkReg], in[kLkAddr], p);
   }
   return cur;
 }
