@@ -204,14 +204,7 @@ std::vector<TagArrayCycleModel::Lookup> TagArrayCycleModel::Current(const PortVa
     l.valid = in[kLkValid].bit(p);
     l.op = static_cast<TagArraySpec::Op>(in[kLkOp].get(2 * p, 2));
     l.last = in[kLkLast].bit(p);
-    if (l.op == TagArraySpec::kReadReg || l.op == TagArraySpec::kWriteReg) {
-      const int warp = static_cast<int>(in[kLkWarp].get(p * spec_.warp_bits, spec_.warp_bits));
-      const int reg = static_cast<int>(in[kLkReg].get(p * spec_.reg_bits, spec_.reg_bits));
-      l.addr = spec_.RegMemAddress(warp, reg);
-    } else {
-      const uint64_t a = in[kLkAddr].get(p * spec_.addr_width, spec_.addr_width);
-      l.addr = a & ~((uint64_t{1} << spec_.offset_bits) - 1);
-    }
+    l.addr = spec_.LookupLine(l.op, in[kLkWarp], in[kLkReg], in[kLkAddr], p);
   }
   return cur;
 }

@@ -91,6 +91,15 @@ bool TagArraySpec::InRegSpace(uint64_t addr) const {
   return ((addr >> low) & ((uint64_t{1} << prefix_bits) - 1)) == (uint64_t{1} << prefix_bits) - 1;
 }
 
+uint64_t TagArraySpec::LookupLine(int op, const Bits& lk_warps, const Bits& lk_regs,
+                                  const Bits& lk_addrs, int p) const {
+  if (op == kReadReg || op == kWriteReg) {
+    return RegMemAddress(static_cast<int>(lk_warps.get(p * warp_bits, warp_bits)),
+                         static_cast<int>(lk_regs.get(p * reg_bits, reg_bits)));
+  }
+  return lk_addrs.get(p * addr_width, addr_width) & ~((uint64_t{1} << offset_bits) - 1);
+}
+
 int TagArraySpec::BankOf(uint64_t addr) const {
   return static_cast<int>((addr >> offset_bits) & static_cast<uint64_t>(banks - 1));
 }

@@ -76,6 +76,7 @@
 #include <string>
 #include <vector>
 
+#include "base/bits.h"
 #include "gen/params/param.h"
 
 namespace gpurf {
@@ -124,6 +125,10 @@ struct TagArraySpec {
   uint64_t RegMemAddress(int warp, int reg) const;
   // Whether a line address lies in the reg-mem space (its prefix bits are all ones).
   bool InRegSpace(uint64_t addr) const;
+  // The line address lookup p of a request names, from the packed lk_warp_i / lk_reg_i /
+  // lk_addr_i values: RGen for a register op, the line of the byte address for a memory op.
+  uint64_t LookupLine(int op, const Bits& lk_warps, const Bits& lk_regs, const Bits& lk_addrs,
+                      int p) const;
   // Address fields.
   int BankOf(uint64_t addr) const;
   int SetOf(uint64_t addr) const;  // global set index
