@@ -1017,6 +1017,20 @@ uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg) {
                             static_cast<uint64_t>(std::max(0, cfg.warps)));
 }
 
+uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg, int regs_per_thread) {
+  if (run.kernel == nullptr)
+    return 0;
+  const auto ctas = Ctas(run);
+  if (ctas.empty())
+    return 0;
+  Kernel k;  // only the occupancy's inputs: registers and shared memory
+  k.regs_per_thread = regs_per_thread;
+  k.shared_bytes = run.kernel->shared_bytes;
+  const Occupancy o = ComputeOccupancy(k, ctas, cfg);
+  return std::min<uint64_t>(o.resident * o.warps_per_cta,
+                            static_cast<uint64_t>(std::max(0, cfg.warps)));
+}
+
 GpuStats RunGpu(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
                 const std::vector<std::vector<RegisterFileSystem*>>& rf, mem::MemorySystem* memory,
                 const SmOptions& opt) {
