@@ -1007,14 +1007,7 @@ std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg) {
 }
 
 uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg) {
-  if (run.kernel == nullptr)
-    return 0;
-  const auto ctas = Ctas(run);
-  if (ctas.empty())
-    return 0;
-  const Occupancy o = ComputeOccupancy(*run.kernel, ctas, cfg);
-  return std::min<uint64_t>(o.resident * o.warps_per_cta,
-                            static_cast<uint64_t>(std::max(0, cfg.warps)));
+  return run.kernel == nullptr ? 0 : MaxLiveWarps(run, cfg, run.kernel->regs_per_thread);
 }
 
 uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg, int regs_per_thread) {
@@ -1023,7 +1016,7 @@ uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg, int regs_per_th
   const auto ctas = Ctas(run);
   if (ctas.empty())
     return 0;
-  Kernel k;  // only the occupancy's inputs: registers and shared memory
+  Kernel k;  // only what the occupancy reads: registers and shared memory
   k.regs_per_thread = regs_per_thread;
   k.shared_bytes = run.kernel->shared_bytes;
   const Occupancy o = ComputeOccupancy(k, ctas, cfg);
