@@ -10,6 +10,7 @@
 #include "app/passes_cmd.h"
 #include "base/diag.h"
 #include "energy/report.h"
+#include "gen/config/derive.h"
 #include "gen/config/yaml_loader.h"
 #include "sim/harness/driver.h"
 #include "sim/sm/sm.h"
@@ -72,8 +73,59 @@ struct Loaded {
   std::vector<bool> from_all;  // per kernel: it came from "all", not a name the user gave
 };
 
+// A design's compiler section: the register budget its workloads are compiled with, and the
+// register file whose resident CTAs each workload must keep (0: none) on the design's SM.
+struct CompileBudget {
+  int max_regs = 63;
+  int fit_registers = 0;
+  sim::SmConfig sm;
+  bool operator==(const CompileBudget& o) const {
+    return max_regs == o.max_regs && fit_registers == o.fit_registers &&
+           (fit_registers == 0 || sm.registers == o.sm.registers);
+  }
+};
+
+CompileBudget BudgetOf(const DesignSpec& d, const h::DriverOptions& o) {
+  CompileBudget b;
+  if (d.sections != nullptr) {
+    const auto it = d.sections->sections.find("compiler");
+    if (it != d.sections->sections.end()) {
+      b.max_regs = it->second.IntAsInt("max_regs");
+      b.fit_registers = it->second.IntAsInt("fit_registers");
+    }
+  }
+  bool two_level = false;
+  b.sm = h::SmConfigFor(d, o, two_level);
+  return b;
+}
+
+// The register budget for workload `w` (compiled at b.max_regs) under b.fit_registers: the
+// largest budget <= b.max_regs at which every kernel keeps resident on b.sm as many warps as it
+// holds on an SM of b.fit_registers registers at its own budget (one budget per workload, as
+// nvcc's -maxrregcount is per application; a kernel that already fits keeps its registers).
+// Never below the allocator's 16, which may then keep fewer warps resident.
+int FitBudget(const WorkloadKernels& w, const CompileBudget& b) {
+  constexpr int kMinRegs = 16;  // the allocator's least budget (sim/ptx/regalloc.h)
+  int budget = b.max_regs;
+  sim::SmConfig ref = b.sm;
+  ref.registers = static_cast<uint32_t>(b.fit_registers);
+  for (const auto& it : w.kernels) {
+    if (it.kernel == nullptr || it.run == nullptr)
+      continue;
+    const uint64_t want = sim::MaxLiveWarps(*it.run, ref);
+    int r = it.kernel->regs_per_thread;
+    if (sim::MaxLiveWarps(*it.run, b.sm, r) >= want)
+      continue;
+    while (r > kMinRegs && sim::MaxLiveWarps(*it.run, b.sm, r) < want)
+      --r;
+    budget = std::min(budget, std::max(kMinRegs, r));
+  }
+  return budget;
+}
+
 // `values`: record the lanes' register values (the RTL in the loop drives them).
-Loaded LoadAll(const std::vector<std::string>& names, const RecordLimit& limit, bool values) {
+Loaded LoadAll(const std::vector<std::string>& names, const RecordLimit& limit, bool values,
+               const CompileBudget& budget = {}) {
   std::vector<std::pair<std::string, bool>> expanded;
   for (const auto& n : names) {
     if (n == "all") {
@@ -87,7 +139,26 @@ Loaded LoadAll(const std::vector<std::string>& names, const RecordLimit& limit, 
   for (const auto& [n, from_all] : expanded) {
     PtxLoadOptions ptx;
     ptx.values = values;
+    ptx.max_regs = budget.max_regs;
     l.owners.push_back(LoadWorkloadKernels(n, limit, ptx));
+    if (budget.fit_registers > 0) {
+      const int fit = FitBudget(l.owners.back(), budget);
+      bool over = false;  // a kernel uses more registers than the budget: recompile
+      for (const auto& it : l.owners.back().kernels)
+        over = over || it.kernel->regs_per_thread > fit;
+      if (over) {
+        // The compiler-spill baseline: the workload again with the smaller budget.
+        std::string was;
+        for (const auto& it : l.owners.back().kernels)
+          was += fmt::format(" {}{}={}", it.kernel->name, it.launch, it.kernel->regs_per_thread);
+        ptx.max_regs = fit;
+        l.owners.back() = LoadWorkloadKernels(n, limit, ptx);
+        spdlog::info(
+            "workload {}: compiled with at most {} registers per thread (at {}:{}) so "
+            "that the CTAs of a {}-register file fit {} registers",
+            n, fit, budget.max_regs, was, budget.fit_registers, budget.sm.registers);
+      }
+    }
     for (const auto& it : l.owners.back().kernels) {
       // A workload of several launches: one entry per executed launch, "bfs#2".
       l.kernels.push_back({n + it.launch, it.kernel, it.run});
@@ -511,7 +582,7 @@ int RunSimCommand(const HarnessArgs& a) {
   CheckDesign(d, o);
   if (!a.json.empty())
     CheckOutputPath(a.json, "--json");
-  Loaded l = LoadAll(a.workloads, a.record, a.rtl || a.lockstep || a.rtl_top);
+  Loaded l = LoadAll(a.workloads, a.record, a.rtl || a.lockstep || a.rtl_top, BudgetOf(d, o));
   std::vector<Skipped> skipped = DropUnfit(l, {d}, o);
   h::DesignResult r;
   try {
@@ -607,7 +678,17 @@ int RunEnergyCommand(const HarnessArgs& a) {
     if (!path.empty())
       CheckOutputPath(path, option);
   }
-  Loaded l = LoadAll(a.workloads, a.record, a.rtl || a.lockstep || a.rtl_top);
+  // One compilation of the workloads serves every design: their compiler sections must agree.
+  const CompileBudget budget = BudgetOf(designs.front(), o);
+  for (const auto& d : designs) {
+    if (!(BudgetOf(d, o) == budget))
+      throw InputError({d.source, 0, 0}, "compiler", d.name,
+                       fmt::format("its compiler section (or, with compiler.fit_registers, "
+                                   "sm.registers) differs from design {}'s",
+                                   designs.front().name),
+                       "designs of one energy run compiled alike (run the others apart)");
+  }
+  Loaded l = LoadAll(a.workloads, a.record, a.rtl || a.lockstep || a.rtl_top, budget);
   std::vector<Skipped> skipped = DropUnfit(l, designs, o);
   std::vector<h::DesignResult> results;
   try {

@@ -198,7 +198,10 @@ Breakdown Evaluate(const AccessCounts& counts, const Energies& e, const SmGeomet
   }
   for (size_t ci = 0; ci < e.components.size(); ++ci) {
     const ComponentEnergy& ce = e.components[ci];
-    b.components.push_back({ce.name, ce.label, static_cast<double>(counts.events[ci]) * ce.pj});
+    double pj = ce.pj;
+    if (ce.leakage_mw > 0 && sm.clock_ghz > 0)
+      pj += ce.leakage_mw / sm.clock_ghz;  // mW x ns = pJ per event-cycle
+    b.components.push_back({ce.name, ce.label, static_cast<double>(counts.events[ci]) * pj});
   }
   return b;
 }

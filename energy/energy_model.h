@@ -2,7 +2,8 @@
 //   energy = sum over levels of (reads x E_read + writes x E_write)       (access energy)
 //          + sum over levels of operand words moved x distance x E_wire   (wire energy)
 //          + sum over event components of events x E_event              (e.g. tag checks)
-//          + optional leakage x simulated time.
+//          + optional leakage x simulated time (per level: its leakage x counted cycles; per
+//            component: leakage per event-cycle, e.g. powered subarray-cycles).
 //
 // The levels and the event components are named data, not a fixed set: an Energies lists the
 // levels of one design's register-file hierarchy ("MRF", "L1", ...) and its per-event
@@ -51,6 +52,10 @@ struct ComponentEnergy {
   std::string label;  // "tags": a short column heading
   double pj = 0;      // per event
   std::string source;
+  // Leakage: an event that is one cycle of a leaking unit (a powered subarray-cycle) also costs
+  // this much power for one clock period: pJ = events x leakage_mw / SmGeometry::clock_ghz.
+  // Not scaled by Energies::ScaleRows (leakage is per unit, not per row access).
+  double leakage_mw = 0;
 };
 
 struct Energies {

@@ -201,6 +201,26 @@ TEST(Evaluate, LeakageIsPowerTimesTime) {
   EXPECT_DOUBLE_EQ(Evaluate(c, e, sm).leakage_pj(), 5600.0);
 }
 
+TEST(Evaluate, ComponentLeakageIsPowerPerEventCycle) {
+  // Powered subarray-cycles: 1000 of them at 2.8 mW (Jeon Table 2, one 4 KB subarray) on a
+  // 700 MHz clock cost 2.8 x 1000 / 0.7 = 4000 pJ, on top of the per-event access energy; the
+  // row scaling of access energies leaves leakage alone.
+  Energies e = Gebhart(4, 4);
+  e.components.push_back({"powered subarray-cycles", "on", 0.5, "test", 2.8});
+  e.ScaleRows(256);
+  e.ScaleRows(128);
+  AccessCounts c(e);
+  const size_t on = static_cast<size_t>(e.ComponentIndex("powered subarray-cycles"));
+  c.events[on] = 1000;
+  SmGeometry sm;
+  sm.clock_ghz = 0.7;
+  const Breakdown b = Evaluate(c, e, sm);
+  EXPECT_NEAR(b.FindComponent("powered subarray-cycles")->pj, 500.0 + 4000.0, 1e-9);
+  EXPECT_DOUBLE_EQ(b.leakage_pj(), 0.0);  // no level leaks: counts.cycles is 0
+  sm.clock_ghz = 1.4;
+  EXPECT_NEAR(Evaluate(c, e, sm).FindComponent("powered subarray-cycles")->pj, 2500.0, 1e-9);
+}
+
 TEST(Evaluate, MovingReadsIntoTheOrfSavesEnergy) {
   // The same 100 operand reads and 50 results: each step moves 10 more reads (and 5 writes)
   // from the MRF into the L1; energy must fall monotonically.

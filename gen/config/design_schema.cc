@@ -114,6 +114,16 @@ const std::vector<DesignSection>& DesignSections() {
        {EnumParam("kind", {"single-level", "two-level"}, "two-level", "scheduler organisation"),
         EnumParam("inner_policy", {"greedy", "round-robin"}, "round-robin",
                   "policy among active warps")}},
+      {"compiler",
+       "PTX compilation of the workloads in the SM harness (sim/ptx/regalloc.h)",
+       {IntParam("max_regs", 16, 255, 63,
+                 "registers per thread the register allocator may use; values beyond spill to "
+                 "local memory"),
+        IntParam("fit_registers", 0, 1 << 20, 0,
+                 "0: off; else a register file (32-bit registers per SM, 32768 = 128 KB) whose "
+                 "resident CTAs each workload keeps on the GPU's smaller sm.registers: compiled "
+                 "with the largest budget <= max_regs at which each kernel keeps as many warps "
+                 "resident as that file holds at max_regs (Jeon's compiler-spill baseline)")}},
   };
   return sections;
 }

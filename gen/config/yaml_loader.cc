@@ -203,8 +203,8 @@ DesignSpec LoadDesignFromString(const std::string& text, const std::string& file
   if (root.IsNull()) {
     throw InputError(
         SourceLoc{file_name, 1, 1}, "", "", "the design file is empty",
-        "a mapping with the sections design, sm, mrf, hierarchy, storage, scheduler, gpu, "
-        "structures");
+        "a mapping with the sections design, sm, mrf, hierarchy, storage, scheduler, compiler, "
+        "gpu, structures");
   }
 
   std::vector<std::string> top_keys;

@@ -448,15 +448,16 @@ TEST(YamlLoaderReject, EmptyFile) {
                     "",
                     "the design file is empty",
                     "a mapping with the sections design, sm, mrf, hierarchy, storage, scheduler, "
-                    "gpu, structures"};
+                    "compiler, gpu, structures"};
   ExpectRejected("", r);
   ExpectRejected("# only a comment\n\n", r);
 }
 
 TEST(YamlLoaderReject, TopLevelNotAMapping) {
-  ExpectRejected("- a\n- b\n",
-                 {1, 1, "", "", "expected a mapping of keys to values, got a list",
-                  "keys: design, sm, mrf, hierarchy, storage, scheduler, gpu, structures"});
+  ExpectRejected(
+      "- a\n- b\n",
+      {1, 1, "", "", "expected a mapping of keys to values, got a list",
+       "keys: design, sm, mrf, hierarchy, storage, scheduler, compiler, gpu, structures"});
   ExpectRejected("just text\n", {1, 1, "", "", "got 'just text'", "keys: design, sm"});
 }
 
@@ -503,7 +504,7 @@ TEST(YamlLoader, GpuSectionAndWrittenSmFields) {
 TEST(YamlLoaderReject, UnknownTopLevelKeySuggests) {
   ExpectRejected("design:\n  name: x\nhierachy:\n  kind: sw-orf\n",
                  {3, 1, "hierachy", "hierachy", "unknown key (did you mean 'hierarchy'?)",
-                  "design, sm, mrf, hierarchy, storage, scheduler, gpu, structures"});
+                  "design, sm, mrf, hierarchy, storage, scheduler, compiler, gpu, structures"});
   // Nothing close: no suggestion.
   ExpectRejected("frobnicate: 1\n", {1, 1, "frobnicate", "frobnicate", "unknown key", "design"});
 }

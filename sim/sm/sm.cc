@@ -1007,12 +1007,19 @@ std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg) {
 }
 
 uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg) {
+  return run.kernel == nullptr ? 0 : MaxLiveWarps(run, cfg, run.kernel->regs_per_thread);
+}
+
+uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg, int regs_per_thread) {
   if (run.kernel == nullptr)
     return 0;
   const auto ctas = Ctas(run);
   if (ctas.empty())
     return 0;
-  const Occupancy o = ComputeOccupancy(*run.kernel, ctas, cfg);
+  Kernel k;  // only what the occupancy reads: registers and shared memory
+  k.regs_per_thread = regs_per_thread;
+  k.shared_bytes = run.kernel->shared_bytes;
+  const Occupancy o = ComputeOccupancy(k, ctas, cfg);
   return std::min<uint64_t>(o.resident * o.warps_per_cta,
                             static_cast<uint64_t>(std::max(0, cfg.warps)));
 }

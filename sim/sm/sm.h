@@ -296,6 +296,9 @@ std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg);
 // run reaches this count (with several register-file partitions, warp w is local warp
 // w / partitions of partition w % partitions). 0 when one CTA does not fit.
 uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg);
+// The same as if the kernel had `regs_per_thread` registers per thread (a compile budget: how many
+// warps a recompiled kernel would keep resident).
+uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg, int regs_per_thread);
 
 // Runs `run` on one SM. `rf` may be null (ideal register file: no operand delay). Throws
 // std::runtime_error when the kernel cannot fit one CTA on the SM, the run exceeds max_cycles,

@@ -336,6 +336,28 @@ TEST(Sm, RegisterAllocationUnitRoundsRegistersPerThread) {
   EXPECT_EQ(MaxLiveWarps(f.run, cfg), 40u);
 }
 
+// The occupancy at a compile budget (Jeon's compiler-spill baseline): the same CTAs of 8 warps
+// at other registers per thread, the kernel's own count untouched. 16384 registers (64 KB),
+// unit 4: 21 -> 24 registers give 2 CTAs (16 warps), 16 give 4 (32 warps), 10 -> 12 give 5
+// (8 x 32 x 12 = 3072 per CTA, 40 warps); on 32768 registers 16 give 6 (the warp limit).
+TEST(Sm, MaxLiveWarpsAtACompileBudget) {
+  Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kExit, {}, {})}, 12, 8, 21);
+  SmConfig cfg;
+  cfg.warps = 48;
+  cfg.active_warps = 48;
+  cfg.registers = 16384;
+  cfg.cta_slots = 8;
+  cfg.register_alloc_unit = 4;
+  EXPECT_EQ(MaxLiveWarps(f.run, cfg, 21), 16u);
+  EXPECT_EQ(MaxLiveWarps(f.run, cfg, 21), MaxLiveWarps(f.run, cfg));
+  EXPECT_EQ(MaxLiveWarps(f.run, cfg, 16), 32u);
+  EXPECT_EQ(MaxLiveWarps(f.run, cfg, 10), 40u);
+  EXPECT_EQ(f.k.regs_per_thread, 21);
+  cfg.registers = 32768;
+  EXPECT_EQ(MaxLiveWarps(f.run, cfg, 16), 48u);
+  EXPECT_EQ(MaxLiveWarps(f.run, cfg, 300), 0u);  // not one CTA fits
+}
+
 TEST(Sm, KernelThatCannotFitIsAnError) {
   Fixture f({Op(OpClass::kExit, {}, {})}, 1, 33);
   SmConfig cfg;

@@ -326,6 +326,7 @@ class RenamingSystem : public RfSystem {
     ev(ev_pbr_, pbr_fetches_);
     ev(ev_wake_, wakes_);
     ev(ev_powered_, powered_cycles_);
+    ev(ev_table_on_, last_cycle_ + 1);  // the SM's cycles through its last event
     ev(ev_mapped_, mapped_cycles_);
     ev(ev_static_, static_cycles_);
     ev(ev_peak_, peak_mapped_);
@@ -374,6 +375,7 @@ class RenamingSystem : public RfSystem {
     ev_pbr_ = e.ComponentIndex("pbr fetches");
     ev_wake_ = e.ComponentIndex("subarray wake-ups");
     ev_powered_ = e.ComponentIndex("powered subarray-cycles");
+    ev_table_on_ = e.ComponentIndex("renaming table cycles");
     ev_mapped_ = e.ComponentIndex("mapped register-cycles");
     ev_static_ = e.ComponentIndex("static register-cycles");
     ev_peak_ = e.ComponentIndex("peak mapped registers");
@@ -745,15 +747,21 @@ class RenamingSystem : public RfSystem {
   uint64_t static_cycles_ = 0, throttled_ = 0, spills_ = 0, fills_ = 0;
   int ev_lookup_ = -1, ev_alloc_ = -1, ev_release_ = -1, ev_pir_hit_ = -1, ev_pir_miss_ = -1;
   int ev_pbr_ = -1, ev_wake_ = -1, ev_powered_ = -1, ev_mapped_ = -1, ev_static_ = -1;
-  int ev_peak_ = -1, ev_throttled_ = -1, ev_spill_ = -1, ev_fill_ = -1;
+  int ev_peak_ = -1, ev_throttled_ = -1, ev_spill_ = -1, ev_fill_ = -1, ev_table_on_ = -1;
 };
 
 // The MRF of Gebhart's frame (the baseline counts into it too) and the renaming events. Per
 // event: the renaming table's access energy from Jeon Table 2 (1.14 pJ per 1 KB table access,
-// 40 nm, CACTI 5.3) for lookups, allocations and releases; everything else is counted only (0
-// pJ): the fetch of a meta instruction and the availability vectors have no published figure
-// here, and leakage (powered subarray-cycles; Jeon Table 2: 2.8 mW per 4 KB subarray) is left
-// out of the comparison as the MRF-only baseline counts none (docs/results.md adds it).
+// 40 nm, CACTI 5.3) for lookups, allocations and releases. Leakage (Jeon Table 2, 40 nm): a
+// 4 KB register subarray leaks 2.8 mW, scaled by bytes to ours (kSubarrayLeakMwPer4K); the
+// renaming table 0.27 mW per bank, 4 banks. The design pays its powered subarray-cycles and
+// one table per SM-cycle (ComponentEnergy::leakage_mw); the MRF level carries the ungated
+// architected file's leakage, which the driver charges to the MRF-only baseline only (every
+// subarray of every SM for the whole kernel). The fetch of a meta instruction and the
+// availability vectors have no published figure here: counted only (0 pJ).
+constexpr double kSubarrayLeakMwPer4K = 2.8;
+constexpr double kTableLeakMw = 4 * 0.27;
+
 energy::Energies RenamingEnergies(const DesignSpec& d, int slots,
                                   const sp::RegisterFileEnergies& pe, const std::string& json) {
   energy::Energies e;
@@ -763,10 +771,15 @@ energy::Energies RenamingEnergies(const DesignSpec& d, int slots,
   mrf.mm = {pe.mrf_private_mm, pe.mrf_shared_mm};
   if (!json.empty())
     mrf.source = pe.source + " (characterization " + json + ")";
+  mrf.leakage_mw = kSubarrayLeakMwPer4K * static_cast<double>(d.mrf.capacity_bytes) / 4096.0;
   e.levels.push_back(std::move(mrf));
-  auto comp = [&](const char* name, const char* label, double pj, const char* source) {
-    e.components.push_back({name, label, pj, source});
+  auto comp = [&](const char* name, const char* label, double pj, const char* source,
+                  double leakage_mw = 0) {
+    e.components.push_back({name, label, pj, source, leakage_mw});
   };
+  const RenamingParams p = ParamsOf(d);
+  const double subarray_bytes =
+      static_cast<double>(std::max(1, p.per_bank / p.subarrays)) * 4.0 * d.sm.lanes;
   const char* table = "Jeon Table 2 (renaming table, 40 nm)";
   const char* none = "counted only";
   comp("renaming lookups", "rt", 1.14, table);
@@ -776,7 +789,10 @@ energy::Energies RenamingEnergies(const DesignSpec& d, int slots,
   comp("pir fetches", "pir", 0, none);
   comp("pbr fetches", "pbr", 0, none);
   comp("subarray wake-ups", "wake", 0, none);
-  comp("powered subarray-cycles", "on", 0, none);
+  comp("powered subarray-cycles", "on", 0, "leakage: Jeon Table 2 (2.8 mW per 4 KB subarray)",
+       kSubarrayLeakMwPer4K * subarray_bytes / 4096.0);
+  comp("renaming table cycles", "rt on", 0, "leakage: Jeon Table 2 (4 banks x 0.27 mW)",
+       kTableLeakMw);
   comp("mapped register-cycles", "mapped", 0, none);
   comp("static register-cycles", "static", 0, none);
   comp("peak mapped registers", "peak", 0, none);
