@@ -1017,6 +1017,18 @@ uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg) {
                             static_cast<uint64_t>(std::max(0, cfg.warps)));
 }
 
+uint64_t ResidentRegisters(const KernelRun& run, const SmConfig& cfg, int sms) {
+  if (run.kernel == nullptr)
+    return 0;
+  const auto ctas = Ctas(run);
+  if (ctas.empty())
+    return 0;
+  const Occupancy o = ComputeOccupancy(*run.kernel, ctas, cfg);
+  const uint64_t n = static_cast<uint64_t>(std::max(1, sms));
+  const uint64_t share = (ctas.size() + n - 1) / n;
+  return std::min(o.resident, share) * o.regs_per_cta;
+}
+
 GpuStats RunGpu(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
                 const std::vector<std::vector<RegisterFileSystem*>>& rf, mem::MemorySystem* memory,
                 const SmOptions& opt) {

@@ -336,6 +336,27 @@ TEST(Sm, RegisterAllocationUnitRoundsRegistersPerThread) {
   EXPECT_EQ(MaxLiveWarps(f.run, cfg), 40u);
 }
 
+// A unified memory's register file at launch (Gebhart MICRO 2012): the resident CTAs'
+// registers. 12 CTAs of 8 warps x 21 registers (24 with unit 4) on the gtx480-like SM of the test
+// above: 5 CTAs x 8 x 32 x 24 = 30720 registers on one SM; on 4 SMs each holds ceil(12 / 4) = 3
+// CTAs (18432); on 16 SMs one (6144). A CTA that does not fit: 0.
+TEST(Sm, ResidentRegistersAreTheResidentCtasShare) {
+  Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kExit, {}, {})}, 12, 8, 21);
+  SmConfig cfg;
+  cfg.warps = 48;
+  cfg.active_warps = 48;
+  cfg.registers = 32768;
+  cfg.cta_slots = 8;
+  cfg.register_alloc_unit = 4;
+  EXPECT_EQ(ResidentRegisters(f.run, cfg, 1), 30720u);
+  EXPECT_EQ(ResidentRegisters(f.run, cfg, 4), 18432u);
+  EXPECT_EQ(ResidentRegisters(f.run, cfg, 16), 6144u);
+  cfg.register_alloc_unit = 1;  // 8 x 32 x 21 = 5376 per CTA, 6 CTAs by warps
+  EXPECT_EQ(ResidentRegisters(f.run, cfg, 1), 32256u);
+  cfg.registers = 4096;  // not one CTA
+  EXPECT_EQ(ResidentRegisters(f.run, cfg, 1), 0u);
+}
+
 TEST(Sm, KernelThatCannotFitIsAnError) {
   Fixture f({Op(OpClass::kExit, {}, {})}, 1, 33);
   SmConfig cfg;

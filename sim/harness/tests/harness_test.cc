@@ -129,6 +129,32 @@ TEST(Harness, MrfOnlyTinyKernelByHand) {
   EXPECT_EQ(r.kernels[0].sm.warp_instructions, 3u);
 }
 
+// Gebhart's unified memory (cerf_unified.yaml): at launch the register file takes what the
+// resident CTAs hold and the L1D the rest. The tiny kernel's one CTA of one warp on the gtx480:
+// 4 registers per thread: 32 lanes x 4 x 4 bytes = 512 bytes, so the L1D gets 131072 - 512 =
+// 130560 bytes (255 sets of 4 x 128 B); 21 registers count as 24 (the allocation unit 4): 3072
+// bytes, 128000 left (250 sets); with 144 KB (the separate RF + L1D's capacity) 144384. The
+// separate GPU keeps its 16 KB.
+TEST(Harness, UnifiedMemoryGivesTheL1dWhatTheRegistersLeave) {
+  auto l1d = [](sim::Kernel k, int regs, uint32_t unified) {
+    k.regs_per_thread = regs;
+    const sim::KernelRun run = OneWarp(k);
+    const DesignSpec d = LoadDesignFromString(
+        fmt::format("design:\n  name: u\nhierarchy:\n  kind: mrf-only\ngpu:\n  preset: "
+                    "gtx480\n  unified_bytes: {}\n",
+                    unified),
+        "u.yaml");
+    const DesignResult r = RunDesign(d, {{"tiny", &k, &run}}, {});
+    EXPECT_EQ(r.gpu.mem.unified_bytes, unified);
+    return r.kernels.at(0).l1d_bytes;
+  };
+  const sim::Kernel k = Make("tiny", {Add(2, 0, 1), Add(3, 2, 2), Exit()});
+  EXPECT_EQ(l1d(k, 4, 131072), 130560u);
+  EXPECT_EQ(l1d(k, 4, 0), 16384u);
+  EXPECT_EQ(l1d(k, 21, 131072), 128000u);
+  EXPECT_EQ(l1d(k, 21, 147456), 144384u);
+}
+
 TEST(Harness, HwRfcTinyKernelByHand) {
   const sim::Kernel k = Make("tiny", {Add(2, 0, 1), Add(3, 2, 2), Exit()});
   const sim::KernelRun run = OneWarp(k);
