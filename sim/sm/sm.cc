@@ -8,6 +8,7 @@
 #include <optional>
 #include <queue>
 #include <stdexcept>
+#include <utility>
 
 #include "models/warp_scheduler_model.h"
 #include "sim/mem/memory.h"
@@ -1006,27 +1007,28 @@ std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg) {
   return o.resident == 0 ? FitMessage(*run.kernel, o, cfg) : std::string();
 }
 
-uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg) {
+// The occupancy of `run` on `cfg` and its CTA count; an empty occupancy (resident 0) and 0 CTAs
+// when the run has no kernel or no CTA.
+std::pair<Occupancy, size_t> OccupancyOf(const KernelRun& run, const SmConfig& cfg) {
   if (run.kernel == nullptr)
-    return 0;
+    return {};
   const auto ctas = Ctas(run);
   if (ctas.empty())
-    return 0;
-  const Occupancy o = ComputeOccupancy(*run.kernel, ctas, cfg);
+    return {};
+  return {ComputeOccupancy(*run.kernel, ctas, cfg), ctas.size()};
+}
+
+uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg) {
+  const Occupancy o = OccupancyOf(run, cfg).first;
   return std::min<uint64_t>(o.resident * o.warps_per_cta,
                             static_cast<uint64_t>(std::max(0, cfg.warps)));
 }
 
 uint64_t ResidentRegisters(const KernelRun& run, const SmConfig& cfg, int sms) {
-  if (run.kernel == nullptr)
-    return 0;
-  const auto ctas = Ctas(run);
-  if (ctas.empty())
-    return 0;
-  const Occupancy o = ComputeOccupancy(*run.kernel, ctas, cfg);
+  const auto [o, ctas] = OccupancyOf(run, cfg);
   const uint64_t n = static_cast<uint64_t>(std::max(1, sms));
-  const uint64_t share = (ctas.size() + n - 1) / n;
-  return std::min(o.resident, share) * o.regs_per_cta;
+  const uint64_t share = (ctas + n - 1) / n;
+  return std::min<uint64_t>(o.resident, share) * o.regs_per_cta;
 }
 
 GpuStats RunGpu(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,
