@@ -410,6 +410,30 @@ TEST_F(HarnessCli, EnergyWritesEveryFormat) {
   EXPECT_LT(j["designs"][1]["normalized"].get<double>(), 1.0);
 }
 
+// The unified-memory example end to end: each kernel's L1D share in --json (whole 512-byte sets
+// of the 128 KB, less than all of it: the registers take some), and a unified memory too small
+// for the register file exits 2 at the field's line and column.
+TEST_F(HarnessCli, UnifiedMemoryExampleReportsEachKernelsL1d) {
+  const fs::path json = dir_ / "u.json";
+  Result r = Run("sim " + kExamples + "cerf_unified.yaml --workload vectorAdd --sms 1 --json " +
+                 json.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(Slurp(json));
+  const auto l1d = j["kernels"][0]["l1d_bytes"].get<uint32_t>();
+  EXPECT_GT(l1d, 0u);
+  EXPECT_LT(l1d, 131072u);
+  EXPECT_EQ(l1d % 512, 0u);
+  EXPECT_GT(j["kernels"][0]["memory"]["l1d"]["accesses"].get<uint64_t>(), 0u);
+  const fs::path bad = dir_ / "bad.yaml";
+  std::ofstream(bad) << "design:\n  name: x\nhierarchy:\n  kind: mrf-only\ngpu:\n  preset: "
+                        "gtx480\n  unified_bytes: 65536\n";
+  r = Run("sim " + bad.string() + " --workload vectorAdd");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("bad.yaml:7:18"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("unified_bytes 65536 is less than the register file"), std::string::npos)
+      << r.err;
+}
+
 TEST_F(HarnessCli, BadInputExitsTwo) {
   const fs::path bad = dir_ / "bad.yaml";
   std::ofstream(bad) << "design:\n  name: x\nhierarchy:\n  kind: hw-rfc\n  levels: 7\n";
