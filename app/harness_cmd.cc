@@ -424,6 +424,8 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
       if (!r.gpu.mem.ideal)
         b["memory"] = MemoryJson(k.base_mem);
     }
+    if (r.gpu.mem.unified_bytes != 0)
+      kj["l1d_bytes"] = k.l1d_bytes;  // the unified memory's share for this kernel
     kj["energy_pj"] = k.energy.total_pj();
     kj["baseline_energy_pj"] = k.base_energy.total_pj();
     if (!k.rtl_sm.empty())

@@ -97,6 +97,7 @@ struct One {
   RfStats rf;
   DataActivity activity;
   bool values = true;
+  uint32_t l1d_bytes = 0;  // the L1D it ran with (a unified memory's share, per kernel)
 };
 
 // The warp selection policy: the design's two-level scheduler picks greedily or round-robin
@@ -173,8 +174,11 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
     }
   }
   std::unique_ptr<sim::mem::MemorySystem> memory;
+  // A unified memory gives the L1D what the kernel's resident CTAs leave of it.
+  sim::MemoryConfig mem = gpu.mem;
+  mem.l1d = sim::UnifiedL1d(gpu.mem, sim::ResidentRegisters(run, sm, sms) * 4);
   if (!gpu.mem.ideal)
-    memory = std::make_unique<sim::mem::MemorySystem>(gpu.mem, sms);
+    memory = std::make_unique<sim::mem::MemorySystem>(mem, sms);
   for (size_t i = 0; i < systems.size(); ++i)
     systems[i]->AttachMemory(memory.get(), static_cast<int>(i) / parts);
   Policies policies(static_cast<uint32_t>(sm.warps));
@@ -190,6 +194,7 @@ One Simulate(const DesignSpec& d, const sim::Kernel& k, const sim::KernelRun& ru
   const sim::GpuStats gs =
       sim::RunGpu(run, gpu_sm, policies.For(sm, two_level, greedy), grid, memory.get(), so);
   One r;
+  r.l1d_bytes = mem.l1d.bytes;
   r.sm = gs.total;
   r.sms = gs.sms;
   if (memory)
@@ -382,6 +387,7 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
     kr.sm = r.sm;
     kr.sms = r.sms;
     kr.mem = r.mem;
+    kr.l1d_bytes = r.l1d_bytes;
     res.mem.Add(r.mem);
     kr.rf = r.rf;
     kr.activity = r.activity;

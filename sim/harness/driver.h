@@ -54,6 +54,7 @@ struct KernelResult {
   energy::Breakdown energy;
   std::vector<sim::SmStats> sms;  // per SM (sm: their sum, cycles the GPU's)
   sim::mem::MemStats mem;         // the memory hierarchy's (empty with ideal memory)
+  uint32_t l1d_bytes = 0;         // its L1D: l1d.bytes, or a unified memory's share (UnifiedL1d)
   sim::SmStats base_sm;           // MRF-only baseline (when simulated)
   sim::mem::MemStats base_mem;    // the baseline's memory hierarchy (empty with ideal memory)
   energy::Breakdown base_energy;

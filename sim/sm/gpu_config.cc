@@ -143,6 +143,9 @@ const std::vector<Field>& Fields() {
                      "ideal: every global access takes sm.lat_dram; hierarchy: caches and DRAM",
                      [](GpuConfig& g) -> void* { return &g.mem.ideal; }));
     AddCache(v, "l1d", &MemoryConfig::l1d, "per-SM L1 data cache");
+    v.push_back(Make("unified_bytes", Kind::kUint, 0, 64 << 20,
+                     "unified RF + L1D per SM, split per kernel (0 = separate RF and L1D)",
+                     [](GpuConfig& g) -> void* { return &g.mem.unified_bytes; }));
     AddCache(v, "const_cache", &MemoryConfig::const_cache, "per-SM constant cache");
     v.push_back(Make("shared_banks", Kind::kUint, 1, 64, "shared-memory banks, 4 bytes wide",
                      [](GpuConfig& g) -> void* { return &g.mem.shared_banks; }));
@@ -532,8 +535,14 @@ Preset TitanXPascal() {
 }
 
 const std::vector<Preset>& Presets() {
-  static const std::vector<Preset> presets = {FermiGebhart(), Gtx480(), Gtx980(), PascalFineReg(),
-                                              TitanXPascal()};
+  static const std::vector<Preset> presets = [] {
+    std::vector<Preset> v = {FermiGebhart(), Gtx480(), Gtx980(), PascalFineReg(), TitanXPascal()};
+    // Every preset's GPU has a separate register file and L1D; the unified memory is a design
+    // option (cerf_unified.yaml).
+    for (Preset& p : v)
+      Put(p, "unified_bytes", "0", "separate RF and L1D, as the GPU the preset models");
+    return v;
+  }();
   return presets;
 }
 
@@ -704,6 +713,16 @@ std::string DescribeGpuPreset(const GpuConfig& g) {
   return s;
 }
 
+CacheConfig UnifiedL1d(const MemoryConfig& m, uint64_t register_bytes) {
+  CacheConfig c = m.l1d;
+  if (m.unified_bytes == 0)
+    return c;
+  const uint64_t left = m.unified_bytes > register_bytes ? m.unified_bytes - register_bytes : 0;
+  const uint64_t set_bytes = uint64_t{c.ways} * c.line_bytes;
+  c.bytes = static_cast<uint32_t>(left / set_bytes * set_bytes);
+  return c;
+}
+
 std::string GpuConfigProblem(const GpuConfig& g) {
   for (const auto& f : Fields()) {
     const std::string v = GpuFieldValue(g, f.pub.path);
@@ -734,6 +753,17 @@ std::string GpuConfigProblem(const GpuConfig& g) {
     return fmt::format("shared_banks {} is not a power of two", m.shared_banks);
   if (std::string p = CacheProblem("l1d", m.l1d, 1); !p.empty())
     return p;
+  if (m.unified_bytes != 0) {
+    const uint64_t rf = uint64_t{sm.registers} * 4;
+    if (m.ideal)
+      return fmt::format("unified_bytes {} needs memory: hierarchy (an ideal memory has no L1D)",
+                         m.unified_bytes);
+    if (m.unified_bytes < rf)
+      return fmt::format(
+          "unified_bytes {} is less than the register file it must hold (sm.registers {} x 4 "
+          "bytes = {})",
+          m.unified_bytes, sm.registers, rf);
+  }
   if (std::string p = CacheProblem("const_cache", m.const_cache, 1); !p.empty())
     return p;
   if (std::string p = CacheProblem("l2", m.l2, m.l2_slices); !p.empty())

@@ -40,7 +40,14 @@ struct MemoryConfig {
   // bandwidth limit (gpurf's model before the memory hierarchy; reproduces Gebhart's figures).
   bool ideal = false;
 
-  CacheConfig l1d;             // per SM (global and local data)
+  CacheConfig l1d;  // per SM (global and local data)
+  // Unified RF + L1D memory (Gebhart et al. MICRO 2012, the baseline of Jing et al. Fig. 10):
+  // 0 = separate (l1d.bytes is the L1D). Otherwise one SRAM of this many bytes per SM is split
+  // statically at every kernel launch: the register file gets what the kernel's resident CTAs
+  // hold (the occupancy sm.registers, sm.shared_bytes, warps and CTA slots allow), the L1D the
+  // rest, in whole sets of l1d.ways x l1d.line_bytes (UnifiedL1d; l1d.bytes is then unused).
+  // Shared memory stays sm.shared_bytes of its own.
+  uint32_t unified_bytes = 0;
   CacheConfig const_cache;     // per SM (constant and parameter space)
   uint32_t shared_banks = 32;  // shared memory banks, 4 bytes wide
   int shared_latency = 20;     // cycles for a conflict-free shared access
@@ -55,6 +62,12 @@ struct MemoryConfig {
 
   bool operator==(const MemoryConfig&) const = default;
 };
+
+// The L1D of a unified memory (m.unified_bytes != 0) whose register file holds
+// `register_bytes`: m.l1d with bytes = the whole sets of l1d.ways x l1d.line_bytes that fit in
+// what is left (0: no L1D, when less than one set is left). The set count need not be a power of
+// two (the L1 indexes sets modulo their count). m.l1d itself when m.unified_bytes is 0.
+CacheConfig UnifiedL1d(const MemoryConfig& m, uint64_t register_bytes);
 
 struct GpuConfig {
   std::string preset;  // the preset it started from

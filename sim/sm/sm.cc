@@ -8,6 +8,7 @@
 #include <optional>
 #include <queue>
 #include <stdexcept>
+#include <utility>
 
 #include "models/warp_scheduler_model.h"
 #include "sim/mem/memory.h"
@@ -1006,22 +1007,42 @@ std::string CtaFitProblem(const KernelRun& run, const SmConfig& cfg) {
   return o.resident == 0 ? FitMessage(*run.kernel, o, cfg) : std::string();
 }
 
+// The occupancy of `run` on `cfg` with `regs_per_thread` registers per thread (the kernel's
+// own count, or a compile budget) and its CTA count; an empty occupancy (resident 0) and 0 CTAs
+// when the run has no kernel or no CTA.
+std::pair<Occupancy, size_t> OccupancyOf(const KernelRun& run, const SmConfig& cfg,
+                                         int regs_per_thread) {
+  if (run.kernel == nullptr)
+    return {};
+  const auto ctas = Ctas(run);
+  if (ctas.empty())
+    return {};
+  Kernel k;  // only what the occupancy reads: registers and shared memory
+  k.regs_per_thread = regs_per_thread;
+  k.shared_bytes = run.kernel->shared_bytes;
+  return {ComputeOccupancy(k, ctas, cfg), ctas.size()};
+}
+
+std::pair<Occupancy, size_t> OccupancyOf(const KernelRun& run, const SmConfig& cfg) {
+  return run.kernel == nullptr ? std::pair<Occupancy, size_t>{}
+                               : OccupancyOf(run, cfg, run.kernel->regs_per_thread);
+}
+
 uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg) {
   return run.kernel == nullptr ? 0 : MaxLiveWarps(run, cfg, run.kernel->regs_per_thread);
 }
 
 uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg, int regs_per_thread) {
-  if (run.kernel == nullptr)
-    return 0;
-  const auto ctas = Ctas(run);
-  if (ctas.empty())
-    return 0;
-  Kernel k;  // only what the occupancy reads: registers and shared memory
-  k.regs_per_thread = regs_per_thread;
-  k.shared_bytes = run.kernel->shared_bytes;
-  const Occupancy o = ComputeOccupancy(k, ctas, cfg);
+  const Occupancy o = OccupancyOf(run, cfg, regs_per_thread).first;
   return std::min<uint64_t>(o.resident * o.warps_per_cta,
                             static_cast<uint64_t>(std::max(0, cfg.warps)));
+}
+
+uint64_t ResidentRegisters(const KernelRun& run, const SmConfig& cfg, int sms) {
+  const auto [o, ctas] = OccupancyOf(run, cfg);
+  const uint64_t n = static_cast<uint64_t>(std::max(1, sms));
+  const uint64_t share = (ctas + n - 1) / n;
+  return std::min<uint64_t>(o.resident, share) * o.regs_per_cta;
 }
 
 GpuStats RunGpu(const KernelRun& run, const SmConfig& cfg, SchedulerPolicy& policy,

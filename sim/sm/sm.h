@@ -300,6 +300,14 @@ uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg);
 // warps a recompiled kernel would keep resident).
 uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg, int regs_per_thread);
 
+// The registers (32-bit) that `run`'s resident CTAs hold on one SM of `sms` under static
+// allocation: resident CTAs x registers per CTA (lanes x registers per thread rounded up to
+// sm.register_alloc_unit, per warp). Resident CTAs: the occupancy MaxLiveWarps uses (CTA slots,
+// warps, shared memory, registers), and no more than the SM's share of the grid, ceil(CTAs /
+// sms) (RunGpu hands out CTAs round-robin, so a grid that fits at once never puts more on one
+// SM). What a unified memory's register file is given at launch. 0 when one CTA does not fit.
+uint64_t ResidentRegisters(const KernelRun& run, const SmConfig& cfg, int sms);
+
 // Runs `run` on one SM. `rf` may be null (ideal register file: no operand delay). Throws
 // std::runtime_error when the kernel cannot fit one CTA on the SM, the run exceeds max_cycles,
 // or no warp instruction issues for max_idle_cycles (a deadlock of the register-file system).

@@ -316,13 +316,19 @@ TEST(Sm, RegistersLimitResidentCtas) {
 // (sm.register_alloc_unit): 21 registers count as 24. gtx480-like SM: 48 warps, 32768
 // registers, 8 CTA slots; CTAs of 8 warps. Unit 1: 8 x 32 x 21 = 5376 per CTA, 6 CTAs by warps
 // (48 warps; 32256 registers). Unit 4: 8 x 32 x 24 = 6144, 32768 / 6144 = 5 CTAs = 40 warps.
-TEST(Sm, RegisterAllocationUnitRoundsRegistersPerThread) {
-  Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kExit, {}, {})}, 12, 8, 21);
+// The gtx480-like SM of the tests below: 48 warps, 32768 registers, 8 CTA slots.
+SmConfig Gtx480LikeSm() {
   SmConfig cfg;
   cfg.warps = 48;
   cfg.active_warps = 48;
   cfg.registers = 32768;
   cfg.cta_slots = 8;
+  return cfg;
+}
+
+TEST(Sm, RegisterAllocationUnitRoundsRegistersPerThread) {
+  Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kExit, {}, {})}, 12, 8, 21);
+  SmConfig cfg = Gtx480LikeSm();
   EXPECT_EQ(MaxLiveWarps(f.run, cfg), 48u);
   RoundRobinPolicy rr(static_cast<uint32_t>(cfg.warps));
   EXPECT_EQ(RunSm(f.run, cfg, rr, nullptr).max_resident_ctas, 6u);
@@ -356,6 +362,23 @@ TEST(Sm, MaxLiveWarpsAtACompileBudget) {
   cfg.registers = 32768;
   EXPECT_EQ(MaxLiveWarps(f.run, cfg, 16), 48u);
   EXPECT_EQ(MaxLiveWarps(f.run, cfg, 300), 0u);  // not one CTA fits
+}
+
+// A unified memory's register file at launch (Gebhart MICRO 2012): the resident CTAs'
+// registers. 12 CTAs of 8 warps x 21 registers (24 with unit 4) on the gtx480-like SM of the test
+// above: 5 CTAs x 8 x 32 x 24 = 30720 registers on one SM; on 4 SMs each holds ceil(12 / 4) = 3
+// CTAs (18432); on 16 SMs one (6144). A CTA that does not fit: 0.
+TEST(Sm, ResidentRegistersAreTheResidentCtasShare) {
+  Fixture f({Op(OpClass::kAlu, {1}, {0}), Op(OpClass::kExit, {}, {})}, 12, 8, 21);
+  SmConfig cfg = Gtx480LikeSm();
+  cfg.register_alloc_unit = 4;
+  EXPECT_EQ(ResidentRegisters(f.run, cfg, 1), 30720u);
+  EXPECT_EQ(ResidentRegisters(f.run, cfg, 4), 18432u);
+  EXPECT_EQ(ResidentRegisters(f.run, cfg, 16), 6144u);
+  cfg.register_alloc_unit = 1;  // 8 x 32 x 21 = 5376 per CTA, 6 CTAs by warps
+  EXPECT_EQ(ResidentRegisters(f.run, cfg, 1), 32256u);
+  cfg.registers = 4096;  // not one CTA
+  EXPECT_EQ(ResidentRegisters(f.run, cfg, 1), 0u);
 }
 
 TEST(Sm, KernelThatCannotFitIsAnError) {

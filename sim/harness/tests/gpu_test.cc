@@ -183,6 +183,30 @@ TEST(GpuPresets, ProblemsNameTheFields) {
   EXPECT_EQ(sim::GpuConfigProblem(g), "");
 }
 
+// Gebhart's unified memory: the L1D is what the register file leaves, in whole sets.
+TEST(GpuPresets, UnifiedMemoryL1dIsWhatTheRegisterFileLeaves) {
+  sim::GpuConfig g = Preset("gtx480");
+  EXPECT_EQ(g.mem.unified_bytes, 0u);
+  EXPECT_EQ(sim::UnifiedL1d(g.mem, 65536).bytes, 16384u);  // separate: the preset's L1D
+  g.mem.unified_bytes = 131072;
+  EXPECT_EQ(sim::GpuConfigProblem(g), "");
+  // 4 ways x 128 B = 512-byte sets.
+  EXPECT_EQ(sim::UnifiedL1d(g.mem, 131072).bytes, 0u);
+  EXPECT_EQ(sim::UnifiedL1d(g.mem, 98304).bytes, 32768u);     // 64 sets
+  EXPECT_EQ(sim::UnifiedL1d(g.mem, 100000).bytes, 30720u);    // 31072 left: 60 whole sets
+  EXPECT_EQ(sim::UnifiedL1d(g.mem, 131072 - 511).bytes, 0u);  // less than one set left
+  EXPECT_EQ(sim::UnifiedL1d(g.mem, 0).bytes, 131072u);
+  EXPECT_EQ(sim::UnifiedL1d(g.mem, 0).ways, 4u);
+  g.mem.unified_bytes = 65536;
+  EXPECT_EQ(sim::GpuConfigProblem(g),
+            "unified_bytes 65536 is less than the register file it must hold (sm.registers 32768 "
+            "x 4 bytes = 131072)");
+  g.mem.unified_bytes = 131072;
+  g.mem.ideal = true;
+  EXPECT_NE(sim::GpuConfigProblem(g).find("unified_bytes 131072 needs memory: hierarchy"),
+            std::string::npos);
+}
+
 // ------------------------------------------------------------------------------ ResolveGpu
 
 TEST(ResolveGpu, WithoutAGpuSectionTheSmIsTheOneBuiltBeforePresets) {
@@ -295,6 +319,18 @@ TEST(ResolveGpu, RejectionsAreLocated) {
   EXPECT_EQ(e.loc().str(), "g.yaml:2:14") << e.what();
   EXPECT_NE(e.problem().find("l2.bytes 157286 per slice"), std::string::npos) << e.what();
 
+  // The unified memory: a value out of range, and one too small for the register file, at the
+  // field's line and column.
+  e = Rejected("gpu:\n  preset: gtx480\n  unified_bytes: -4\n");
+  EXPECT_EQ(e.loc().str(), "g.yaml:3:18");
+  EXPECT_EQ(e.field(), "gpu.unified_bytes");
+  EXPECT_EQ(e.allowed(), "integer 0..67108864");
+  e = Rejected("gpu:\n  preset: gtx480\n  unified_bytes: 65536\n");
+  EXPECT_EQ(e.loc().str(), "g.yaml:3:18");
+  EXPECT_NE(e.problem().find("unified_bytes 65536 is less than the register file"),
+            std::string::npos)
+      << e.what();
+
   // A field written in sm: and in gpu: with another value.
   e = Rejected("sm:\n  warps: 32\ngpu:\n  sm.warps: 48\n");
   EXPECT_EQ(e.loc().str(), "g.yaml:4:13");
@@ -386,7 +422,8 @@ TEST_F(GpuCli, SimRejectsAnUnknownGpuListingThePresets) {
                                 "/configs/examples/hw_rfc_6entry.yaml' --workload vectorAdd --gpu "
                                 "gtx980 --sms 1");
   EXPECT_EQ(g.code, 0) << g.err;
-  EXPECT_NE(g.out.find("GPU gtx980: 1 SM, 4 schedulers x 2 issue per SM, 256 KB registers per SM"), std::string::npos)
+  EXPECT_NE(g.out.find("GPU gtx980: 1 SM, 4 schedulers x 2 issue per SM, 256 KB registers per SM"),
+            std::string::npos)
       << g.out;
 }
 

@@ -129,6 +129,32 @@ TEST(Harness, MrfOnlyTinyKernelByHand) {
   EXPECT_EQ(r.kernels[0].sm.warp_instructions, 3u);
 }
 
+// Gebhart's unified memory (cerf_unified.yaml): at launch the register file takes what the
+// resident CTAs hold and the L1D the rest. The tiny kernel's one CTA of one warp on the gtx480:
+// 4 registers per thread: 32 lanes x 4 x 4 bytes = 512 bytes, so the L1D gets 131072 - 512 =
+// 130560 bytes (255 sets of 4 x 128 B); 21 registers count as 24 (the allocation unit 4): 3072
+// bytes, 128000 left (250 sets); with 144 KB (the separate RF + L1D's capacity) 144384. The
+// separate GPU keeps its 16 KB.
+TEST(Harness, UnifiedMemoryGivesTheL1dWhatTheRegistersLeave) {
+  auto l1d = [](sim::Kernel k, int regs, uint32_t unified) {
+    k.regs_per_thread = regs;
+    const sim::KernelRun run = OneWarp(k);
+    const DesignSpec d = LoadDesignFromString(
+        fmt::format("design:\n  name: u\nhierarchy:\n  kind: mrf-only\ngpu:\n  preset: "
+                    "gtx480\n  unified_bytes: {}\n",
+                    unified),
+        "u.yaml");
+    const DesignResult r = RunDesign(d, {{"tiny", &k, &run}}, {});
+    EXPECT_EQ(r.gpu.mem.unified_bytes, unified);
+    return r.kernels.at(0).l1d_bytes;
+  };
+  const sim::Kernel k = Make("tiny", {Add(2, 0, 1), Add(3, 2, 2), Exit()});
+  EXPECT_EQ(l1d(k, 4, 131072), 130560u);
+  EXPECT_EQ(l1d(k, 4, 0), 16384u);
+  EXPECT_EQ(l1d(k, 21, 131072), 128000u);
+  EXPECT_EQ(l1d(k, 21, 147456), 144384u);
+}
+
 TEST(Harness, HwRfcTinyKernelByHand) {
   const sim::Kernel k = Make("tiny", {Add(2, 0, 1), Add(3, 2, 2), Exit()});
   const sim::KernelRun run = OneWarp(k);
@@ -382,6 +408,30 @@ TEST_F(HarnessCli, EnergyWritesEveryFormat) {
   const auto j = nlohmann::json::parse(Slurp(json));
   EXPECT_EQ(j["designs"].size(), 2u);
   EXPECT_LT(j["designs"][1]["normalized"].get<double>(), 1.0);
+}
+
+// The unified-memory example end to end: each kernel's L1D share in --json (whole 512-byte sets
+// of the 128 KB, less than all of it: the registers take some), and a unified memory too small
+// for the register file exits 2 at the field's line and column.
+TEST_F(HarnessCli, UnifiedMemoryExampleReportsEachKernelsL1d) {
+  const fs::path json = dir_ / "u.json";
+  Result r = Run("sim " + kExamples + "cerf_unified.yaml --workload vectorAdd --sms 1 --json " +
+                 json.string());
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(Slurp(json));
+  const auto l1d = j["kernels"][0]["l1d_bytes"].get<uint32_t>();
+  EXPECT_GT(l1d, 0u);
+  EXPECT_LT(l1d, 131072u);
+  EXPECT_EQ(l1d % 512, 0u);
+  EXPECT_GT(j["kernels"][0]["memory"]["l1d"]["accesses"].get<uint64_t>(), 0u);
+  const fs::path bad = dir_ / "bad.yaml";
+  std::ofstream(bad) << "design:\n  name: x\nhierarchy:\n  kind: mrf-only\ngpu:\n  preset: "
+                        "gtx480\n  unified_bytes: 65536\n";
+  r = Run("sim " + bad.string() + " --workload vectorAdd");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("bad.yaml:7:18"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("unified_bytes 65536 is less than the register file"), std::string::npos)
+      << r.err;
 }
 
 TEST_F(HarnessCli, BadInputExitsTwo) {
