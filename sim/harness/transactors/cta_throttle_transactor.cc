@@ -80,6 +80,13 @@ class CtaThrottleTransactor : public RtlTransactor {
                                bank, spec_.banks - 1));
   }
 
+  // The edge of the request on the inputs; then the RTL's state must be the system's.
+  void Edge(RtlDut& r, const CtState& after, const std::string& what) {
+    ctx_.Eval(r);
+    ctx_.Clock(r);
+    CheckState(r, after, what);
+  }
+
   // After an edge: the RTL's state must be the system's.
   void CheckState(RtlDut& r, const CtState& s, const std::string& what) {
     Start(r);
@@ -124,9 +131,7 @@ class CtaThrottleTransactor : public RtlTransactor {
             l.slot, c, b, spec_.MaxNeed(), spec_.regs_per_bank));
       r.in[P::kLaunchNeed].set(b * spec_.need_bits, spec_.need_bits, static_cast<uint64_t>(c));
     }
-    ctx_.Eval(r);
-    ctx_.Clock(r);
-    CheckState(r, l.after, fmt::format("launch of CTA slot {}", l.slot));
+    Edge(r, l.after, fmt::format("launch of CTA slot {}", l.slot));
   }
 
   void Exit(const CtExit& e) {
@@ -135,9 +140,7 @@ class CtaThrottleTransactor : public RtlTransactor {
     Start(r);
     r.in[P::kExitValid] = Bits(1, 1);
     r.in[P::kExitSlot].set(0, spec_.slot_bits, static_cast<uint64_t>(e.slot));
-    ctx_.Eval(r);
-    ctx_.Clock(r);
-    CheckState(r, e.after, fmt::format("exit of CTA slot {}", e.slot));
+    Edge(r, e.after, fmt::format("exit of CTA slot {}", e.slot));
   }
 
   void IssueCheck(const CtIssueCheck& c) {
@@ -219,11 +222,9 @@ class CtaThrottleTransactor : public RtlTransactor {
       r.in[P::kRelSlot].set(0, spec_.slot_bits, static_cast<uint64_t>(e.slot));
       r.in[P::kRelBank].set(0, spec_.bank_bits, static_cast<uint64_t>(e.bank));
     }
-    ctx_.Eval(r);
-    ctx_.Clock(r);
-    CheckState(r, e.after,
-               e.bank >= 0 ? fmt::format("release of CTA slot {} in bank {}", e.slot, e.bank)
-                           : fmt::format("release of a spilled register of CTA slot {}", e.slot));
+    Edge(r, e.after,
+         e.bank >= 0 ? fmt::format("release of CTA slot {} in bank {}", e.slot, e.bank)
+                     : fmt::format("release of a spilled register of CTA slot {}", e.slot));
   }
 
   CtaThrottleSpec spec_;
