@@ -256,10 +256,8 @@ void CtaThrottleModel::Clock(const PortValues& in) {
         reserved_ = ArgMinCounter();
     }
   }
-  if (launch || exit || !grant) {
-    // The reservation follows the minimum counter while every bank can serve that CTA: at a
-    // launch or exit, and at every edge without a grant (a release, as the renaming system
-    // re-reserves after each release request; never right after a mapping).
+  if (launch || exit) {
+    // The reservation follows the minimum counter while every bank can serve that CTA.
     const int best = ArgMinCounter();
     if (best >= 0 && best != reserved_ && Serves(best))
       reserved_ = best;

@@ -129,9 +129,9 @@ TEST(CtaThrottleModel, ReservationMovesOnlyToACtaEveryBankCanServe) {
   // CTA 1 has the smaller counter (5 < 8) but bank 0 cannot serve its 5: CTA 0 stays.
   EXPECT_EQ(io.Reserved(), 0);
   io.Release(0, 0);
-  io.Step();  // bank 0: 5 free; the release edge (no grant) moves it to CTA 1 (counter 5 < 8)
+  io.Step();  // bank 0: 5 free; the reservation moves only at a launch or exit
   io.Eval();
-  EXPECT_EQ(io.Reserved(), 1);
+  EXPECT_EQ(io.Reserved(), 0);
   io.Launch(2, {8, 8});
   io.Step();
   io.Eval();

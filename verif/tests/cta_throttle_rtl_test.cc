@@ -64,7 +64,7 @@ const test::LockstepMutation kLockstepMutations[] = {
     // Ties of the minimum counter go to the highest slot.
     {"TiesToHighestSlot", "counter_d[i] < counter_d[best]", "counter_d[i] <= counter_d[best]"},
     // The minimum counter takes the reservation even when a bank cannot serve it.
-    {"ReserveWithoutServeCheck", "best != res_d\n        && serves_d[best]", "best != res_d"},
+    {"ReserveWithoutServeCheck", "best != res_d && serves_d[best]", "best != res_d"},
     // The reserved CTA is refused in spill mode when a bank lacks room.
     {"NoSpillGrant", "is_res ? (spill_mode_q || ", "is_res ? (1'b0 || "},
 };

@@ -35,9 +35,8 @@ std::vector<std::string> ModuleDoc(const CtaThrottleSpec& s) {
       "registers below every alive CTA's counter; then only the reserved CTA issues. A group of",
       "the reserved CTA is granted when every bank has room (always in spill mode); another CTA's",
       "group only if every bank keeps the reserved CTA's remaining worst case free. spill_o: the",
-      "registers the harness spills in the grant's cycle. The reservation moves, on a launch, an",
-      "exit or an edge without a grant, to the alive CTA with the minimum counter if every bank",
-      "can serve its worst case.",
+      "registers the harness spills in the grant's cycle. The reservation moves, on a launch or",
+      "exit, to the alive CTA with the minimum counter if every bank can serve its worst case.",
       "Invariants (checked with GPURF_ASSERTIONS defined): T1 a throttled CTA never issues; T2",
       "0 <= k <= min(C, P), a free slot holds nothing; T3 free + sum of k = P per bank; T4 a CTA",
       "is reserved exactly when one is alive, and it is alive; T5 no grant eats the reserved",
@@ -219,10 +218,9 @@ void AddBody(Module& m) {
   m.Blank();
 
   m.Comment(
-      "Reservation: a launch with none reserved reserves the launched CTA; an exit of the\n"
-      "reserved CTA reserves the minimum counter; then, at a launch, an exit or any edge without\n"
-      "a grant, the minimum counter replaces the reserved CTA if every bank can serve its worst\n"
-      "case.");
+      "Reservation, on a launch or exit: a launch with none reserved reserves the launched CTA;\n"
+      "an exit of the reserved CTA reserves the minimum counter; then the minimum counter\n"
+      "replaces the reserved CTA if every bank can serve its worst case.");
   m.Add(Comb(
       "p_best",
       {Blocking("best_found", "1'b0"), Blocking("best", "'0"),
@@ -236,7 +234,7 @@ void AddBody(Module& m) {
                      {Blocking("res_valid_d", "1'b1"), Blocking("res_d", "launch_slot_i")}),
               IfThen("exit_valid_i && res_valid_q && exit_slot_i == res_q",
                      {Blocking("res_valid_d", "best_found"), Blocking("res_d", "best")}),
-              IfThen("(launch_valid_i || exit_valid_i || !grant) && best_found && best != res_d && "
+              IfThen("(launch_valid_i || exit_valid_i) && best_found && best != res_d && "
                      "serves_d[best]",
                      {Blocking("res_valid_d", "1'b1"), Blocking("res_d", "best")})}));
   m.Add(Ff("p_state",

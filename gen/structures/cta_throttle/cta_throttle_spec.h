@@ -31,13 +31,11 @@
 //     rel_bank_i) moves one register of the slot back to F_b; a launch (launch_valid_i,
 //     launch_slot_i, launch_need_i = C per bank) makes the slot alive with k = 0 and sets the
 //     spill mode (sticky until reset) if some C_b > P; an exit (exit_valid_i, exit_slot_i) frees
-//     the slot. The reservation is updated on the state after the edge: a launch with none
-//     reserved reserves the launched slot; an exit of the reserved CTA reserves the alive slot
-//     with the minimum counter (lowest slot on ties; none if no slot is alive); then, at a
-//     launch, an exit or any edge without a grant (the renaming system re-reserves after every
-//     release request, never right after a mapping), the alive slot with the minimum counter
-//     replaces the reserved one if every bank can serve its worst case (F_b >= C_ib - k_ib for
-//     every b).
+//     the slot. On a launch or exit the reservation is updated on the state after the edge: a
+//     launch with none reserved reserves the launched slot; an exit of the reserved CTA reserves
+//     the alive slot with the minimum counter (lowest slot on ties; none if no slot is alive);
+//     then the alive slot with the minimum counter replaces the reserved one if every bank can
+//     serve its worst case (F_b >= C_ib - k_ib for every b).
 //  While rst_ni is low every slot is free, F_b = P, nothing reserved, the spill mode off.
 //
 // Invariants (RTL assertions under GPURF_ASSERTIONS, checked by the golden model):

@@ -237,7 +237,9 @@ class RenamingSystem : public RfSystem {
     w.released[reg] = true;
     w.released_at[reg] = cycle;
     ++releases_;
-    Reserve();
+    // The reservation moves only at a CTA launch or exit (8.1, docs/cta-throttle.md): moving it
+    // here, between the allocation check of an issue and its mappings (the SM releases the
+    // issue's pir registers first), let the mappings eat the new reserved CTA's worst case.
     if (listener_ != nullptr)
       listener_->Transaction(CtRelease(w.cta, bank, After()));
   }

@@ -174,8 +174,8 @@ struct CtMap : StructureTransaction {
   CtState after;
 };
 
-// A release request of a warp of CTA `slot`: the register it returns in `bank` (-1: none, a
-// release of a spilled register: the system still re-reserves).
+// A release request of a warp of CTA `slot`: the register it returns in `bank` (-1: none, the
+// release of a spilled register; an edge with no request, the state checked after it).
 struct CtRelease : StructureTransaction {
   static constexpr TransactionType kType{"cta-throttle release"};
   CtRelease(int a_slot, int a_bank, const CtState& a_after)
