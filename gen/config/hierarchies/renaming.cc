@@ -1,9 +1,10 @@
 // The renaming hierarchy: Jeon et al.'s GPU register file virtualization (MICRO 2015, sections
 // 5-8): the banked MRF behind a renaming table, one availability vector per bank (subarrays
 // power-gated, filled in order) and a release flag cache for the compiler's pir meta
-// instructions. A physical file smaller than the architected one (GPU-shrink) is the design's
-// physical_bytes. The system model is sim/harness/hierarchies/renaming_system.cc; the register-file
-// system top (RTL) has no renaming composition, so it is listed as skipped.
+// instructions, and the CTA register balance counters and throttle (8.1). A physical file
+// smaller than the architected one (GPU-shrink) is the design's physical_bytes. The system model is
+// sim/harness/hierarchies/renaming_system.cc; the register-file system top (RTL) has no renaming
+// composition, so it is listed as skipped.
 #include <fmt/format.h>
 
 #include "gen/config/hierarchy.h"
@@ -75,6 +76,21 @@ std::vector<DesignStructure> RenamingStructures(const HierarchyInputs& in) {
        {"regs_per_bank", std::to_string(per_bank), &hier.Get("physical_bytes")},
        {"subarrays", hier.Get("subarrays").s, &hier.Get("subarrays")},
        {"wake_cycles", hier.Get("wake_cycles").s, &hier.Get("wake_cycles")}},
+      in.loc));
+  // The CTA register balance counters and throttle (8.1), per bank as the system keeps them;
+  // declared with the paper's 8 resident CTAs (the SM harness generates it for the GPU's
+  // sm.cta_slots), one warp's group of up to 8 new registers per instruction, and one release
+  // port (the system returns one register per event).
+  out.push_back(DerivedStructure(
+      "cta_throttle", "cta-throttle",
+      fmt::format("CTA throttle: balance counters of 8 CTAs x {} banks of {} physical registers",
+                  banks, per_bank),
+      1,
+      {{"slots", "8", &hier.Get("kind")},
+       {"banks", std::to_string(banks), &in.mrf.Get("banks")},
+       {"regs_per_bank", std::to_string(per_bank), &hier.Get("physical_bytes")},
+       {"alloc_ports", "8", &hier.Get("kind")},
+       {"release_ports", "1", &hier.Get("kind")}},
       in.loc));
   if (hier.Int("flag_cache_entries") >= 2) {
     out.push_back(DerivedStructure(

@@ -196,8 +196,8 @@ GenerateFor Banks() {
                                         "entries j of a warp with j % NumBanks == b"}));
   g.items.push_back(MakeItem(LocalParam{"Rows", "NumWarps * RowsPerWarp", "rows of this bank"}));
   g.items.push_back(MakeItem(LocalParam{"RowBits", "$clog2(Rows)", "bits of a row index"}));
-  g.items.push_back(MakeItem(
-      Net{"phys_q", "PhysBits-1", "Rows", "physical id of each row (meaningful when valid)", ""}));
+  g.items.push_back(MakeItem(Net{"phys_q", "PhysBits-1", "Rows",
+                                 "physical id of each row (meaningful when valid)", "mem2reg"}));
   g.items.push_back(MakeItem(Net{"valid_q", "Rows-1", "", "the row holds a mapping", ""}));
   g.items.push_back(MakeItem(Net{"row", "RowBits-1", "", "the row accessed this cycle", ""}));
   g.items.push_back(MakeItem(BlankLine{}));

@@ -130,6 +130,8 @@ class RenamingSystem : public RfSystem {
     if (reserved_ < 0)
       reserved_ = static_cast<int>(c.slot);
     Reserve();
+    if (listener_ != nullptr)
+      listener_->Transaction(CtLaunch(static_cast<int>(c.slot), s.need, After()));
   }
 
   void CtaFinished(uint64_t cycle, const sim::CtaInfo& c) override {
@@ -150,6 +152,8 @@ class RenamingSystem : public RfSystem {
       reserved_ = best;
     }
     Reserve();
+    if (listener_ != nullptr)
+      listener_->Transaction(CtExit(static_cast<int>(c.slot), After()));
   }
 
   bool CanIssue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) override {
@@ -158,13 +162,28 @@ class RenamingSystem : public RfSystem {
     // The scheduler's check before it selects the warp (8.1); Issue verifies it was made.
     Warp& w = warps_[warp];
     w.checked_cycle = cycle;
-    w.checked_ok = !ThrottleOn() || w.cta == reserved_;
+    const bool throttle = ThrottleOn();
+    w.checked_ok = !throttle || w.cta == reserved_;
     if (!w.checked_ok)
       ++throttled_;
+    if (listener_ != nullptr)
+      listener_->Transaction(CtIssueCheck(w.cta, throttle, w.checked_ok));
     return w.checked_ok;
   }
 
   bool CanAllocate(uint64_t, uint32_t warp, const std::vector<uint16_t>& regs) override {
+    const bool ok = Allowed(warp, regs);
+    if (listener_ != nullptr) {
+      alloc_banks_.clear();
+      for (uint16_t r : regs)
+        alloc_banks_.push_back(Bank(static_cast<int>(warp), r));
+      listener_->Transaction(CtAllocCheck(warps_[warp].cta, alloc_banks_, ok));
+    }
+    return ok;
+  }
+
+  // The allocation check (8.1) of the new registers `regs` of an instruction of `warp`.
+  bool Allowed(uint32_t warp, const std::vector<uint16_t>& regs) {
     std::fill(want_.begin(), want_.end(), 0);
     want_.resize(static_cast<size_t>(p_.banks), 0);
     for (uint16_t r : regs)
@@ -204,9 +223,11 @@ class RenamingSystem : public RfSystem {
   void Release(uint64_t cycle, uint32_t warp, uint16_t reg) override {
     Advance(cycle);
     Warp& w = warps_[warp];
+    int bank = -1;  // the bank of the returned register (none for a spilled one)
     if (w.spilled[reg]) {
       w.spilled[reg] = false;
     } else if (w.phys[reg] >= 0) {
+      bank = Bank(static_cast<int>(warp), reg);
       if (listener_ != nullptr && table_reg_[reg] >= 0)
         pending_rel_.push_back({warp, reg, Id(static_cast<int>(warp), reg)});
       Unmap(warp, reg);
@@ -216,7 +237,11 @@ class RenamingSystem : public RfSystem {
     w.released[reg] = true;
     w.released_at[reg] = cycle;
     ++releases_;
-    Reserve();
+    // The reservation moves only at a CTA launch or exit (8.1, docs/cta-throttle.md): moving it
+    // here, between the allocation check of an issue and its mappings (the SM releases the
+    // issue's pir registers first), let the mappings eat the new reserved CTA's worst case.
+    if (listener_ != nullptr)
+      listener_->Transaction(CtRelease(w.cta, bank, After()));
   }
 
   int Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) override {
@@ -518,6 +543,8 @@ class RenamingSystem : public RfSystem {
     return c;
   }
   bool Refuse() { return false; }
+  // The throttle state after an event (RTL in the loop: the cta-throttle's transactions).
+  CtState After() const { return {reserved_, &free_, spill_mode_, ThrottleOn()}; }
 
   // Whether every bank can still serve CTA `cta`'s worst case.
   bool Serves(size_t cta) const {
@@ -561,8 +588,7 @@ class RenamingSystem : public RfSystem {
   int Map(uint64_t cycle, uint32_t warp, int r, const sim::Instruction* in = nullptr) {
     const int b = Bank(static_cast<int>(warp), r);
     auto& owners = owner_[static_cast<size_t>(b)];
-    if (free_[static_cast<size_t>(b)] == 0)
-      SpillOne(warp, b, in);
+    const int spill_cta = free_[static_cast<size_t>(b)] == 0 ? SpillOne(warp, b, in) : -1;
     int pick = -1;
     for (int s = 0; s < p_.subarrays && pick < 0; ++s) {
       if (!powered_[static_cast<size_t>(b)][static_cast<size_t>(s)])
@@ -605,6 +631,8 @@ class RenamingSystem : public RfSystem {
     peak_mapped_ = std::max(peak_mapped_, mapped_);
     if (const int c = warps_[warp].cta; c >= 0)
       ++slots_[static_cast<size_t>(c)].held[static_cast<size_t>(b)];
+    if (listener_ != nullptr)
+      listener_->Transaction(CtMap(warps_[warp].cta, b, spill_cta, After()));
     (void)cycle;
     return delay;
   }
@@ -635,8 +663,8 @@ class RenamingSystem : public RfSystem {
   }
 
   // Spill fallback: a mapped register of bank b, preferably of another CTA, never one of the
-  // requesting instruction's operands.
-  void SpillOne(uint32_t warp, int b, const sim::Instruction* in) {
+  // requesting instruction's operands. Returns the CTA slot of the spilled register's warp.
+  int SpillOne(uint32_t warp, int b, const sim::Instruction* in) {
     if (!spill_mode_)
       throw std::logic_error(
           fmt::format("renaming: bank {} full for warp {} without a spill fallback", b, warp));
@@ -687,6 +715,7 @@ class RenamingSystem : public RfSystem {
     Unmap(vw, victim % kRegs);
     warps_[vw].spilled[static_cast<size_t>(victim % kRegs)] = true;
     ++spills_;
+    return warps_[vw].cta;
   }
 
   void Advance(uint64_t cycle) {
@@ -724,6 +753,7 @@ class RenamingSystem : public RfSystem {
   std::vector<std::pair<int, int>> rel_regs_;
   std::vector<RtSource> srcs_;
   std::vector<int> dsts_;
+  std::vector<int> alloc_banks_;
   std::vector<Warp> warps_;
   std::vector<std::vector<int>> owner_;  // per bank, per physical register: warp*256+reg or -1
   std::vector<int> free_;
@@ -824,13 +854,14 @@ GPURF_REGISTER(
               p.banks * p.per_bank, p.banks, p.per_bank, p.subarrays, p.gating ? " gated" : "",
               p.wake_cycles, p.flag_cache, p.table_bytes);
         },
-        // The renaming table, the availability vectors (their RTL always power-gates empty
-        // subarrays: in the loop only when the system gates too) and the release flag cache
-        // (when the design has one), as gen/config/hierarchies/renaming.cc names them.
+        // The renaming table, the CTA throttle, the availability vectors (their RTL always
+        // power-gates empty subarrays: in the loop only when the system gates too) and the
+        // release flag cache (when the design has one), as gen/config/hierarchies/renaming.cc
+        // names them.
         .rtl_structures =
             [](const DesignSpec& d) {
               const RenamingParams p = ParamsOf(d);
-              std::vector<std::string> v = {"renaming_table"};
+              std::vector<std::string> v = {"renaming_table", "cta_throttle"};
               if (p.gating)
                 v.emplace_back("availability_vectors");
               if (p.flag_cache >= 2)

@@ -1,22 +1,25 @@
 // RTL in the loop for the renaming hierarchy (Jeon et al.; renaming_system.cc and the
-// renaming-table / availability-vectors / release-flag-cache transactors), label "rtl":
+// renaming-table / availability-vectors / release-flag-cache / cta-throttle transactors), label
+// "rtl":
 //   - a small renaming design (8 warps, 4 MRF banks of 64 rows per lane cluster, a 64-byte
 //     table, 4 gated subarrays per bank with a 2-cycle wake-up, a 4-entry flag cache) in lockstep
 //     under corpus kernels: zero divergence, and the timing and every count (renaming events
 //     included) equal to the C++ models' run;
 //   - a kernel with more registers than the MRF RTL lays out runs on structures generated for
 //     its resident warps (single-level scheduling);
-//   - mutations: a golden model with a flipped output bit of each of the three structures stops
+//   - mutations: a golden model with a flipped output bit of each of the four structures stops
 //     the run with SM cycle, structure, signal, expected and actual value;
 //   - corrupted expectations: transactions that disagree with what the RTL does (a row the
 //     availability vectors would not grant, a mapping the table does not hold, a flag-cache hit
-//     on an empty cache) are each reported by the structure's transactor.
+//     on an empty cache, a reserved CTA, issue answer, allocation answer, spill or free count the
+//     CTA throttle does not have) are each reported by the structure's transactor.
 #include <gtest/gtest.h>
 
 #include <memory>
 
 #include "gen/structures/availability_vectors/availability_vectors_ports.h"
 #include "gen/structures/availability_vectors/availability_vectors_spec.h"
+#include "gen/structures/cta_throttle/cta_throttle_ports.h"
 #include "gen/structures/release_flag_cache/release_flag_cache_ports.h"
 #include "gen/structures/release_flag_cache/release_flag_cache_spec.h"
 #include "gen/structures/renaming_table/renaming_table_ports.h"
@@ -122,6 +125,16 @@ TEST(RenamingLoopMutation, FlippedAvailabilityGrantIsReported) {
                      {"in availability_vectors", "signal alloc_id_o"});
 }
 
+TEST(RenamingLoopMutation, FlippedThrottleIssueCheckIsReported) {
+  ExpectFlipReported("cta-throttle", CtaThrottlePort::kIssueOk, 0, 40,
+                     {"in cta_throttle", "signal issue_ok_o"});
+}
+
+TEST(RenamingLoopMutation, FlippedThrottleFreeCountIsReported) {
+  ExpectFlipReported("cta-throttle", CtaThrottlePort::kFreeCount, 2, 60,
+                     {"in cta_throttle", "signal free_count_o"});
+}
+
 TEST(RenamingLoopMutation, FlippedFlagCacheHitIsReported) {
   ExpectFlipReported("release-flag-cache", ReleaseFlagCachePort::kLkHit, 0, 5,
                      {"in release_flag_cache", "signal lk_hit_o"});
@@ -204,6 +217,48 @@ TEST_F(CorruptedExpectation, RenamingTableReportsAWrongDestination) {
   const std::vector<std::pair<int, int>> wrong = {{1, 9}};
   ExpectMentions(Report(RtRelease(0, wrong, false)),
                  {"release request: physical registers 9 not released"});
+}
+
+// The CTA throttle (4 banks x 64 physical registers here, 8 CTA slots).
+TEST_F(CorruptedExpectation, ThrottleReportsTheReservedCta) {
+  const std::vector<int> free(4, 64), need = {4, 4, 4, 4};
+  // The first CTA is reserved; a second with the same counter leaves the tie with slot 0.
+  EXPECT_EQ(Report(CtLaunch(0, need, CtState{0, &free, false, false})), "");
+  ExpectMentions(Report(CtLaunch(1, need, CtState{1, &free, false, false})),
+                 {"in cta_throttle", "after the launch of CTA slot 1: reserved_o is 0",
+                  "the system reserves CTA slot 1"});
+}
+
+TEST_F(CorruptedExpectation, ThrottleReportsTheIssueCheckAndSpillMode) {
+  const std::vector<int> free(4, 64), need = {4, 4, 4, 4}, big = {70, 4, 4, 4};
+  EXPECT_EQ(Report(CtLaunch(0, need, CtState{0, &free, false, false})), "");
+  ExpectMentions(
+      Report(CtIssueCheck(0, true, true)),
+      {"issue check of CTA slot 0: throttle_o 0 issue_ok_o[0] 1", "the system's throttle is on"});
+  // 70 registers in bank 0 of 64: the RTL turns the spill mode on; the system claims it off.
+  ExpectMentions(Report(CtLaunch(1, big, CtState{0, &free, false, false})),
+                 {"after the launch of CTA slot 1: spill_mode_o is 1", "spill mode is off"});
+}
+
+TEST_F(CorruptedExpectation, ThrottleReportsAllocationsAndFreeCounts) {
+  const std::vector<int> free(4, 64), need = {4, 4, 4, 4}, more = {8, 8, 8, 8};
+  EXPECT_EQ(Report(CtLaunch(0, need, CtState{0, &free, false, false})), "");
+  EXPECT_EQ(Report(CtLaunch(1, more, CtState{0, &free, false, false})), "");
+  // 8 registers of CTA 1 in bank 0 leave 56 >= CTA 0's 4: granted; the system claims a refusal.
+  const std::vector<int> banks(8, 0);
+  ExpectMentions(Report(CtAllocCheck(1, banks, false)),
+                 {"allocation check of CTA slot 1", "alloc_grant_o is 1",
+                  "the system refuses the instruction's registers"});
+  // A mapping with a spill the RTL does not ask for (bank 2 has room).
+  const std::vector<int> after = {64, 64, 63, 64};
+  ExpectMentions(
+      Report(CtMap(1, 2, 0, CtState{0, &after, false, false})),
+      {"mapping of a register of CTA slot 1 in bank 2: spill_o[2] is 0", "the system spills 1"});
+  // The mapping made, then a release the system counts wrong.
+  EXPECT_EQ(Report(CtMap(1, 2, -1, CtState{0, &after, false, false})), "");
+  ExpectMentions(Report(CtRelease(1, 2, CtState{0, &after, false, false})),
+                 {"after the release of CTA slot 1 in bank 2: free_count_o[2] is 64",
+                  "the system has 63 free registers in bank 2"});
 }
 
 TEST_F(CorruptedExpectation, FlagCacheReportsAHitOnAnEmptyCache) {

@@ -1,8 +1,9 @@
 // The structure transactions (transaction.h) of the renaming hierarchy (Jeon et al., MICRO 2015;
 // sim/harness/hierarchies/renaming_system.cc), made by the renaming system with its own
-// decisions and driven into the RTL by the transactors of the three structure kinds
+// decisions and driven into the RTL by the transactors of the four structure kinds
 // (renaming_table_transactor.cc, availability_vectors_transactor.cc,
-// release_flag_cache_transactor.cc), which check that the RTL decides the same.
+// release_flag_cache_transactor.cc, cta_throttle_transactor.cc), which check that the RTL
+// decides the same.
 //
 // Physical registers are named as the availability vectors name them: id = row * banks + bank
 // (gen/structures/availability_vectors/availability_vectors_spec.h), the renaming table's ids.
@@ -102,6 +103,85 @@ struct FcLookup : StructureTransaction {
   int group;
   bool hit;
   uint64_t flags;
+};
+
+// ---- cta-throttle (section 8.1: the CTA register balance counters, the reserved CTA, the
+// issue throttle and the spill fallback)
+
+// The system's throttle state after an event, which the RTL must show after its edge: the
+// reserved CTA slot (-1: none), the free registers per bank, the spill mode, and whether the
+// throttle is on.
+struct CtState {
+  int reserved = -1;
+  const std::vector<int>* free = nullptr;
+  bool spill_mode = false;
+  bool throttle = false;
+};
+
+// CTA slot `slot` launched with worst case `need` (C per bank).
+struct CtLaunch : StructureTransaction {
+  static constexpr TransactionType kType{"cta-throttle launch"};
+  CtLaunch(int a_slot, const std::vector<int>& a_need, const CtState& a_after)
+      : StructureTransaction(kType), slot(a_slot), need(a_need), after(a_after) {}
+  int slot;
+  const std::vector<int>& need;
+  CtState after;
+};
+
+// CTA slot `slot` finished (it holds no register any more).
+struct CtExit : StructureTransaction {
+  static constexpr TransactionType kType{"cta-throttle exit"};
+  CtExit(int a_slot, const CtState& a_after)
+      : StructureTransaction(kType), slot(a_slot), after(a_after) {}
+  int slot;
+  CtState after;
+};
+
+// The scheduler's issue check of a warp of CTA `slot`: the system's answer `ok` with the
+// throttle `throttle` on or off (no edge).
+struct CtIssueCheck : StructureTransaction {
+  static constexpr TransactionType kType{"cta-throttle issue check"};
+  CtIssueCheck(int a_slot, bool a_throttle, bool a_ok)
+      : StructureTransaction(kType), slot(a_slot), throttle(a_throttle), ok(a_ok) {}
+  int slot;
+  bool throttle, ok;
+};
+
+// The allocation check of one instruction's new registers of a warp of CTA `slot`: `banks`
+// the bank of each register, the system's answer `grant` (no edge: the mappings follow as
+// CtMap when the instruction issues).
+struct CtAllocCheck : StructureTransaction {
+  static constexpr TransactionType kType{"cta-throttle allocation check"};
+  CtAllocCheck(int a_slot, const std::vector<int>& a_banks, bool a_grant)
+      : StructureTransaction(kType), slot(a_slot), banks(a_banks), grant(a_grant) {}
+  int slot;
+  const std::vector<int>& banks;
+  bool grant;
+};
+
+// One register mapped in `bank` for CTA `slot` (a first write, a refill or an overwritten
+// spilled register); `spill_slot` >= 0: the bank was full and the system spilled a register of
+// CTA `spill_slot` in the same bank to make room (released in the mapping's cycle).
+struct CtMap : StructureTransaction {
+  static constexpr TransactionType kType{"cta-throttle mapping"};
+  CtMap(int a_slot, int a_bank, int a_spill_slot, const CtState& a_after)
+      : StructureTransaction(kType),
+        slot(a_slot),
+        bank(a_bank),
+        spill_slot(a_spill_slot),
+        after(a_after) {}
+  int slot, bank, spill_slot;
+  CtState after;
+};
+
+// A release request of a warp of CTA `slot`: the register it returns in `bank` (-1: none, the
+// release of a spilled register; an edge with no request, the state checked after it).
+struct CtRelease : StructureTransaction {
+  static constexpr TransactionType kType{"cta-throttle release"};
+  CtRelease(int a_slot, int a_bank, const CtState& a_after)
+      : StructureTransaction(kType), slot(a_slot), bank(a_bank), after(a_after) {}
+  int slot, bank;
+  CtState after;
 };
 
 }  // namespace gpurf::harness
