@@ -252,7 +252,9 @@ const PreparedRtl* RtlForResidentWarps(const DesignSpec& d, const sim::KernelRun
                                        const RtlLoopOptions& o, std::map<int, PreparedRtl>& cache,
                                        std::string& problem) {
   const uint64_t parts = static_cast<uint64_t>(std::max(1, sm.rf_partitions));
-  const auto live = static_cast<int>((sim::MaxLiveWarps(run, sm) + parts - 1) / parts);
+  const auto& home_warps = HarnessHierarchyOf(d).home_resident_warps;
+  const uint64_t most = home_warps ? home_warps(d, run, sm) : sim::MaxLiveWarps(run, sm);
+  const auto live = static_cast<int>((most + parts - 1) / parts);
   // At least the active warps: the two-level scheduler's slots are the structures' own. With
   // single-level scheduling (every warp active) the resident warps are all active.
   const bool single = part.active_warps >= part.warps;

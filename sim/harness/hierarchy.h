@@ -48,6 +48,12 @@ struct HarnessHierarchy {
   // release_at).
   std::function<sim::passes::ReleaseConfig(const DesignSpec&, const sim::SmConfig&)>
       release_config = nullptr;
+  // Optional (null: sim::MaxLiveWarps on `sm`, static allocation of the whole register file):
+  // the most warps of `run` whose registers the register home (the MRF in the RTL loop) holds
+  // at once on SM `sm`; the RTL in the loop is generated for that many warps when it is fewer
+  // than the partition's (FineReg: the warps whose allocations fit the ACRF).
+  std::function<uint64_t(const DesignSpec&, const sim::KernelRun&, const sim::SmConfig&)>
+      home_resident_warps = nullptr;
 };
 
 // The harness side of `design`'s hierarchy; std::invalid_argument naming the kind when the

@@ -26,6 +26,12 @@ RegisterRows::RegisterRows(const sim::Kernel& k, size_t warps, int width, int la
       rand_state_(seed) {}
 
 void RegisterRows::Launch(uint32_t warp, const sim::WarpStream& stream) {
+  if (warp >= streams_.size()) {
+    // More warp contexts than the SM schedules (CTA switching keeps pending CTAs' contexts).
+    streams_.resize(warp + 1, nullptr);
+    shadow_.resize(warp + 1, std::vector<Bits>(regs_, Bits(width_)));
+    written_.resize(warp + 1, std::vector<uint8_t>(regs_, 0));
+  }
   streams_[warp] = &stream;
   values_ = values_ && stream.has_values;
   std::fill(written_[warp].begin(), written_[warp].end(), 0);

@@ -25,7 +25,7 @@ class RegisterRows {
  public:
   RegisterRows(const sim::Kernel& k, size_t warps, int width, int lanes, uint64_t seed);
 
-  // A new stream in warp context `warp`: nothing written yet.
+  // A new stream in warp context `warp` (beyond `warps`: the rows grow): nothing written yet.
   void Launch(uint32_t warp, const sim::WarpStream& stream);
   // Every launched stream has recorded values.
   bool has_values() const { return values_; }

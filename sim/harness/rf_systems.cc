@@ -180,9 +180,10 @@ int RfSystem::Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
   st_.operand_regs += static_cast<uint64_t>(RegsOf(in.srcs));
   const auto unit =
       static_cast<size_t>(sim::IsSharedUnit(in.op_class) ? Unit::kShared : Unit::kPrivate);
-  const int delay = mrf_.Issue(cycle, static_cast<int>(warp), scratch_, st_.bank_conflicts[unit]);
+  const uint32_t slot = MrfSlot(warp);
+  const int delay = mrf_.Issue(cycle, static_cast<int>(slot), scratch_, st_.bank_conflicts[unit]);
   if (listener_ != nullptr && !scratch_.empty())
-    listener_->Transaction(MrfRead(warp, scratch_));
+    listener_->Transaction(MrfRead(warp, slot, scratch_));
   return delay + ExtraDelay(d);
 }
 

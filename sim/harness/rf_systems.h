@@ -155,6 +155,8 @@ class RfSystem : public sim::RegisterFileSystem {
   virtual bool ReadsMrf(uint32_t warp, const sim::DynInst& d) const = 0;
   virtual void WriteResults(uint32_t warp, const sim::DynInst& d) = 0;
   virtual int ExtraDelay(const sim::DynInst&) const { return 0; }
+  // The MRF warp context the registers of SM warp `warp` live in (FineReg: its CTA's ACRF slot).
+  virtual uint32_t MrfSlot(uint32_t warp) const { return warp; }
   // Resolves the level and component indices of `e` this system counts into beyond the MRF's.
   virtual void ResolveCounts(const energy::Energies&) {}
 

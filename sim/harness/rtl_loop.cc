@@ -492,6 +492,14 @@ void RtlLoopSystem::CtaResumed(uint64_t cycle, const sim::CtaInfo& c) {
   inner_.CtaResumed(cycle, c);
 }
 
+int RtlLoopSystem::ResidentCtaLimit() const {
+  return inner_.ResidentCtaLimit();
+}
+
+bool RtlLoopSystem::CtaRunnable(uint32_t slot) const {
+  return inner_.CtaRunnable(slot);
+}
+
 bool RtlLoopSystem::WantsRegisterEvents() const {
   return inner_.WantsRegisterEvents();
 }

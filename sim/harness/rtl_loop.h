@@ -182,6 +182,10 @@ class RtlLoopSystem : public sim::RegisterFileSystem, public StructureListener {
   bool WantsCtaStalls() const override;
   void CtaStalled(uint64_t cycle, const sim::CtaInfo& c) override;
   void CtaResumed(uint64_t cycle, const sim::CtaInfo& c) override;
+  // CTA switching (FineReg): the resident-CTA limit and which CTAs may run are the inner
+  // system's.
+  int ResidentCtaLimit() const override;
+  bool CtaRunnable(uint32_t slot) const override;
   bool WantsRegisterEvents() const override;
   bool CanAllocate(uint64_t cycle, uint32_t warp, const std::vector<uint16_t>& regs) override;
   void Allocate(uint64_t cycle, uint32_t warp, uint16_t reg) override;

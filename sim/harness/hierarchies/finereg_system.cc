@@ -10,6 +10,7 @@
 #include "energy/gebhart.h"
 #include "gen/config/derive.h"
 #include "sim/harness/hierarchy.h"
+#include "sim/harness/transactors/mrf_transactions.h"
 
 namespace gpurf::harness {
 
@@ -40,6 +41,8 @@ FineRegSystem::FineRegSystem(const sim::Kernel& k, const sim::SmConfig& sm, int 
       sm_(sm),
       mrf_warps_(static_cast<uint32_t>(std::max(1, sm.warps))),
       vtags_(static_cast<size_t>(c.vector_lines), 0) {
+  for (uint32_t w = 0; w < mrf_warps_; ++w)
+    free_acrf_.insert(free_acrf_.end(), w);
   if (sm.rf_partitions > 1)
     throw std::invalid_argument(
         "finereg: the ACRF and PCRF are the SM's one register file (sm.rf_partitions 1)");
@@ -127,6 +130,7 @@ void FineRegSystem::CtaFinished(uint64_t cycle, const sim::CtaInfo& c) {
   Cta& x = ctas_.at(c.slot);
   if (x.state != State::kActive)
     throw std::logic_error(fmt::format("finereg: CTA {} finished while not active", c.cta));
+  ReleaseSlots(x);
   x.state = State::kEmpty;
   x.warps.clear();
   FillAcrf(cycle);
@@ -225,7 +229,45 @@ void FineRegSystem::Save(Cta& c, std::vector<SavedReg> regs) {
   CheckPcrf();
 }
 
+void FineRegSystem::TakeSlots(const Cta& c) {
+  for (uint32_t w : c.warps) {
+    if (w >= acrf_slot_.size())
+      acrf_slot_.resize(w + 1, -1);
+    if (acrf_slot_[w] >= 0)
+      continue;
+    if (free_acrf_.empty())
+      throw std::logic_error(fmt::format("finereg: no free ACRF slot for warp {}", w));
+    acrf_slot_[w] = static_cast<int>(*free_acrf_.begin());
+    free_acrf_.erase(free_acrf_.begin());
+  }
+}
+
+void FineRegSystem::ReleaseSlots(const Cta& c) {
+  for (uint32_t w : c.warps) {
+    if (w < acrf_slot_.size() && acrf_slot_[w] >= 0) {
+      free_acrf_.insert(static_cast<uint32_t>(acrf_slot_[w]));
+      acrf_slot_[w] = -1;
+    }
+  }
+}
+
+uint32_t FineRegSystem::MrfSlot(uint32_t warp) const {
+  if (warp >= acrf_slot_.size() || acrf_slot_[warp] < 0)
+    throw std::logic_error(fmt::format("finereg: warp {} has no ACRF slot", warp));
+  return static_cast<uint32_t>(acrf_slot_[warp]);
+}
+
 void FineRegSystem::Restore(Cta& c) {
+  // The CTA's ACRF slots may differ from those it left: its registers are written to the new
+  // ones (full-rf: they never moved, but the loop's MRF holds only the running warps, so every
+  // register is written to the slot).
+  TakeSlots(c);
+  if (listener_ != nullptr && cfg_.target == "full-rf") {
+    for (uint32_t w : c.warps) {
+      for (int r = 0; r < regs_per_thread_ && r < k_.regs_per_thread; ++r)
+        listener_->Transaction(MrfWrite(w, MrfSlot(w), r, true));
+    }
+  }
   for (const SavedReg& r : c.chain) {
     // The warp must not have issued while its registers were away.
     const auto pos =
@@ -234,6 +276,8 @@ void FineRegSystem::Restore(Cta& c) {
       throw std::logic_error(
           fmt::format("finereg: warp {} issued while its register r{} was saved", r.warp, r.reg));
     Write(mrf_level_, false);  // the ACRF row written back
+    if (listener_ != nullptr)
+      listener_->Transaction(MrfWrite(r.warp, MrfSlot(r.warp), r.reg, true));
     ++fs_.restored_entries;
     if (cfg_.target == "pcrf") {
       if (r.entry < 0 || held_[static_cast<size_t>(r.entry)] == 0)
@@ -284,6 +328,7 @@ void FineRegSystem::SwitchIn(int slot, uint64_t cycle, uint64_t ready) {
     ++fs_.starts;
   else
     ++fs_.restores;
+  TakeSlots(c);
   c.decided = cycle;
   c.ready_at = ready;
   if (ready <= cycle) {
@@ -352,6 +397,7 @@ void FineRegSystem::Decide(uint64_t cycle, uint32_t slot, bool first) {
   }
   ++fs_.switches;
   s.stalled = false;
+  ReleaseSlots(s);  // its live registers leave the ACRF (before the restore takes slots)
   uint64_t n = 0;
   if (in.state == State::kPending) {
     Restore(in);  // the V-B decision counts the entries its restore frees
@@ -409,7 +455,7 @@ void FineRegSystem::Tick(uint64_t cycle) {
 }
 
 bool FineRegSystem::CanIssue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
-  return RfSystem::CanIssue(cycle, MrfWarp(warp), d);
+  return RfSystem::CanIssue(cycle, warp, d);
 }
 
 int FineRegSystem::Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
@@ -420,11 +466,11 @@ int FineRegSystem::Issue(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
   WarpTrack& t = warps_[warp];
   ++t.issued;
   t.long_outstanding += k_.code[d.inst].long_latency ? 1 : 0;
-  return RfSystem::Issue(cycle, MrfWarp(warp), d);
+  return RfSystem::Issue(cycle, warp, d);
 }
 
 void FineRegSystem::Writeback(uint64_t cycle, uint32_t warp, const sim::DynInst& d) {
-  RfSystem::Writeback(cycle, MrfWarp(warp), d);
+  RfSystem::Writeback(cycle, warp, d);
   if (k_.code[d.inst].long_latency && --warps_[warp].long_outstanding == 0) {
     const int slot = warp_slot_[warp];
     recheck_ = recheck_ || ctas_[static_cast<size_t>(slot)].state == State::kPending;
@@ -441,9 +487,13 @@ bool FineRegSystem::ReadsMrf(uint32_t, const sim::DynInst& d) const {
   return !k_.code[d.inst].srcs.empty();
 }
 
-void FineRegSystem::WriteResults(uint32_t, const sim::DynInst& d) {
+void FineRegSystem::WriteResults(uint32_t warp, const sim::DynInst& d) {
   const sim::Instruction& in = k_.code[d.inst];
   Write(mrf_level_, sim::IsSharedUnit(in.op_class), static_cast<uint64_t>(RegsOf(in.dsts)));
+  // A result of a warp whose CTA was switched out (a long-latency result landing after the
+  // save) has no ACRF slot: the register's row is the one its restore writes back.
+  if (listener_ != nullptr && warp < acrf_slot_.size() && acrf_slot_[warp] >= 0)
+    ForEachReg(in.dsts, [&](int r) { listener_->Transaction(MrfWrite(warp, MrfSlot(warp), r)); });
 }
 
 void FineRegSystem::Finish() {
@@ -527,6 +577,15 @@ GPURF_REGISTER(
                   d.name);
             },
         .energies = FineRegEnergies,
+        .home_resident_warps = [](const DesignSpec& d, const sim::KernelRun& run,
+                                  const sim::SmConfig& sm) -> uint64_t {
+          // The running CTAs' registers are in the ACRF (full-rf: the whole register file).
+          const FineRegConfig c = FineRegConfig::From(d);
+          sim::SmConfig acrf = sm;
+          if (c.target != "full-rf")
+            acrf.registers = static_cast<uint32_t>(c.acrf_bytes / 4);
+          return sim::MaxLiveWarps(run, acrf);
+        },
     }))
 
 }  // namespace gpurf::harness

@@ -30,6 +30,15 @@
 // the one port. With move_ports P the port moves P entries a cycle (ceil(entries / P) cycles).
 // The switched-in CTA issues from the cycle the moves end.
 //
+// ACRF slots. The MRF has one warp context per warp the SM schedules (sm.warps); the resident
+// CTAs' warps are more. A CTA's warps take the lowest free ACRF slots when it is switched in and
+// give them back when it is switched out or finishes, so no slot reaches the most warps the
+// ACRF holds at once (the RTL in the loop is generated for the warps the kernel keeps resident
+// under static allocation of the whole register file, at least those). The MRF's bank timing
+// and the RTL in the loop address a warp's registers by its slot. A switched-in CTA's restored
+// registers are written to its new slots (MrfWrite with restore set), and a result landing for
+// a switched-out warp goes to no slot (its restore writes the row).
+//
 // Switch targets (design option switch_target): pcrf (FineReg); full-rf (Virtual-Thread-like:
 // CTAs are resident while their whole static allocations fit the whole register file, ACRF and
 // PCRF together, and a switch moves no register); dram (live registers to global memory instead
@@ -114,6 +123,7 @@ class FineRegSystem : public RfSystem {
   void ReadOperands(uint32_t warp, const sim::DynInst& d, std::vector<int>& mrf_regs) override;
   bool ReadsMrf(uint32_t warp, const sim::DynInst& d) const override;
   void WriteResults(uint32_t warp, const sim::DynInst& d) override;
+  uint32_t MrfSlot(uint32_t warp) const override;
 
  private:
   enum class State { kEmpty, kWaiting, kActive, kSaving, kPending, kRestoring };
@@ -159,7 +169,10 @@ class FineRegSystem : public RfSystem {
   void Decide(uint64_t cycle, uint32_t slot, bool first);
   void CheckPcrf();
   void Census();
-  uint32_t MrfWarp(uint32_t warp) const { return warp % mrf_warps_; }
+  // ACRF slots (the MRF's warp contexts): a CTA's warps take the lowest free ones when it is
+  // switched in and give them back when it is switched out or finishes.
+  void TakeSlots(const Cta& c);
+  void ReleaseSlots(const Cta& c);
 
   FineRegConfig cfg_;
   const sim::passes::LiveVectors live_;
@@ -169,8 +182,10 @@ class FineRegSystem : public RfSystem {
   int regs_per_thread_;
   std::vector<Cta> ctas_;
   std::vector<WarpTrack> warps_;
-  std::vector<int> warp_slot_;  // per warp: its CTA slot
-  std::set<int> free_;          // free PCRF entries
+  std::vector<int> warp_slot_;    // per warp: its CTA slot
+  std::vector<int> acrf_slot_;    // per warp: its ACRF slot (-1: its registers are not there)
+  std::set<uint32_t> free_acrf_;  // free ACRF slots
+  std::set<int> free_;            // free PCRF entries
   std::vector<uint8_t> held_;
   std::vector<uint64_t> vtags_;  // vector cache: PC + 1 per line (0: invalid)
   uint64_t port_free_ = 0;       // first cycle the register-file port is free

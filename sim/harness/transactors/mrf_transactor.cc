@@ -42,18 +42,24 @@ class MrfTransactor : public RtlTransactor, public RegisterHome {
   RegisterHome* register_home() override { return this; }
   int row_width() const override { return spec_.width; }
   void WriteBack(uint32_t warp, int reg, const Bits& data, uint32_t inst) override {
-    wbq_.push_back({warp, reg, data, inst});
+    wbq_.push_back({warp, warp, reg, data, inst});
   }
 
   bool Transaction(const StructureTransaction& t) override {
     if (const auto* r = t.As<MrfRead>()) {
-      Read(r->warp, r->regs);
+      Read(r->warp, r->slot, r->regs);
       return true;
     }
     if (const auto* w = t.As<MrfWrite>()) {
       RegisterRows& rows = ctx_.rows();
-      rows.Commit(w->warp, w->reg);
-      wbq_.push_back({w->warp, w->reg, rows.Shadow(w->warp, w->reg), ctx_.inst()});
+      if (w->restore) {
+        // The slot may have held another warp: its queued reads see that warp's rows first.
+        DrainReads();
+      } else {
+        rows.Commit(w->warp, w->reg);
+      }
+      wbq_.push_back(
+          {w->warp, w->slot, w->reg, rows.Shadow(w->warp, w->reg), w->restore ? ~0U : ctx_.inst()});
       return true;
     }
     return false;
@@ -65,15 +71,7 @@ class MrfTransactor : public RtlTransactor, public RegisterHome {
       Cycle(true);
   }
 
-  void Finish() override {
-    DrainWrites();
-    for (uint64_t n = 0; !queue_.empty() || !inflight_.empty(); ++n) {
-      if (n > 100000)
-        ctx_.Fail(dut_, fmt::format("{} instructions never dispatched",
-                                    queue_.size() + inflight_.size()));
-      Cycle(true);
-    }
-  }
+  void Finish() override { DrainReads(); }
 
   bool Busy() const override { return !queue_.empty() || !inflight_.empty() || !wbq_.empty(); }
 
@@ -85,18 +83,29 @@ class MrfTransactor : public RtlTransactor, public RegisterHome {
     uint64_t seq = 0;  // issue order
   };
   struct Wb {
-    uint32_t warp = 0;
+    uint32_t warp = 0, slot = 0;  // the SM warp (reports) and its MRF warp context
     int reg = 0;
     Bits data;
     uint32_t inst = ~0U;  // the instruction whose result it is (~0: a flush)
   };
 
-  void Read(uint32_t warp, const std::vector<int>& regs) {
+  // Every write queued, then every read queued dispatched and checked.
+  void DrainReads() {
+    DrainWrites();
+    for (uint64_t n = 0; !queue_.empty() || !inflight_.empty(); ++n) {
+      if (n > 100000)
+        ctx_.Fail(dut_, fmt::format("{} instructions never dispatched",
+                                    queue_.size() + inflight_.size()));
+      Cycle(true);
+    }
+  }
+
+  void Read(uint32_t warp, uint32_t slot, const std::vector<int>& regs) {
     for (size_t c = 0; c * 3 < regs.size(); ++c) {
       Chunk ch;
       ch.issue.valid = true;
       ch.issue.tag = next_tag_++ & tag_mask_;
-      ch.issue.warp = static_cast<int>(warp);
+      ch.issue.warp = static_cast<int>(slot);
       ch.warp = warp;
       ch.inst = ctx_.inst();
       ch.seq = seq_++;
@@ -141,7 +150,7 @@ class MrfTransactor : public RtlTransactor, public RegisterHome {
     if (wv) {
       const Wb& w = wbq_.front();
       m.in[P::kWbValid] = Bits(1, 1);
-      m.in[P::kWbWarp].set(0, s.warp_width, w.warp);
+      m.in[P::kWbWarp].set(0, s.warp_width, w.slot);
       m.in[P::kWbReg].set(0, s.reg_width, static_cast<uint64_t>(w.reg));
       m.in[P::kWbData] = w.data;
     }
