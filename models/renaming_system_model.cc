@@ -57,7 +57,7 @@ struct RenamingSystemModel::Cycle {
   bool req_fire = false, instr_fire = false;
   int op = 0, warp = 0, cta = 0, dst_bank = 0;
   std::array<bool, 3> rel_bits{};
-  bool rt_ready = false, stage_go = false, drained = false, ready = false;
+  bool rt_ready = false, stage_go = false, drained = false, ready = false, dst_ren = false;
   int buf_alloc = 0;
   bool disp_fire = false, res_fire = false;
 };
@@ -75,6 +75,7 @@ void RenamingSystemModel::ResetState() {
   spare_id_.assign(spec_.banks, 0);
   warp_q_ = 0;
   dst_bank_q_ = 0;
+  dst_ren_q_ = false;
   entries_.assign(spec_.collectors(), Entry{});
   map_.clear();
   owner_.clear();
@@ -169,17 +170,18 @@ RenamingSystemModel::Cycle RenamingSystemModel::Evaluate(const PortValues& in) {
 
   // The gate (spec 1).
   const bool stage_free = !stage_.valid || c.stage_go;
-  const bool spare_ok = !dst_valid || spare_valid_[c.dst_bank];
+  c.dst_ren = dst_valid && dst_reg >= spec_.exempt;
+  const bool spare_ok = !c.dst_ren || spare_valid_[c.dst_bank];
   const bool flags_ok = !pir || hit;
   const bool instr_go =
       req_valid && is_instr && rst_n && c.rt_ready && stage_free && flags_ok && cta_ok && spare_ok;
-  u.thr.Set(TH::kAllocValid, instr_go && dst_valid);
+  u.thr.Set(TH::kAllocValid, instr_go && c.dst_ren);
   u.thr.Set(TH::kAllocBank, c.dst_bank);
   u.thr.Set(TH::kAllocSlot, c.cta);
   u.thr.Eval();
   const bool grant = u.thr.Out(TH::kAllocGrant);
   const bool ready = rst_n && (is_instr ? (c.rt_ready && stage_free && flags_ok && cta_ok &&
-                                           spare_ok && (!dst_valid || grant))
+                                           spare_ok && (!c.dst_ren || grant))
                                         : c.rt_ready);
   c.ready = ready;
   c.req_fire = req_valid && ready;
@@ -222,7 +224,9 @@ RenamingSystemModel::Cycle RenamingSystemModel::Evaluate(const PortValues& in) {
     u.thr.SetBits(TH::kRelSlot, j * sb, sb, cur_cta);
     u.thr.SetBits(TH::kRelBank, j * bb, bb, phys % spec_.banks);
   }
-  u.thr.SetBits(TH::kRelValid, tb, 1, u.rt.Out(RT::kDstServed) && !u.rt.Out(RT::kDstAlloc));
+  u.thr.SetBits(TH::kRelValid, tb, 1,
+                u.rt.Out(RT::kDstServed) && !u.rt.Out(RT::kDstAlloc) &&
+                    (c.req_fire ? c.dst_ren : dst_ren_q_));
   u.thr.SetBits(TH::kRelSlot, tb * sb, sb, cur_cta);
   u.thr.SetBits(TH::kRelBank, tb * bb, bb, cur_dst_bank);
   u.av.Eval();
@@ -258,6 +262,8 @@ void RenamingSystemModel::Outputs(const PortValues& in, PortValues& out, PortVal
       out[kDispSrcValid].set_bit(p, e.src_valid[p]);
     out[kDispDstValid].set_bit(0, e.dst_valid);
     out[kDispDstPhys].set(0, spec_.phys_bits, e.dst_phys);
+    if (!e.dst_valid)
+      defined[kDispDstPhys].clear();  // no destination: the stage's stale id
   } else {
     // The RTL presents the entry the MRF's (undefined) tag selects: undefined.
     for (int port : {kDispTag, kDispWarp, kDispSrcValid, kDispDstValid, kDispDstPhys})
@@ -394,7 +400,7 @@ void RenamingSystemModel::Clock(const PortValues& in) {
   if (u.rt.Out(RT::kDstServed)) {
     const int r = cur.dst_reg;
     const bool alloc = u.rt.Out(RT::kDstAlloc);
-    const int phys = static_cast<int>(u.rt.OutGet(RT::kDstPhys, 0, pb));
+    const int phys = static_cast<int>(u.rt.OutGet(RT::kDstPhysOut, 0, pb));
     const bool renamed = r >= spec_.exempt;
     const bool first = renamed && !map_.count({cur_warp, r});
     if (alloc != first)
@@ -502,6 +508,7 @@ void RenamingSystemModel::Clock(const PortValues& in) {
   if (c.req_fire) {
     warp_q_ = c.warp;
     dst_bank_q_ = c.dst_bank;
+    dst_ren_q_ = c.dst_ren;
   }
   stage_ = next;
   for (SubModel* m : {&u.fc, &u.rt, &u.av, &u.thr, &u.mrf}) {

@@ -82,6 +82,7 @@ class RenamingSystemModel : public CycleModel, public RenamingSystemPort {
   std::vector<int> spare_id_;  // vector id
   int warp_q_ = 0;
   int dst_bank_q_ = 0;
+  bool dst_ren_q_ = false;
   std::vector<Entry> entries_;
 
   // System layer (the paper's state).

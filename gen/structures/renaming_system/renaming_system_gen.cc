@@ -68,6 +68,7 @@ struct Builder {
         {"IdBits", Int(s.avail.id_bits), "bits per availability-vector id", true},
         {"ExemptBase", Int(s.exempt_base), "warps x exempt: vector id a is physical ExemptBase+a",
          true},
+        {"NumExempt", Int(s.exempt), "renaming-exempt registers", true},
         {"NumBanks", Int(s.banks), "MRF banks = availability vectors", true},
         {"BankBits", Int(s.avail.bank_bits), "bits per bank index", true},
         {"CountBits", Int(s.avail.count_bits), "bits per free count", true},
@@ -92,6 +93,7 @@ struct Builder {
     Net("instr_fire", "", "an instr is accepted");
     Net("req_cta", "SlotBits-1", "CTA slot of the request's warp");
     Net("req_dst_bank", "BankBits-1", "the destination's (compiler's) bank");
+    Net("req_dst_ren", "", "the destination is renamed (not exempt)");
     Net("flags_ok", "", "no pir, or its flags hit");
     Net("spare_ok", "", "no destination, or a spare of its bank is held");
     Net("instr_go", "", "an offered instr passes every gate but the throttle's grant");
@@ -119,6 +121,8 @@ struct Builder {
     Net("cur_dst_bank", "BankBits-1");
     Net("warp_q", "WarpBits-1");
     Net("dst_bank_q", "BankBits-1");
+    Net("dst_ren_q", "");
+    Net("cur_dst_ren", "");
     m.Blank();
     m.Comment("Spare free register per bank, from the availability vectors.");
     Net("spare_valid_q", "NumBanks-1");
@@ -186,14 +190,15 @@ struct Builder {
     Assign("req_dst_bank", "BankBits'(32'(req_dst_reg_i) % NumBanks)");
     Assign("fc_lk_valid", "req_valid_i && is_instr && req_pir_valid_i");
     Assign("flags_ok", "!req_pir_valid_i || fc_hit");
-    Assign("spare_ok", "!req_dst_valid_i || spare_valid_q[req_dst_bank]");
+    Assign("req_dst_ren", "req_dst_valid_i && (32'(req_dst_reg_i) >= NumExempt)");
+    Assign("spare_ok", "!req_dst_ren || spare_valid_q[req_dst_bank]");
     Assign("stage_free", "!stage_valid_q || stage_go");
     Assign("instr_go", And({"req_valid_i", "is_instr", "rst_ni", "rt_ready", "stage_free",
                             "flags_ok", "issue_ok_o[req_cta]", "spare_ok"}));
-    Assign("thr_alloc_valid", "instr_go && req_dst_valid_i");
+    Assign("thr_alloc_valid", "instr_go && req_dst_ren");
     Assign("req_ready_o",
            "rst_ni && (is_instr ? (rt_ready && stage_free && flags_ok && issue_ok_o[req_cta] && "
-           "spare_ok && (!req_dst_valid_i || thr_grant)) : rt_ready)");
+           "spare_ok && (!req_dst_ren || thr_grant)) : rt_ready)");
     Assign("req_fire", "req_valid_i && req_ready_o");
     Assign("instr_fire", "req_fire && is_instr");
     Assign("req_flag_miss_o", "fc_miss");
@@ -269,6 +274,7 @@ struct Builder {
                              {"conflict_cycles_o", "rename_conflicts_o"}}}));
     Assign("cur_warp", "req_fire ? req_warp_i : warp_q");
     Assign("cur_dst_bank", "req_fire ? req_dst_bank : dst_bank_q");
+    Assign("cur_dst_ren", "req_fire ? req_dst_ren : dst_ren_q");
     CtaOf("cur_cta", "cur_warp");
     m.Blank();
   }
@@ -317,7 +323,7 @@ struct Builder {
     m.Comment("CTA throttle (" + s.throttle.module_name +
               "): grants the destination's register to the CTA; the table's frees and an "
               "unneeded grant (destination already mapped) return to the CTA's balance.");
-    Assign("thr_rel_valid[NumTableBanks]", "rt_dst_served && !rt_dst_alloc");
+    Assign("thr_rel_valid[NumTableBanks]", "rt_dst_served && !rt_dst_alloc && cur_dst_ren");
     Assign(PartSelect("thr_rel_slot", "NumTableBanks*SlotBits", "SlotBits"), "cur_cta");
     Assign(PartSelect("thr_rel_bank", "NumTableBanks*BankBits", "BankBits"), "cur_dst_bank");
     Net("thr_spill", fmt::format("{}", s.banks * s.throttle.spill_bits - 1));
@@ -409,16 +415,17 @@ struct Builder {
                                            "stage_src_phys_q", "stage_dst_valid_q",
                                            "stage_dst_phys_q", "spare_valid_q",
                                            "spare_id_q",       "warp_q",
-                                           "dst_bank_q",       "buf_busy_q",
-                                           "buf_tag_q",        "buf_warp_q",
-                                           "buf_src_valid_q",  "buf_dst_valid_q",
-                                           "buf_dst_phys_q"};
+                                           "dst_bank_q",       "dst_ren_q",
+                                           "buf_busy_q",       "buf_tag_q",
+                                           "buf_warp_q",       "buf_src_valid_q",
+                                           "buf_dst_valid_q",  "buf_dst_phys_q"};
     Body rst;
     for (const std::string& r : regs)
       rst.push_back(NonBlocking(r, "'0"));
     Body upd = {
         IfThen("req_fire",
-               {NonBlocking("warp_q", "req_warp_i"), NonBlocking("dst_bank_q", "req_dst_bank")}),
+               {NonBlocking("warp_q", "req_warp_i"), NonBlocking("dst_bank_q", "req_dst_bank"),
+                NonBlocking("dst_ren_q", "req_dst_ren")}),
         IfThen("instr_fire",
                {NonBlocking("stage_valid_q", "1'b1"), NonBlocking("stage_tag_q", "req_tag_i"),
                 NonBlocking("stage_warp_q", "req_warp_i"),
