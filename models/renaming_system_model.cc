@@ -58,6 +58,7 @@ struct RenamingSystemModel::Cycle {
   int op = 0, warp = 0, cta = 0, dst_bank = 0;
   std::array<bool, 3> rel_bits{};
   bool rt_ready = false, stage_go = false, drained = false, ready = false, dst_ren = false;
+  bool refused = false;  // an instr passed every gate but the throttle's grant
   int buf_alloc = 0;
   bool disp_fire = false, res_fire = false;
 };
@@ -180,6 +181,7 @@ RenamingSystemModel::Cycle RenamingSystemModel::Evaluate(const PortValues& in) {
   u.thr.Set(TH::kAllocSlot, c.cta);
   u.thr.Eval();
   const bool grant = u.thr.Out(TH::kAllocGrant);
+  c.refused = instr_go && c.dst_ren && !grant;
   const bool ready = rst_n && (is_instr ? (c.rt_ready && stage_free && flags_ok && cta_ok &&
                                            spare_ok && (!c.dst_ren || grant))
                                         : c.rt_ready);
@@ -320,6 +322,8 @@ void RenamingSystemModel::Clock(const PortValues& in) {
   // S4: a throttled CTA never issues.
   if (u.thr.Out(TH::kThrottle))
     ++stats_.throttled_cycles;
+  if (c.refused)
+    ++stats_.throttle_refusals;
   if (c.instr_fire) {
     ++stats_.instrs;
     const bool res_valid = u.thr.Out(TH::kReservedValid);
@@ -441,6 +445,7 @@ void RenamingSystemModel::Clock(const PortValues& in) {
       spare_id_[b] = id;
     }
   }
+  stats_.max_mapped = std::max<uint64_t>(stats_.max_mapped, owner_.size());
   // S2: free + mapped + spare = Pb per bank.
   std::vector<int> mapped(spec_.banks, 0);
   for (const auto& [phys, o] : owner_)

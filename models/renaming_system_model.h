@@ -40,7 +40,8 @@ class RenamingSystemModel : public CycleModel, public RenamingSystemPort {
   // Activity of the run (tests and reports).
   struct Stats {
     uint64_t instrs = 0, releases = 0, exits = 0, maps = 0, frees = 0, dispatched = 0, results = 0,
-             flag_misses = 0, throttled_cycles = 0, operands_checked = 0;
+             flag_misses = 0, throttled_cycles = 0, operands_checked = 0, max_mapped = 0,
+             throttle_refusals = 0;  // an offered first write refused by the throttle
   };
   const Stats& stats() const { return stats_; }
 

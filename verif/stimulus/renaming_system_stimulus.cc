@@ -33,12 +33,12 @@ RenamingSystemStimulus::RenamingSystemStimulus(const RenamingSystemSpec& spec, u
   warps_.resize(spec_.warps);
   cta_.assign(spec_.ctas, Cta::kFree);
   cta_timer_.assign(spec_.ctas, 0);
-  // A pir program larger than the flag cache: about a quarter of the flags set.
+  // A pir program larger than the flag cache: about a tenth of the flags set.
   program_.resize(2 * spec_.flags.entries + 1);
   for (auto& f : program_) {
     f.resize(3 * spec_.group);
     for (size_t i = 0; i < f.size(); ++i)
-      f[i] = Chance(1, 4);
+      f[i] = Chance(1, 10);
   }
 }
 
@@ -74,14 +74,14 @@ void RenamingSystemStimulus::Pick(uint64_t cycle) {
   req_.warp = w;
   req_.mask.assign(spec_.regs, false);
   const bool quiet = wp.busy.empty();
-  if (quiet && wp.issued > 6 && Chance(1, 40)) {
+  if (quiet && wp.issued > 80 && Chance(1, 150)) {
     req_.op = RenamingSystemSpec::kExit;
     return;
   }
-  if (Chance(1, 12)) {
+  if (Chance(1, 30)) {
     req_.op = RenamingSystemSpec::kRelease;
     for (int r : wp.mapped) {
-      if (!wp.busy.count(r) && Chance(1, 2))
+      if (!wp.busy.count(r) && Chance(1, 4))
         req_.mask[r] = true;
     }
     // A register outside the mapping (exempt, unmapped) is ignored by the table.
@@ -123,7 +123,9 @@ void RenamingSystemStimulus::Pick(uint64_t cycle) {
   }
   if (Chance(2, 3)) {
     req_.pir = true;
-    req_.pc_index = Rand(static_cast<int>(program_.size()));
+    // Mostly a working set that fits the flag cache, now and then any pir (misses).
+    req_.pc_index = Chance(7, 8) ? Rand(std::max(1, spec_.flags.entries / 2))
+                                 : Rand(static_cast<int>(program_.size()));
     req_.idx = Rand(spec_.group);
   }
   (void)cycle;
@@ -156,8 +158,12 @@ void RenamingSystemStimulus::Next(uint64_t cycle, PortValues& in) {
   }
   in[P::kLaunchValid].set_bit(0, launch_);
   in[P::kLaunchSlot].set(0, spec_.throttle.slot_bits, launch_slot_);
-  for (int b = 0; b < spec_.banks; ++b)
-    in[P::kLaunchNeed].set(b * spec_.throttle.need_bits, spec_.throttle.need_bits, need_[b]);
+  // A declared worst case between what the kernel's registers need and the whole bank: the
+  // larger, the sooner the throttle holds the other CTAs.
+  for (int b = 0; b < spec_.banks && launch_; ++b) {
+    const int need = need_[b] + Rand(spec_.per_bank - need_[b] + 1);
+    in[P::kLaunchNeed].set(b * spec_.throttle.need_bits, spec_.throttle.need_bits, need);
+  }
   in[P::kCtaExitValid].set_bit(0, cta_exit_);
   in[P::kCtaExitSlot].set(0, spec_.throttle.slot_bits, exit_slot_);
 
