@@ -26,6 +26,11 @@ GPURF_REGISTER(
                 {"activity",
                  "the system top is characterized through its structures (MRF, renaming table, "
                  "availability vectors, flag cache, throttle), each with its own activity driver"},
+                {"transactor",
+                 "no --rtl-top transactor yet (future work, not a design exclusion): the renaming "
+                 "design point runs the C++ renaming system of the SM harness "
+                 "(sim/harness/hierarchies/renaming_system.cc), with the mrf, renaming-table, "
+                 "availability-vectors and release-flag-cache transactors under --rtl"},
             },
     }))
 

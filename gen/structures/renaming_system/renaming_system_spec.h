@@ -21,7 +21,8 @@
 // G instructions per pir group (payload 3*G bits), GB = ceil(log2 G); slot s of a packed operand
 // vector at [s*X +: X]):
 //   clk_i, rst_ni (asynchronous, active low)
-//   Request (accepted when req_valid_i && req_ready_o; hold it until then), req_op_i:
+//   Request (accepted when req_valid_i && req_ready_o; an offer not accepted may be withdrawn or
+//   replaced: nothing changes for it), req_op_i:
 //     0 instr:   req_tag_i, req_warp_i, req_src_valid_i[3], req_src_reg_i[3*RB], req_dst_valid_i,
 //                req_dst_reg_i, and its release flags: req_pir_valid_i (the instruction is covered
 //                by a pir), req_pir_pc_i (the pir's PC), req_pir_idx_i (its position in the
@@ -69,7 +70,9 @@
 //   are exempt or renamed (r < N + K); a source has been written since its last release (else the
 //   table answers it unmapped: a read of a released mapping); a result is delivered before the
 //   next request of its warp that reads or releases its destination, and an instruction reads a
-//   register only after the result of its last writer is accepted (the scoreboard); requests
+//   register only after the result of its last writer is accepted (the scoreboard), and writes a
+//   register only when no instruction that reads it is still undispatched (the collector's
+//   write-after-read rule); exempt destinations take no spare and no grant; requests
 //   name warps of alive CTAs; launch needs are at most Pb per bank and cover the CTA's renamed
 //   registers of the bank plus one (the register the rename stage holds for a destination that
 //   is already mapped); a CTA exits after every one of its warps has exited.
