@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 #include "gen/rtl_primitives.h"
 
 namespace gpurf {
@@ -32,6 +34,20 @@ vlog::SourceFile ModuleSource(const std::string& kind, const std::string& config
   vlog::SourceFile f{m.name + ".sv", Banner(kind, config_hash, regenerate), std::move(m), {}};
   f.includes = {vlog::kAssertHeader};
   return f;
+}
+
+nlohmann::ordered_json AppendSubStructures(GeneratedStructure& g,
+                                           const std::vector<GeneratedStructure>& subs) {
+  std::set<std::string> seen;
+  nlohmann::ordered_json sub_json = nlohmann::ordered_json::array();
+  for (const GeneratedStructure& sub : subs) {
+    for (const GeneratedFile& f : sub.files) {
+      if (seen.insert(f.name).second)
+        g.files.push_back(f);
+    }
+    sub_json.push_back({{"kind", sub.kind}, {"top", sub.top}, {"regenerate", sub.regenerate}});
+  }
+  return sub_json;
 }
 
 namespace emit {

@@ -540,15 +540,7 @@ GeneratedStructure EmitRenamingSystem(const RenamingSystemSpec& s) {
   std::vector<GeneratedStructure> subs = {
       EmitMrf(s.mrf), EmitRenamingTable(s.table), EmitAvailabilityVectors(s.avail),
       EmitReleaseFlagCache(s.flags), EmitCtaThrottle(s.throttle)};
-  std::set<std::string> seen;
-  nlohmann::ordered_json sub_json = nlohmann::ordered_json::array();
-  for (const GeneratedStructure& sub : subs) {
-    for (const GeneratedFile& f : sub.files) {
-      if (seen.insert(f.name).second)
-        g.files.push_back(f);
-    }
-    sub_json.push_back({{"kind", sub.kind}, {"top", sub.top}, {"regenerate", sub.regenerate}});
-  }
+  const nlohmann::ordered_json sub_json = AppendSubStructures(g, subs);
   g.derived = {{"description", s.Description()},
                {"sub_modules", sub_json},
                {"phys_regs", s.phys_total},

@@ -674,15 +674,7 @@ GeneratedStructure EmitRfSystem(const RfSystemSpec& s) {
     if (s.has_l0())
       subs.push_back(EmitOrf(s.orf_l0));
   }
-  std::set<std::string> seen;
-  nlohmann::ordered_json sub_json = nlohmann::ordered_json::array();
-  for (const GeneratedStructure& sub : subs) {
-    for (const GeneratedFile& f : sub.files) {
-      if (seen.insert(f.name).second)
-        g.files.push_back(f);
-    }
-    sub_json.push_back({{"kind", sub.kind}, {"top", sub.top}, {"regenerate", sub.regenerate}});
-  }
+  const nlohmann::ordered_json sub_json = AppendSubStructures(g, subs);
 
   g.derived = {{"hierarchy", s.HierarchyName()},
                {"levels", s.levels},
