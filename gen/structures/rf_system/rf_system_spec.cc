@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "base/hash.h"
+#include "gen/params/sub_params.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
 
 namespace gpurf {
@@ -40,30 +41,6 @@ const std::vector<ParamDesc>& RfSystemSpec::ParamDescs() {
   };
   return descs;
 }
-
-namespace {
-
-// A sub-structure's ParamSet whose values keep the location and field of the system parameter
-// they came from, so a rejection by the sub-spec points at what the user wrote.
-class SubParams {
- public:
-  SubParams(const std::vector<ParamDesc>& descs, const ParamSet& sys, std::string prefix)
-      : p_(descs), sys_(sys), prefix_(std::move(prefix)) {}
-  void Set(const std::string& key, const std::string& text, const std::string& from) {
-    const ParamValue& v = sys_.Get(from);
-    const std::string field = v.field.empty() ? from : v.field;
-    p_.Set(key, text, v.loc, field + " (-> " + prefix_ + "." + key + ")");
-  }
-  void Copy(const std::string& key) { Set(key, sys_.Get(key).s, key); }
-  const ParamSet& params() const { return p_; }
-
- private:
-  ParamSet p_;
-  const ParamSet& sys_;
-  std::string prefix_;
-};
-
-}  // namespace
 
 RfSystemSpec RfSystemSpec::FromParams(const ParamSet& p) {
   RfSystemSpec s;
