@@ -21,9 +21,9 @@ GPURF_REGISTER(StructureKind, cta_status_monitor, "cta-status-monitor",
                    .not_applicable =
                        {
                            {"transactor",
-                            "no register-file hierarchy of the SM harness composes FineReg's CTA "
-                            "switching yet; its RTL is checked against its golden model by gpurf "
-                            "verify, not in the SM loop"},
+                            "not yet: the finereg hierarchy's RTL loop drives only its ACRF "
+                            "(the MRF); its switch decisions run on C++ models, and this RTL is "
+                            "checked against its golden model by gpurf verify"},
                        },
                }))
 

@@ -17,12 +17,7 @@ GPURF_REGISTER(
           return CtaThrottleSpec::FromParams(p);
         },
         .emit = [](const StructureSpec& s) { return EmitCtaThrottle(SpecAs<CtaThrottleSpec>(s)); },
-        .not_applicable =
-            {
-                {"transactor",
-                 "the renaming hierarchy of the SM harness runs its throttle on C++ models; the "
-                 "RTL is checked against its golden model by gpurf verify, not in the SM loop"},
-            },
+        .not_applicable = {},
     }))
 
 }  // namespace gpurf

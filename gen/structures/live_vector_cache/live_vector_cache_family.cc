@@ -22,9 +22,9 @@ GPURF_REGISTER(StructureKind, live_vector_cache, "live-vector-cache",
                    .not_applicable =
                        {
                            {"transactor",
-                            "no register-file hierarchy of the SM harness composes FineReg's "
-                            "register management unit yet; its RTL is checked against its golden "
-                            "model by gpurf verify, not in the SM loop"},
+                            "not yet: the finereg hierarchy's RTL loop drives only its ACRF "
+                            "(the MRF); its vector cache runs on C++ models, and this RTL is "
+                            "checked against its golden model by gpurf verify"},
                        },
                }))
 

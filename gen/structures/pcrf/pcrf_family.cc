@@ -18,9 +18,9 @@ GPURF_REGISTER(
         .not_applicable =
             {
                 {"transactor",
-                 "no register-file hierarchy of the SM harness composes a PCRF yet (the finereg "
-                 "rf-system is later work); its RTL is checked against its golden model by gpurf "
-                 "verify, not in the SM loop"},
+                 "not yet: the finereg hierarchy's RTL loop drives only its ACRF (the MRF); its "
+                 "PCRF runs on C++ models, and this RTL is checked against its golden model by "
+                 "gpurf verify"},
             },
     }))
 
