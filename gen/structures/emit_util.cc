@@ -80,6 +80,12 @@ Item Ff(std::string label, Body reset, Body run) {
                          std::move(label),
                          {IfThen("!rst_ni", std::move(reset), std::move(run))}});
 }
+Item MisuseCheck(Body checks) {
+  return MakeItem(Always{AlwaysKind::kPlain,
+                         "posedge clk_i or negedge rst_ni",
+                         "p_misuse_check",
+                         {IfThen("rst_ni", std::move(checks))}});
+}
 Item FfNoReset(std::string label, Body body) {
   return MakeItem(Always{AlwaysKind::kFF, "posedge clk_i", std::move(label), std::move(body)});
 }

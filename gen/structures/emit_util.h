@@ -89,6 +89,9 @@ vlog::Item Comb(std::string label, vlog::Body body);
 vlog::Item Ff(std::string label, vlog::Body reset, vlog::Body run);
 // always_ff on clk_i without reset (storage that needs none).
 vlog::Item FfNoReset(std::string label, vlog::Body body);
+// The system tops' `p_misuse_check`: `checks` (the port contract's assertions) on every clock
+// edge out of reset; the caller puts it under GPURF_ASSERTIONS.
+vlog::Item MisuseCheck(vlog::Body checks);
 }  // namespace emit
 
 }  // namespace gpurf

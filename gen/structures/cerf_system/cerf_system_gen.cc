@@ -225,7 +225,8 @@ GeneratedStructure EmitCerfSystem(const CerfSystemSpec& s) {
                             {IfThen("mem_rsp_hit[p] || fill_rsp_hit[p]",
                                     {NonBlocking("mshr_valid_q[p]", "1'b0")})})})}));
   m.Blank();
-  m.Comment("Tag-array outputs the glue does not need; the MSHR port bits (read by the assertions).");
+  m.Comment(
+      "Tag-array outputs the glue does not need; the MSHR port bits (read by the assertions).");
   m.Add(Decl("unused_tags", "", ""));
   m.Add(emit::Assign("unused_tags", "^{t_rsp_state, lk_last_i, mshr_mem_q}"));
   m.Blank();
@@ -244,10 +245,7 @@ GeneratedStructure EmitCerfSystem(const CerfSystemSpec& s) {
                        {Quote("%m: lookup %0d uses row %0d, whose refill (id %0d) is outstanding: "
                               "a request's lookups must be in different sets"),
                         "p", "row[p]", "q"})})})};
-  d.items.push_back(MakeItem(Always{AlwaysKind::kPlain,
-                                    "posedge clk_i or negedge rst_ni",
-                                    "p_misuse_check",
-                                    {IfThen("rst_ni", checks)}}));
+  d.items.push_back(emit::MisuseCheck(std::move(checks)));
   m.Add(MakeItem(std::move(d)));
 
   const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));

@@ -444,10 +444,7 @@ struct Builder {
             "!(mrf_disp_valid && mrf_disp_tag == MrfTagWidth'(QueueEntries)) || xf_state_q == 2'd2",
             {Quote("%m: a fill value returned with no fill waiting")}),
     };
-    d.items.push_back(MakeItem(Always{AlwaysKind::kPlain,
-                                      "posedge clk_i or negedge rst_ni",
-                                      "p_misuse_check",
-                                      {IfThen("rst_ni", checks)}}));
+    d.items.push_back(emit::MisuseCheck(std::move(checks)));
     m.Add(MakeItem(std::move(d)));
   }
 };

@@ -524,10 +524,7 @@ struct Builder {
                                "(or one outside the renamed window)"),
                          "p"})}),
     };
-    d.items.push_back(MakeItem(Always{AlwaysKind::kPlain,
-                                      "posedge clk_i or negedge rst_ni",
-                                      "p_misuse_check",
-                                      {IfThen("rst_ni", checks)}}));
+    d.items.push_back(emit::MisuseCheck(std::move(checks)));
     m.Add(MakeItem(std::move(d)));
   }
 };

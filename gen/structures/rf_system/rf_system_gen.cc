@@ -651,10 +651,7 @@ struct Builder {
                    {Quote("%m: a result targets L0, which this hierarchy does not have")}));
       }
     }
-    d.items.push_back(MakeItem(Always{AlwaysKind::kPlain,
-                                      "posedge clk_i or negedge rst_ni",
-                                      "p_misuse_check",
-                                      {IfThen("rst_ni", checks)}}));
+    d.items.push_back(emit::MisuseCheck(std::move(checks)));
     m.Add(MakeItem(std::move(d)));
   }
 };
