@@ -52,11 +52,9 @@ struct Builder {
   const PortTable port_table = RenamingSystemPortTable(s);
 
   void Net(const std::string& name, const std::string& msb, const std::string& comment = "") {
-    m.Add(MakeItem(vlog::Net{name, msb, "", comment, ""}));
+    m.Add(emit::Decl(name, msb, comment));
   }
-  void Assign(const std::string& lhs, const std::string& rhs) {
-    m.Add(MakeItem(ContinuousAssign{lhs, rhs}));
-  }
+  void Assign(const std::string& lhs, const std::string& rhs) { m.Add(emit::Assign(lhs, rhs)); }
 
   void Params() {
     m.params = {
