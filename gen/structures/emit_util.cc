@@ -5,6 +5,7 @@
 #include <set>
 
 #include "gen/rtl_primitives.h"
+#include "gen/vlog/printer.h"
 
 namespace gpurf {
 
@@ -45,11 +46,12 @@ nlohmann::ordered_json AppendSubModules(GeneratedStructure& g,
   return sub_json;
 }
 
-vlog::SourceFile ModuleSource(const std::string& kind, const std::string& config_hash,
-                              const std::string& regenerate, vlog::Module m) {
-  vlog::SourceFile f{m.name + ".sv", Banner(kind, config_hash, regenerate), std::move(m), {}};
+GeneratedFile ModuleFile(const std::string& kind, const std::string& config_hash,
+                         const std::string& regenerate, vlog::Module m) {
+  const std::string name = m.name;
+  vlog::SourceFile f{name + ".sv", Banner(kind, config_hash, regenerate), std::move(m), {}};
   f.includes = {vlog::kAssertHeader};
-  return f;
+  return {f.file_name, name, vlog::Print(f), false};
 }
 
 namespace emit {

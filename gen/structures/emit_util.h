@@ -74,9 +74,10 @@ GeneratedFile AssertHeaderFile();
 nlohmann::ordered_json AppendSubModules(GeneratedStructure& g,
                                         const std::vector<GeneratedStructure>& subs);
 
-// The generated file of module `m`: banner, `include "gpurf_assert.svh", the module.
-vlog::SourceFile ModuleSource(const std::string& kind, const std::string& config_hash,
-                              const std::string& regenerate, vlog::Module m);
+// The generated file of module `m` (a structure's top): banner, `include "gpurf_assert.svh", the
+// module, printed.
+GeneratedFile ModuleFile(const std::string& kind, const std::string& config_hash,
+                         const std::string& regenerate, vlog::Module m);
 
 // Shorthands for the module-body items the emitters build (gen/vlog), in namespace emit so that a
 // generator opts in with using-declarations.

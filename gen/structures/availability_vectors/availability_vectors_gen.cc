@@ -251,9 +251,9 @@ GeneratedStructure EmitAvailabilityVectors(const AvailabilityVectorsSpec& s) {
   m.Blank();
   m.Add(MakeItem(Assertions()));
 
-  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(m));
   g.files.push_back(AssertHeaderFile());
-  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+  g.files.push_back(top);
 
   g.ports = AvailabilityVectorsPortTable(s).Manifest();
   return g;

@@ -248,8 +248,8 @@ GeneratedStructure EmitCerfSystem(const CerfSystemSpec& s) {
   d.items.push_back(emit::MisuseCheck(std::move(checks)));
   m.Add(MakeItem(std::move(d)));
 
-  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
-  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(m));
+  g.files.push_back(top);
   g.ports = CerfSystemPortTable(s).Manifest();
   return g;
 }

@@ -224,9 +224,9 @@ GeneratedStructure EmitCtaStatusMonitor(const CtaStatusMonitorSpec& s) {
   m.Blank();
   m.Add(MakeItem(Assertions()));
 
-  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(m));
   g.files.push_back(AssertHeaderFile());
-  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+  g.files.push_back(top);
   g.ports = CtaStatusMonitorPortTable(s).Manifest();
   return g;
 }

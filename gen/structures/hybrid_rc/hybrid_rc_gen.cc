@@ -673,7 +673,7 @@ GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
   m.Blank();
   m.Add(MakeItem(Assertions()));
 
-  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(m));
   g.files.push_back(AssertHeaderFile());
   if (s.clock_gate)
     g.files.push_back(PrimitiveFile("gpurf_clock_gate.sv"));
@@ -685,7 +685,7 @@ GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
         g.files.push_back(f);
     }
   }
-  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+  g.files.push_back(top);
 
   g.ports = HybridRcPortTable(s).Manifest();
   return g;

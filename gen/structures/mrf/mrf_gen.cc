@@ -538,12 +538,12 @@ GeneratedStructure EmitMrf(const MrfSpec& s) {
   m.Blank();
   m.Add(MakeItem(Assertions()));
 
-  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(m));
   g.files.push_back(AssertHeaderFile());
   if (macro)
     g.files.push_back(PrimitiveFile("gpurf_sram_1r1w_macro.sv"));
   g.files.push_back(PrimitiveFile("gpurf_sram_1r1w.sv"));
-  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+  g.files.push_back(top);
 
   g.ports = MrfPortTable(s).Manifest();
   return g;

@@ -269,10 +269,10 @@ GeneratedStructure EmitOrf(const OrfSpec& s) {
   m.Blank();
   m.Add(MakeItem(Assertions(s)));
 
-  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(m));
   for (const auto& f : bank.files)
     g.files.push_back(f);
-  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+  g.files.push_back(top);
 
   g.ports = OrfPortTable(s).Manifest();
   return g;

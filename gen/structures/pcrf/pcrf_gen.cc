@@ -388,12 +388,12 @@ GeneratedStructure EmitPcrf(const PcrfSpec& s) {
   m.Blank();
   m.Add(MakeItem(Assertions()));
 
-  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(m));
   g.files.push_back(AssertHeaderFile());
   if (s.macro())
     g.files.push_back(PrimitiveFile("gpurf_sram_1r1w_macro.sv"));
   g.files.push_back(PrimitiveFile("gpurf_sram_1r1w.sv"));
-  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+  g.files.push_back(top);
 
   g.ports = PcrfPortTable(s).Manifest();
   return g;

@@ -706,8 +706,8 @@ GeneratedStructure EmitRfSystem(const RfSystemSpec& s) {
   b.Unused();
   b.Assertions();
 
-  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(b.m));
-  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(b.m));
+  g.files.push_back(top);
 
   g.ports = b.port_table.Manifest();
   return g;

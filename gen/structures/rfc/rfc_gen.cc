@@ -778,7 +778,7 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
   m.Add(MakeItem(Assertions(s, levels)));
 
   // ------------------------------------------------------------------ files and ports
-  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(m));
   std::vector<const FlopArraySpec*> arrays = {&s.l1_storage};
   if (s.two_levels() && s.l0_storage.module_name != s.l1_storage.module_name)
     arrays.insert(arrays.begin(), &s.l0_storage);
@@ -791,7 +791,7 @@ GeneratedStructure EmitRfc(const RfcSpec& s) {
         g.files.push_back(f);
     }
   }
-  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+  g.files.push_back(top);
 
   g.ports = RfcPortTable(s).Manifest();
   return g;

@@ -514,9 +514,9 @@ GeneratedStructure EmitTagArray(const TagArraySpec& s) {
   m.Blank();
   m.Add(MakeItem(Assertions()));
 
-  const SourceFile top = ModuleSource(s.kind, s.config_hash, g.regenerate, std::move(m));
+  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(m));
   g.files.push_back(AssertHeaderFile());
-  g.files.push_back({top.file_name, s.module_name, Print(top), false});
+  g.files.push_back(top);
 
   g.ports = TagArrayPortTable(s).Manifest();
   return g;
