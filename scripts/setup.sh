@@ -34,6 +34,7 @@ packages=(
   libsqlite3-dev  # results database of gpurf sweep
   slurm-wlm munge  # gpurf sweep --backend slurm and its test (scripts/test_slurm.sh)
   clang-format
+  python3  # scripts/ctest_batched.py (CI's sanitizer job) and the results scripts
   chromium  # headless browser of the gpurf report test (label browser; skipped without it)
   clang libfuzzer-14-dev libclang-rt-14-dev
 )
