@@ -26,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 TESTS_PER_SHARD = 120
 SHARD_TIMEOUT_S = 1800
+RAN = re.compile(r"^\[==========\] (\d+) tests? from .* ran\.", re.MULTILINE)
 
 
 def selection(build_dir, ctest_args):
@@ -57,6 +58,12 @@ def run_shard(job):
   except subprocess.TimeoutExpired as e:
     rc = -1
     output = f"timed out after {SHARD_TIMEOUT_S} s\n" + (e.stdout or b"").decode(errors="replace")
+  ran = RAN.search(output)
+  if rc == 0 and (ran is None or int(ran.group(1)) != len(names)):
+    # A name the filter did not match would otherwise pass unnoticed.
+    rc = -2
+    output += (f"ctest_batched: the shard selected {len(names)} tests but GoogleTest reports "
+               f"{ran.group(1) if ran else 'no'} run\n")
   return job, rc, output, time.monotonic() - start
 
 
