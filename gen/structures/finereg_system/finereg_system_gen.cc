@@ -14,7 +14,6 @@ namespace gpurf {
 namespace {
 
 using namespace vlog;  // NOLINT(google-build-using-namespace): builder DSL
-using emit::Assign;
 using emit::Comb;
 using emit::Decl;
 using emit::Ff;
@@ -75,10 +74,6 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
       {"CWarpWidth", Int(s.cwarp_width), "warp-in-CTA bits", true},
       {"LiveBits", Int(s.live_bits), "live-vector bits: CtaWarps x Regs", true},
       {"LiveIdxBits", Int(s.live_idx_bits), "bits of a live-vector index {warp, reg}", true},
-      {"Warps", Int(s.warps), "ACRF warp slots", true},
-      {"CtaWarps", Int(s.cta_warps), "warps per CTA", true},
-      {"CtaSlots", Int(s.pcrf.ctas), "pending CTA slots", true},
-      {"Entries", Int(s.pcrf.entries), "PCRF entries", true},
       {"EntryBits", Int(s.pcrf.entry_bits), "PCRF entry pointer bits", true},
       {"CntWidth", Int(s.mrf.counter_width), "ACRF event counter bits", true},
       {"MrfTagWidth", "TagWidth + 1", "ACRF tag: the pipeline's, top bit set for the RMU", true},
@@ -151,43 +146,43 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
                                {IfThen("!cur_found && live_q[i]",
                                        {Blocking("cur_idx", "LiveIdxBits'(i)"),
                                         Blocking("cur_found", "1'b1")})})}));
-  m.Add(Assign("cur_w", "cur_idx[LiveIdxBits-1:RegWidth]"));
-  m.Add(Assign("cur_r", "cur_idx[RegWidth-1:0]"));
-  m.Add(Assign("live_next", "live_q & ~(LiveBits'(1) << cur_idx)"));
+  m.Add(emit::Assign("cur_w", "cur_idx[LiveIdxBits-1:RegWidth]"));
+  m.Add(emit::Assign("cur_r", "cur_idx[RegWidth-1:0]"));
+  m.Add(emit::Assign("live_next", "live_q & ~(LiveBits'(1) << cur_idx)"));
   m.Blank();
 
   m.Comment("Command handshakes: one RMU operation at a time; a save wins over a restore.");
-  m.Add(Assign("sv_ready_o", "rst_ni && " + StateIs(kIdle)));
-  m.Add(Assign("rs_ready_o", "rst_ni && " + StateIs(kIdle) + " && !sv_valid_i && pcrf_rs_ready"));
-  m.Add(Assign("sv_fire", "sv_valid_i && sv_ready_o"));
-  m.Add(Assign("rs_fire", "rs_valid_i && rs_ready_o"));
-  m.Add(Assign("busy_o", "!(" + StateIs(kIdle) + ")"));
-  m.Add(Assign("rs_count_o", "pcrf_q_count"));
+  m.Add(emit::Assign("sv_ready_o", "rst_ni && " + StateIs(kIdle)));
+  m.Add(emit::Assign("rs_ready_o", "rst_ni && " + StateIs(kIdle) + " && !sv_valid_i && pcrf_rs_ready"));
+  m.Add(emit::Assign("sv_fire", "sv_valid_i && sv_ready_o"));
+  m.Add(emit::Assign("rs_fire", "rs_valid_i && rs_ready_o"));
+  m.Add(emit::Assign("busy_o", "!(" + StateIs(kIdle) + ")"));
+  m.Add(emit::Assign("rs_count_o", "pcrf_q_count"));
   m.Blank();
 
   m.Comment(
       "ACRF issue port: the save engine's read (one source, slot A, tag top bit set) has\n"
       "priority over the pipeline's instruction.");
-  m.Add(Assign("rmu_rd", StateIs(kSvRead)));
-  m.Add(Assign("mrf_issue_valid", "rmu_rd || issue_valid_i"));
-  m.Add(Assign("mrf_issue_tag", "rmu_rd ? {1'b1, TagWidth'(0)} : {1'b0, issue_tag_i}"));
-  m.Add(Assign("mrf_issue_warp", "rmu_rd ? base_q + WarpWidth'(cur_w) : issue_warp_i"));
-  m.Add(Assign("mrf_issue_src_valid", "rmu_rd ? 3'b001 : issue_src_valid_i"));
-  m.Add(Assign("mrf_issue_src_reg", "rmu_rd ? {{(2*RegWidth){1'b0}}, cur_r} : issue_src_reg_i"));
-  m.Add(Assign("issue_ready_o", "mrf_issue_ready && !rmu_rd"));
+  m.Add(emit::Assign("rmu_rd", StateIs(kSvRead)));
+  m.Add(emit::Assign("mrf_issue_valid", "rmu_rd || issue_valid_i"));
+  m.Add(emit::Assign("mrf_issue_tag", "rmu_rd ? {1'b1, TagWidth'(0)} : {1'b0, issue_tag_i}"));
+  m.Add(emit::Assign("mrf_issue_warp", "rmu_rd ? base_q + WarpWidth'(cur_w) : issue_warp_i"));
+  m.Add(emit::Assign("mrf_issue_src_valid", "rmu_rd ? 3'b001 : issue_src_valid_i"));
+  m.Add(emit::Assign("mrf_issue_src_reg", "rmu_rd ? {{(2*RegWidth){1'b0}}, cur_r} : issue_src_reg_i"));
+  m.Add(emit::Assign("issue_ready_o", "mrf_issue_ready && !rmu_rd"));
   m.Comment("ACRF write-back port: the restore engine's buffer has priority.");
-  m.Add(Assign("rmu_wb", StateIs(kRsWalk) + " && buf_valid_q"));
-  m.Add(Assign("mrf_wb_valid", "rmu_wb || wb_valid_i"));
-  m.Add(Assign("mrf_wb_warp", "rmu_wb ? buf_warp_q : wb_warp_i"));
-  m.Add(Assign("mrf_wb_reg", "rmu_wb ? buf_reg_q : wb_reg_i"));
-  m.Add(Assign("mrf_wb_data", "rmu_wb ? buf_q : wb_data_i"));
-  m.Add(Assign("wb_ready_o", "mrf_wb_ready && !rmu_wb"));
-  m.Add(Assign("wb_done", "rmu_wb && mrf_wb_ready"));
+  m.Add(emit::Assign("rmu_wb", StateIs(kRsWalk) + " && buf_valid_q"));
+  m.Add(emit::Assign("mrf_wb_valid", "rmu_wb || wb_valid_i"));
+  m.Add(emit::Assign("mrf_wb_warp", "rmu_wb ? buf_warp_q : wb_warp_i"));
+  m.Add(emit::Assign("mrf_wb_reg", "rmu_wb ? buf_reg_q : wb_reg_i"));
+  m.Add(emit::Assign("mrf_wb_data", "rmu_wb ? buf_q : wb_data_i"));
+  m.Add(emit::Assign("wb_ready_o", "mrf_wb_ready && !rmu_wb"));
+  m.Add(emit::Assign("wb_done", "rmu_wb && mrf_wb_ready"));
   m.Comment("ACRF dispatch: the save engine's read goes to the buffer, never to the pipeline.");
-  m.Add(Assign("rmu_disp", "mrf_disp_valid && mrf_disp_tag[TagWidth]"));
-  m.Add(Assign("mrf_disp_ready", "rmu_disp || disp_ready_i"));
-  m.Add(Assign("disp_valid_o", "mrf_disp_valid && !mrf_disp_tag[TagWidth]"));
-  m.Add(Assign("disp_tag_o", "mrf_disp_tag[TagWidth-1:0]"));
+  m.Add(emit::Assign("rmu_disp", "mrf_disp_valid && mrf_disp_tag[TagWidth]"));
+  m.Add(emit::Assign("mrf_disp_ready", "rmu_disp || disp_ready_i"));
+  m.Add(emit::Assign("disp_valid_o", "mrf_disp_valid && !mrf_disp_tag[TagWidth]"));
+  m.Add(emit::Assign("disp_tag_o", "mrf_disp_tag[TagWidth-1:0]"));
   m.Add(MakeItem(Instance{s.mrf.module_name,
                           "u_acrf",
                           {},
@@ -220,9 +215,9 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
   m.Comment(
       "PCRF: the save engine appends the buffer to the CTA's chain; the restore engine walks\n"
       "the chain (the query port shows the live count of rs_cta_i).");
-  m.Add(Assign("app_fire", StateIs(kSvAppend) + " && pcrf_app_ready"));
-  m.Add(Assign("pcrf_out_ready", StateIs(kRsWalk) + " && !buf_valid_q"));
-  m.Add(Assign("take", "pcrf_out_valid && pcrf_out_ready"));
+  m.Add(emit::Assign("app_fire", StateIs(kSvAppend) + " && pcrf_app_ready"));
+  m.Add(emit::Assign("pcrf_out_ready", StateIs(kRsWalk) + " && !buf_valid_q"));
+  m.Add(emit::Assign("take", "pcrf_out_valid && pcrf_out_ready"));
   m.Add(MakeItem(Instance{s.pcrf.module_name,
                           "u_pcrf",
                           {},
@@ -293,28 +288,29 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
   m.Blank();
   m.Comment("Sub-module outputs the RMU does not use (the assertions read some).");
   m.Add(Decl("unused_sub", "", ""));
-  m.Add(Assign("unused_sub", "^{mrf_cnt, pcrf_app_entry, pcrf_out_entry, pcrf_out_last, "
+  m.Add(emit::Assign("unused_sub", "^{mrf_cnt, pcrf_app_entry, pcrf_out_entry, pcrf_out_last, "
                              "pcrf_out_cta, pcrf_q_head_valid, pcrf_q_head, occ_q, cur_found}"));
   m.Blank();
 
   Ifdef d{"GPURF_ASSERTIONS", {}};
-  d.items.push_back(MakeItem(Net{"saved_q", Msb("CountBits"), "CtaSlots",
+  d.items.push_back(MakeItem(Net{"saved_q", Msb("CountBits"), std::to_string(s.pcrf.ctas),
                                  "registers the RMU appended per CTA slot, not yet restored",
                                  "mem2reg"}));
   d.items.push_back(
-      Ff("p_saved", {ForLoop("c", "CtaSlots", {NonBlocking("saved_q[c]", "'0")})},
+      Ff("p_saved", {ForLoop("c", std::to_string(s.pcrf.ctas), {NonBlocking("saved_q[c]", "'0")})},
          {IfThen("app_fire", {NonBlocking("saved_q[cta_q]", "saved_q[cta_q] + CountBits'(1)")}),
           IfThen("rs_fire", {NonBlocking("saved_q[rs_cta_i]", "'0")})}));
   Body checks = {
-      Assert("!sv_fire || 32'(sv_base_i) + CtaWarps <= Warps",
+      Assert(fmt::format("!sv_fire || 32'(sv_base_i) + {} <= {}", s.cta_warps, s.warps),
              {Quote("%m: save of CTA warps %0d.. beyond the ACRF's warps"), "sv_base_i"}),
-      Assert("!rs_fire || 32'(rs_base_i) + CtaWarps <= Warps",
+      Assert(fmt::format("!rs_fire || 32'(rs_base_i) + {} <= {}", s.cta_warps, s.warps),
              {Quote("%m: restore into CTA warps %0d.. beyond the ACRF's warps"), "rs_base_i"}),
       Assert("!sv_fire || saved_q[sv_cta_i] == '0",
              {Quote("%m: save into CTA slot %0d, which holds a chain"), "sv_cta_i"}),
       Assert("!rmu_disp || " + StateIs(kSvWait),
              {Quote("%m: an RMU read returned with none in flight")}),
-      Assert("32'(free_count_o) + 32'(occ_q) == Entries + 32'(pcrf_out_valid)",
+      Assert(fmt::format("32'(free_count_o) + 32'(occ_q) == {} + 32'(pcrf_out_valid)",
+                         s.pcrf.entries),
              {Quote("%m: S2 violated: free count %0d + occupied %0d != entries (+ the entry at "
                     "the walk's output, freed)"),
               "free_count_o", "occ_q"}),
