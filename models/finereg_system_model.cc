@@ -138,8 +138,8 @@ void FineregSystemModel::Outputs(const PortValues& in, PortValues& out, PortValu
       defined[p].clear();
   }
   out[kSvReady].set_bit(0, !c.reset && st_ == St::kIdle);
-  out[kRsReady].set_bit(0, !c.reset && st_ == St::kIdle && !in[kSvValid].bit(0) &&
-                               c.pout[PP::kRsReady].bit(0));
+  out[kRsReady].set_bit(
+      0, !c.reset && st_ == St::kIdle && !in[kSvValid].bit(0) && c.pout[PP::kRsReady].bit(0));
   out[kRsCount] = c.pout[PP::kQCount];
   defined[kRsCount] = c.pdef[PP::kQCount];
   out[kBusy].set_bit(0, st_ != St::kIdle);
@@ -184,9 +184,10 @@ void FineregSystemModel::Clock(const PortValues& in) {
         continue;
       ++n;
       if (!arch_.count({base + i / spec_.regs, i % spec_.regs}))
-        Fail(fmt::format("contract C2: save of CTA slot {}: live register r{} of warp slot {} was "
-                         "never written",
-                         cta, i % spec_.regs, base + i / spec_.regs));
+        Fail(
+            fmt::format("contract C2: save of CTA slot {}: live register r{} of warp slot {} was "
+                        "never written",
+                        cta, i % spec_.regs, base + i / spec_.regs));
     }
     if (cta < spec_.pcrf.ctas && !saved_[cta].empty())
       Fail(fmt::format("contract C2: save into CTA slot {}, which holds {} saved registers", cta,
@@ -197,12 +198,13 @@ void FineregSystemModel::Clock(const PortValues& in) {
   }
   if (st_ != St::kIdle) {
     if (c.ext_issue && InCta(c.issue.warp))
-      Fail(fmt::format("contract C3: instruction of warp slot {} issued while the RMU moves its "
-                       "CTA",
-                       c.issue.warp));
+      Fail(
+          fmt::format("contract C3: instruction of warp slot {} issued while the RMU moves its "
+                      "CTA",
+                      c.issue.warp));
     if (c.ext_wb && InCta(c.wb.warp))
-      Fail(fmt::format("contract C3: write of warp slot {} while the RMU moves its CTA",
-                       c.wb.warp));
+      Fail(
+          fmt::format("contract C3: write of warp slot {} while the RMU moves its CTA", c.wb.warp));
   }
   if (c.ext_wb) {
     auto reads = [&](const Instr& i) {
@@ -216,23 +218,26 @@ void FineregSystemModel::Clock(const PortValues& in) {
     now.valid = c.issue.src_valid;
     now.reg = c.issue.src_reg;
     if (std::any_of(inflight_.begin(), inflight_.end(), reads) || (c.ext_issue && reads(now)))
-      Fail(fmt::format("contract C4: write of r{} of warp slot {}, which an instruction in flight "
-                       "reads",
-                       c.wb.reg, c.wb.warp));
+      Fail(
+          fmt::format("contract C4: write of r{} of warp slot {}, which an instruction in flight "
+                      "reads",
+                      c.wb.reg, c.wb.warp));
   }
   if (c.rs_fire) {
     const int base = static_cast<int>(in[kRsBase].get(0, ww));
     for (const Instr& i : inflight_)
       if (i.warp >= base && i.warp < base + spec_.cta_warps)
-        Fail(fmt::format("contract C3: restore into warp slots {}.. while an instruction of warp "
-                         "slot {} is in flight",
-                         base, i.warp));
+        Fail(
+            fmt::format("contract C3: restore into warp slots {}.. while an instruction of warp "
+                        "slot {} is in flight",
+                        base, i.warp));
     const int cta = static_cast<int>(in[kRsCta].get(0, cb));
     const uint64_t count = c.pout[PP::kQCount].get(0, spec_.pcrf.count_bits);
     if (cta < spec_.pcrf.ctas && count != saved_[cta].size())
-      Fail(fmt::format("S4: restore of CTA slot {}: the pointer table counts {} registers, {} "
-                       "were saved",
-                       cta, count, saved_[cta].size()));
+      Fail(
+          fmt::format("S4: restore of CTA slot {}: the pointer table counts {} registers, {} "
+                      "were saved",
+                      cta, count, saved_[cta].size()));
   }
 
   // The parts.
@@ -256,9 +261,10 @@ void FineregSystemModel::Clock(const PortValues& in) {
           continue;
         ++checked_operands;
         if (d.data[s] != *it->expect[s])
-          Fail(fmt::format("S1: operand {} of tag {} (r{} of warp slot {}) reads {}, the last "
-                           "value written is {}",
-                           s, tag, it->reg[s], d.warp, d.data[s].hex(), it->expect[s]->hex()));
+          Fail(
+              fmt::format("S1: operand {} of tag {} (r{} of warp slot {}) reads {}, the last "
+                          "value written is {}",
+                          s, tag, it->reg[s], d.warp, d.data[s].hex(), it->expect[s]->hex()));
       }
       inflight_.erase(it);
     }
@@ -286,9 +292,11 @@ void FineregSystemModel::Clock(const PortValues& in) {
     cta_ = static_cast<int>(in[kSvCta].get(0, cb));
     base_ = static_cast<int>(in[kSvBase].get(0, ww));
     bool any = false;
+    save_live_ = 0;
     for (int i = 0; i < spec_.live_bits; ++i) {
       live_[i] = in[kSvLive].bit(i);
       any = any || live_[i];
+      save_live_ += live_[i] ? 1 : 0;
     }
     st_ = any ? St::kSvRead : St::kIdle;
     ++saves;
@@ -306,10 +314,11 @@ void FineregSystemModel::Clock(const PortValues& in) {
     buf_ = c.acrf.disp.data[0];
     const auto a = arch_.find({base_ + cur.first, cur.second});
     if (a == arch_.end() || a->second != buf_)
-      Fail(fmt::format("S1: the save read of r{} of warp slot {} returned {}, the last value "
-                       "written is {}",
-                       cur.second, base_ + cur.first, buf_.hex(),
-                       a == arch_.end() ? std::string("none") : a->second.hex()));
+      Fail(
+          fmt::format("S1: the save read of r{} of warp slot {} returned {}, the last value "
+                      "written is {}",
+                      cur.second, base_ + cur.first, buf_.hex(),
+                      a == arch_.end() ? std::string("none") : a->second.hex()));
     st_ = St::kSvAppend;
   } else if (c.app_fire) {
     saved_[cta_][cur] = buf_;
@@ -323,6 +332,11 @@ void FineregSystemModel::Clock(const PortValues& in) {
         *next = false;
     }
     st_ = std::find(live_.begin(), live_.end(), true) != live_.end() ? St::kSvRead : St::kIdle;
+    if (st_ == St::kIdle && static_cast<int>(saved_[cta_].size()) != save_live_)
+      Fail(
+          fmt::format("S4: the save of CTA slot {} ended with {} registers on its chain, its "
+                      "live vector has {}",
+                      cta_, saved_[cta_].size(), save_live_));
     chains_changed = true;
   } else if (c.take) {
     const int cta = static_cast<int>(c.pout[PP::kOutCta].get(0, cb));
@@ -353,10 +367,11 @@ void FineregSystemModel::Clock(const PortValues& in) {
   } else if (c.wb_done) {
     const auto sv = saved_[cta_].find(buf_reg_);
     if (c.wb.warp != base_ + buf_reg_.first || c.wb.reg != buf_reg_.second)
-      Fail(fmt::format("S1: r{} of warp {} of CTA slot {} was restored into r{} of warp slot {}, "
-                       "not r{} of warp slot {}",
-                       buf_reg_.second, buf_reg_.first, cta_, c.wb.reg, c.wb.warp, buf_reg_.second,
-                       base_ + buf_reg_.first));
+      Fail(
+          fmt::format("S1: r{} of warp {} of CTA slot {} was restored into r{} of warp slot {}, "
+                      "not r{} of warp slot {}",
+                      buf_reg_.second, buf_reg_.first, cta_, c.wb.reg, c.wb.warp, buf_reg_.second,
+                      base_ + buf_reg_.first));
     if (sv != saved_[cta_].end()) {
       if (sv->second != buf_)
         Fail(fmt::format("S1: r{} of warp {} of CTA slot {} restored as {}, saved {}",
@@ -369,9 +384,10 @@ void FineregSystemModel::Clock(const PortValues& in) {
     if (left_ == 0) {
       st_ = St::kIdle;
       if (!saved_[cta_].empty())
-        Fail(fmt::format("S4: the restore of CTA slot {} ended with {} saved registers not "
-                         "returned",
-                         cta_, saved_[cta_].size()));
+        Fail(
+            fmt::format("S4: the restore of CTA slot {} ended with {} saved registers not "
+                        "returned",
+                        cta_, saved_[cta_].size()));
     }
   }
   if (c.sv_fire && st_ == St::kIdle)
@@ -409,8 +425,8 @@ void FineregSystemModel::CheckChains() {
     }
     const bool walking = st_ == St::kRsWalk && c == cta_;
     if (!walking && chain.size() != saved_[c].size())
-      Fail(fmt::format("S4: CTA slot {}'s chain holds {} registers, {} were saved", c,
-                       chain.size(), saved_[c].size()));
+      Fail(fmt::format("S4: CTA slot {}'s chain holds {} registers, {} were saved", c, chain.size(),
+                       saved_[c].size()));
   }
 }
 

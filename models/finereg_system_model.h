@@ -44,9 +44,9 @@ class FineregSystemModel : public CycleModel, public FineregSystemPort {
  public:
   enum class Fault {
     kNone,
-    kRestoreWrongReg,  // the restore engine writes register r ^ 1 (S1)
-    kSkipSecondLive,   // the save engine drops the register after the first (S4)
-    kOccupiedMiscount, // an append is not counted as occupying an entry (S2)
+    kRestoreWrongReg,   // the restore engine writes register r ^ 1 (S1)
+    kSkipSecondLive,    // the save engine drops the register after the first (S4)
+    kOccupiedMiscount,  // an append is not counted as occupying an entry (S2)
   };
 
   explicit FineregSystemModel(const FineregSystemSpec& spec);
@@ -98,10 +98,11 @@ class FineregSystemModel : public CycleModel, public FineregSystemPort {
   Reg buf_reg_{};
   int occupied_ = 0;
   // The architectural shadow.
-  std::map<Reg, Bits> arch_;                 // ACRF (warp slot, reg) -> last value written
-  std::vector<std::map<Reg, Bits>> saved_;   // per CTA slot: (warp in CTA, reg) -> value saved
-  std::set<Reg> restored_;                   // the walk in progress: registers already taken
-  std::deque<Instr> inflight_;               // pipeline instructions accepted, not dispatched
+  std::map<Reg, Bits> arch_;                // ACRF (warp slot, reg) -> last value written
+  std::vector<std::map<Reg, Bits>> saved_;  // per CTA slot: (warp in CTA, reg) -> value saved
+  std::set<Reg> restored_;                  // the walk in progress: registers already taken
+  int save_live_ = 0;                       // the save in progress: live registers it moves
+  std::deque<Instr> inflight_;              // pipeline instructions accepted, not dispatched
   std::string failure_;
   Fault fault_ = Fault::kNone;
 };

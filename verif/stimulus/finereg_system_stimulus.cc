@@ -37,10 +37,9 @@ std::string FineregSystemStimulus::Phase() const {
 
 void FineregSystemStimulus::PickPhase() {
   static const PhaseKind kPhases[] = {
-      PhaseKind::kPipeline,  PhaseKind::kSwitching,    PhaseKind::kSwitching,
-      PhaseKind::kFill,      PhaseKind::kBackpressure, PhaseKind::kPipeline,
-      PhaseKind::kSwitching, PhaseKind::kFill,         PhaseKind::kIdle,
-      PhaseKind::kResetPulse};
+      PhaseKind::kPipeline,     PhaseKind::kSwitching, PhaseKind::kSwitching, PhaseKind::kFill,
+      PhaseKind::kBackpressure, PhaseKind::kPipeline,  PhaseKind::kSwitching, PhaseKind::kFill,
+      PhaseKind::kIdle,         PhaseKind::kResetPulse};
   phase_ = kPhases[std::uniform_int_distribution<size_t>(0, std::size(kPhases) - 1)(rng_)];
   phase_left_ =
       phase_ == PhaseKind::kResetPulse ? 1 : std::uniform_int_distribution<uint64_t>(64, 512)(rng_);
@@ -73,8 +72,8 @@ void FineregSystemStimulus::NewCommand() {
   for (int c = 0; c < spec_.pcrf.ctas; ++c)
     (pending_[c] ? full_slots : free_slots).push_back(c);
   const bool filling = phase_ == PhaseKind::kFill;
-  const bool want_save = !free_slots.empty() && free_count_ > 0 &&
-                         (full_slots.empty() || Chance(filling ? 0.8 : 0.5));
+  const bool want_save =
+      !free_slots.empty() && free_count_ > 0 && (full_slots.empty() || Chance(filling ? 0.8 : 0.5));
   Command c;
   c.group = Uniform(0, groups_ - 1);
   // A restore overwrites the group's registers: no instruction of it may be in flight (C3).
@@ -107,11 +106,11 @@ void FineregSystemStimulus::NewCommand() {
 
 void FineregSystemStimulus::Next(uint64_t /*cycle*/, PortValues& in) {
   for (int p = P::kRstN; p < P::kNumPorts; ++p) {
-    if (p == P::kIssueValid || p == P::kIssueTag || p == P::kIssueWarp ||
-        p == P::kIssueSrcValid || p == P::kIssueSrcReg || p == P::kWbValid || p == P::kWbWarp ||
-        p == P::kWbReg || p == P::kWbData || p == P::kDispReady || p == P::kSvValid ||
-        p == P::kSvCta || p == P::kSvBase || p == P::kSvLive || p == P::kRsValid ||
-        p == P::kRsCta || p == P::kRsBase || p == P::kRstN)
+    if (p == P::kIssueValid || p == P::kIssueTag || p == P::kIssueWarp || p == P::kIssueSrcValid ||
+        p == P::kIssueSrcReg || p == P::kWbValid || p == P::kWbWarp || p == P::kWbReg ||
+        p == P::kWbData || p == P::kDispReady || p == P::kSvValid || p == P::kSvCta ||
+        p == P::kSvBase || p == P::kSvLive || p == P::kRsValid || p == P::kRsCta ||
+        p == P::kRsBase || p == P::kRstN)
       in[p].clear();
   }
   if (phase_left_ == 0)
@@ -132,8 +131,8 @@ void FineregSystemStimulus::Next(uint64_t /*cycle*/, PortValues& in) {
   const bool idle = phase_ == PhaseKind::kIdle;
   // Switching: one command at a time, offered until accepted.
   const double switch_rate = phase_ == PhaseKind::kSwitching || phase_ == PhaseKind::kFill ? 0.5
-                             : phase_ == PhaseKind::kPipeline                            ? 0.03
-                                                                                         : 0.01;
+                             : phase_ == PhaseKind::kPipeline                              ? 0.03
+                                                                                           : 0.01;
   if (!idle && !cmd_ && !moving_ && Chance(switch_rate))
     NewCommand();
   if (cmd_) {
@@ -155,9 +154,7 @@ void FineregSystemStimulus::Next(uint64_t /*cycle*/, PortValues& in) {
                       static_cast<uint64_t>(Uniform(0, spec_.pcrf.ctas - 1)));  // the query
   }
   // Pipeline traffic.
-  const double issue_rate = idle                                ? 0.0
-                            : phase_ == PhaseKind::kSwitching ? 0.3
-                                                              : 0.8;
+  const double issue_rate = idle ? 0.0 : phase_ == PhaseKind::kSwitching ? 0.3 : 0.8;
   if (Chance(issue_rate)) {
     Instr i;
     i.warp = Uniform(0, spec_.warps - 1);
@@ -233,10 +230,9 @@ void FineregSystemStimulus::Observe(uint64_t /*cycle*/, const PortValues& out) {
 }
 
 GPURF_REGISTER(StimulusFamily, finereg_system, "finereg-system",
-               StimulusFamily{
-                   [](const StructureSpec& s, uint64_t seed) -> std::unique_ptr<Stimulus> {
-                     return std::make_unique<FineregSystemStimulus>(SpecAs<FineregSystemSpec>(s),
-                                                                    seed);
-                   }})
+               StimulusFamily{[](const StructureSpec& s,
+                                 uint64_t seed) -> std::unique_ptr<Stimulus> {
+                 return std::make_unique<FineregSystemStimulus>(SpecAs<FineregSystemSpec>(s), seed);
+               }})
 
 }  // namespace gpurf

@@ -66,9 +66,9 @@ class FineregSystemStimulus : public Stimulus {
   int groups_ = 0;
   std::set<std::pair<int, int>> written_;  // ACRF (warp slot, reg) written since power-up
   std::vector<std::optional<std::vector<bool>>> pending_;  // per CTA slot: the saved vector
-  std::optional<Command> cmd_;  // offered, not yet accepted
-  std::optional<Command> moving_;  // accepted, the RMU not yet idle again
-  bool moving_seen_ = false;       // one cycle passed since acceptance
+  std::optional<Command> cmd_;                             // offered, not yet accepted
+  std::optional<Command> moving_;                          // accepted, the RMU not yet idle again
+  bool moving_seen_ = false;                               // one cycle passed since acceptance
   std::vector<Instr> inflight_;
   std::optional<Instr> offered_;
   std::optional<std::pair<int, int>> wb_offered_;  // (warp slot, reg)

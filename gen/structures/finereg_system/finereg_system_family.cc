@@ -18,9 +18,7 @@ GPURF_REGISTER(
           return FineregSystemSpec::FromParams(p);
         },
         .emit =
-            [](const StructureSpec& s) {
-              return EmitFineregSystem(SpecAs<FineregSystemSpec>(s));
-            },
+            [](const StructureSpec& s) { return EmitFineregSystem(SpecAs<FineregSystemSpec>(s)); },
         .not_applicable =
             {
                 {"activity",

@@ -40,7 +40,9 @@ constexpr const char* kSvWait = "3'd2";
 constexpr const char* kSvAppend = "3'd3";
 constexpr const char* kRsWalk = "3'd4";
 
-std::string StateIs(const char* st) { return std::string("st_q == ") + st; }
+std::string StateIs(const char* st) {
+  return std::string("st_q == ") + st;
+}
 
 }  // namespace
 
@@ -107,45 +109,45 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
   m.Add(Decl("app_fire", "", "the PCRF accepts the save engine's append"));
   m.Add(Decl("take", "", "the restore engine takes a register from the PCRF"));
   m.Add(Decl("wb_done", "", "the buffer is written into the ACRF"));
-  for (const auto& [n, w] : std::vector<std::pair<const char*, std::string>>{
-           {"mrf_issue_valid", ""},
-           {"mrf_issue_ready", ""},
-           {"mrf_issue_tag", Msb("MrfTagWidth")},
-           {"mrf_issue_warp", Msb("WarpWidth")},
-           {"mrf_issue_src_valid", "2"},
-           {"mrf_issue_src_reg", "3*RegWidth-1"},
-           {"mrf_wb_valid", ""},
-           {"mrf_wb_ready", ""},
-           {"mrf_wb_warp", Msb("WarpWidth")},
-           {"mrf_wb_reg", Msb("RegWidth")},
-           {"mrf_wb_data", Msb("DataWidth")},
-           {"mrf_disp_valid", ""},
-           {"mrf_disp_ready", ""},
-           {"mrf_disp_tag", Msb("MrfTagWidth")},
-           {"mrf_cnt", "5*CntWidth-1"},
-           {"pcrf_app_ready", ""},
-           {"pcrf_app_entry", Msb("EntryBits")},
-           {"pcrf_rs_ready", ""},
-           {"pcrf_out_ready", ""},
-           {"pcrf_out_valid", ""},
-           {"pcrf_out_cta", Msb("CtaBits")},
-           {"pcrf_out_warp", Msb("CWarpWidth")},
-           {"pcrf_out_reg", Msb("RegWidth")},
-           {"pcrf_out_entry", Msb("EntryBits")},
-           {"pcrf_out_last", ""},
-           {"pcrf_out_data", Msb("DataWidth")},
-           {"pcrf_q_count", Msb("CountBits")},
-           {"pcrf_q_head_valid", ""},
-           {"pcrf_q_head", Msb("EntryBits")}})
+  for (const auto& [n, w] :
+       std::vector<std::pair<const char*, std::string>>{{"mrf_issue_valid", ""},
+                                                        {"mrf_issue_ready", ""},
+                                                        {"mrf_issue_tag", Msb("MrfTagWidth")},
+                                                        {"mrf_issue_warp", Msb("WarpWidth")},
+                                                        {"mrf_issue_src_valid", "2"},
+                                                        {"mrf_issue_src_reg", "3*RegWidth-1"},
+                                                        {"mrf_wb_valid", ""},
+                                                        {"mrf_wb_ready", ""},
+                                                        {"mrf_wb_warp", Msb("WarpWidth")},
+                                                        {"mrf_wb_reg", Msb("RegWidth")},
+                                                        {"mrf_wb_data", Msb("DataWidth")},
+                                                        {"mrf_disp_valid", ""},
+                                                        {"mrf_disp_ready", ""},
+                                                        {"mrf_disp_tag", Msb("MrfTagWidth")},
+                                                        {"mrf_cnt", "5*CntWidth-1"},
+                                                        {"pcrf_app_ready", ""},
+                                                        {"pcrf_app_entry", Msb("EntryBits")},
+                                                        {"pcrf_rs_ready", ""},
+                                                        {"pcrf_out_ready", ""},
+                                                        {"pcrf_out_valid", ""},
+                                                        {"pcrf_out_cta", Msb("CtaBits")},
+                                                        {"pcrf_out_warp", Msb("CWarpWidth")},
+                                                        {"pcrf_out_reg", Msb("RegWidth")},
+                                                        {"pcrf_out_entry", Msb("EntryBits")},
+                                                        {"pcrf_out_last", ""},
+                                                        {"pcrf_out_data", Msb("DataWidth")},
+                                                        {"pcrf_q_count", Msb("CountBits")},
+                                                        {"pcrf_q_head_valid", ""},
+                                                        {"pcrf_q_head", Msb("EntryBits")}})
     m.Add(Decl(n, w, ""));
   m.Blank();
 
   m.Comment("Save engine: the lowest live register of the vector (a priority encoder).");
-  m.Add(Comb("p_cur", {Blocking("cur_idx", "'0"), Blocking("cur_found", "1'b0"),
-                       ForLoop("i", "LiveBits",
-                               {IfThen("!cur_found && live_q[i]",
-                                       {Blocking("cur_idx", "LiveIdxBits'(i)"),
-                                        Blocking("cur_found", "1'b1")})})}));
+  m.Add(Comb("p_cur",
+             {Blocking("cur_idx", "'0"), Blocking("cur_found", "1'b0"),
+              ForLoop("i", "LiveBits",
+                      {IfThen("!cur_found && live_q[i]", {Blocking("cur_idx", "LiveIdxBits'(i)"),
+                                                          Blocking("cur_found", "1'b1")})})}));
   m.Add(emit::Assign("cur_w", "cur_idx[LiveIdxBits-1:RegWidth]"));
   m.Add(emit::Assign("cur_r", "cur_idx[RegWidth-1:0]"));
   m.Add(emit::Assign("live_next", "live_q & ~(LiveBits'(1) << cur_idx)"));
@@ -153,7 +155,8 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
 
   m.Comment("Command handshakes: one RMU operation at a time; a save wins over a restore.");
   m.Add(emit::Assign("sv_ready_o", "rst_ni && " + StateIs(kIdle)));
-  m.Add(emit::Assign("rs_ready_o", "rst_ni && " + StateIs(kIdle) + " && !sv_valid_i && pcrf_rs_ready"));
+  m.Add(emit::Assign("rs_ready_o",
+                     "rst_ni && " + StateIs(kIdle) + " && !sv_valid_i && pcrf_rs_ready"));
   m.Add(emit::Assign("sv_fire", "sv_valid_i && sv_ready_o"));
   m.Add(emit::Assign("rs_fire", "rs_valid_i && rs_ready_o"));
   m.Add(emit::Assign("busy_o", "!(" + StateIs(kIdle) + ")"));
@@ -168,7 +171,8 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
   m.Add(emit::Assign("mrf_issue_tag", "rmu_rd ? {1'b1, TagWidth'(0)} : {1'b0, issue_tag_i}"));
   m.Add(emit::Assign("mrf_issue_warp", "rmu_rd ? base_q + WarpWidth'(cur_w) : issue_warp_i"));
   m.Add(emit::Assign("mrf_issue_src_valid", "rmu_rd ? 3'b001 : issue_src_valid_i"));
-  m.Add(emit::Assign("mrf_issue_src_reg", "rmu_rd ? {{(2*RegWidth){1'b0}}, cur_r} : issue_src_reg_i"));
+  m.Add(emit::Assign("mrf_issue_src_reg",
+                     "rmu_rd ? {{(2*RegWidth){1'b0}}, cur_r} : issue_src_reg_i"));
   m.Add(emit::Assign("issue_ready_o", "mrf_issue_ready && !rmu_rd"));
   m.Comment("ACRF write-back port: the restore engine's buffer has priority.");
   m.Add(emit::Assign("rmu_wb", StateIs(kRsWalk) + " && buf_valid_q"));
@@ -249,32 +253,30 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
   m.Blank();
 
   m.Comment("The RMU's sequencing.");
-  m.Add(Ff("p_rmu",
-           {NonBlocking("st_q", kIdle), NonBlocking("cta_q", "'0"), NonBlocking("base_q", "'0"),
-            NonBlocking("live_q", "'0"), NonBlocking("left_q", "'0"),
-            NonBlocking("buf_valid_q", "1'b0"), NonBlocking("buf_warp_q", "'0"),
-            NonBlocking("buf_reg_q", "'0")},
-           {IfThen("sv_fire",
-                   {NonBlocking("cta_q", "sv_cta_i"), NonBlocking("base_q", "sv_base_i"),
-                    NonBlocking("live_q", "sv_live_i"),
-                    NonBlocking("st_q", std::string("sv_live_i != '0 ? ") + kSvRead + " : " + kIdle)}),
-            IfThen("rs_fire",
-                   {NonBlocking("cta_q", "rs_cta_i"), NonBlocking("base_q", "rs_base_i"),
-                    NonBlocking("left_q", "pcrf_q_count"),
-                    NonBlocking("st_q",
-                                std::string("pcrf_q_count != '0 ? ") + kRsWalk + " : " + kIdle)}),
-            IfThen("rmu_rd && mrf_issue_ready", {NonBlocking("st_q", kSvWait)}),
-            IfThen(StateIs(kSvWait) + " && rmu_disp", {NonBlocking("st_q", kSvAppend)}),
-            IfThen("app_fire",
-                   {NonBlocking("live_q", "live_next"),
-                    NonBlocking("st_q", std::string("live_next != '0 ? ") + kSvRead + " : " + kIdle)}),
-            IfThen("take",
-                   {NonBlocking("buf_valid_q", "1'b1"),
-                    NonBlocking("buf_warp_q", "base_q + WarpWidth'(pcrf_out_warp)"),
-                    NonBlocking("buf_reg_q", "pcrf_out_reg"),
-                    NonBlocking("left_q", "left_q - CountBits'(1)")}),
-            IfThen("wb_done", {NonBlocking("buf_valid_q", "1'b0"),
-                               IfThen("left_q == '0", {NonBlocking("st_q", kIdle)})})}));
+  m.Add(Ff(
+      "p_rmu",
+      {NonBlocking("st_q", kIdle), NonBlocking("cta_q", "'0"), NonBlocking("base_q", "'0"),
+       NonBlocking("live_q", "'0"), NonBlocking("left_q", "'0"), NonBlocking("buf_valid_q", "1'b0"),
+       NonBlocking("buf_warp_q", "'0"), NonBlocking("buf_reg_q", "'0")},
+      {IfThen("sv_fire",
+              {NonBlocking("cta_q", "sv_cta_i"), NonBlocking("base_q", "sv_base_i"),
+               NonBlocking("live_q", "sv_live_i"),
+               NonBlocking("st_q", std::string("sv_live_i != '0 ? ") + kSvRead + " : " + kIdle)}),
+       IfThen("rs_fire", {NonBlocking("cta_q", "rs_cta_i"), NonBlocking("base_q", "rs_base_i"),
+                          NonBlocking("left_q", "pcrf_q_count"),
+                          NonBlocking("st_q", std::string("pcrf_q_count != '0 ? ") + kRsWalk +
+                                                  " : " + kIdle)}),
+       IfThen("rmu_rd && mrf_issue_ready", {NonBlocking("st_q", kSvWait)}),
+       IfThen(StateIs(kSvWait) + " && rmu_disp", {NonBlocking("st_q", kSvAppend)}),
+       IfThen("app_fire",
+              {NonBlocking("live_q", "live_next"),
+               NonBlocking("st_q", std::string("live_next != '0 ? ") + kSvRead + " : " + kIdle)}),
+       IfThen("take", {NonBlocking("buf_valid_q", "1'b1"),
+                       NonBlocking("buf_warp_q", "base_q + WarpWidth'(pcrf_out_warp)"),
+                       NonBlocking("buf_reg_q", "pcrf_out_reg"),
+                       NonBlocking("left_q", "left_q - CountBits'(1)")}),
+       IfThen("wb_done", {NonBlocking("buf_valid_q", "1'b0"),
+                          IfThen("left_q == '0", {NonBlocking("st_q", kIdle)})})}));
   m.Comment("The buffer's row (no reset: it holds a row only while the state says so).");
   m.Add(FfNoReset("p_buf", {IfThen(StateIs(kSvWait) + " && rmu_disp",
                                    {NonBlocking("buf_q", "disp_data_o[DataWidth-1:0]")}),
@@ -282,20 +284,22 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
   m.Comment(
       "Occupied PCRF entries as the RMU moved them (S2: free count + occupied = entries, the\n"
       "entry at the walk's output being freed already).");
-  m.Add(Ff("p_occ", {NonBlocking("occ_q", "'0")},
-           {IfThen("app_fire && !take", {NonBlocking("occ_q", "occ_q + CountBits'(1)")},
-                   {IfThen("take && !app_fire", {NonBlocking("occ_q", "occ_q - CountBits'(1)")})})}));
+  m.Add(
+      Ff("p_occ", {NonBlocking("occ_q", "'0")},
+         {IfThen("app_fire && !take", {NonBlocking("occ_q", "occ_q + CountBits'(1)")},
+                 {IfThen("take && !app_fire", {NonBlocking("occ_q", "occ_q - CountBits'(1)")})})}));
   m.Blank();
   m.Comment("Sub-module outputs the RMU does not use (the assertions read some).");
   m.Add(Decl("unused_sub", "", ""));
-  m.Add(emit::Assign("unused_sub", "^{mrf_cnt, pcrf_app_entry, pcrf_out_entry, pcrf_out_last, "
-                             "pcrf_out_cta, pcrf_q_head_valid, pcrf_q_head, occ_q, cur_found}"));
+  m.Add(emit::Assign("unused_sub",
+                     "^{mrf_cnt, pcrf_app_entry, pcrf_out_entry, pcrf_out_last, "
+                     "pcrf_out_cta, pcrf_q_head_valid, pcrf_q_head, occ_q, cur_found}"));
   m.Blank();
 
   Ifdef d{"GPURF_ASSERTIONS", {}};
-  d.items.push_back(MakeItem(Net{"saved_q", Msb("CountBits"), std::to_string(s.pcrf.ctas),
-                                 "registers the RMU appended per CTA slot, not yet restored",
-                                 "mem2reg"}));
+  d.items.push_back(
+      MakeItem(Net{"saved_q", Msb("CountBits"), std::to_string(s.pcrf.ctas),
+                   "registers the RMU appended per CTA slot, not yet restored", "mem2reg"}));
   d.items.push_back(
       Ff("p_saved", {ForLoop("c", std::to_string(s.pcrf.ctas), {NonBlocking("saved_q[c]", "'0")})},
          {IfThen("app_fire", {NonBlocking("saved_q[cta_q]", "saved_q[cta_q] + CountBits'(1)")}),
@@ -309,11 +313,11 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
              {Quote("%m: save into CTA slot %0d, which holds a chain"), "sv_cta_i"}),
       Assert("!rmu_disp || " + StateIs(kSvWait),
              {Quote("%m: an RMU read returned with none in flight")}),
-      Assert(fmt::format("32'(free_count_o) + 32'(occ_q) == {} + 32'(pcrf_out_valid)",
-                         s.pcrf.entries),
-             {Quote("%m: S2 violated: free count %0d + occupied %0d != entries (+ the entry at "
-                    "the walk's output, freed)"),
-              "free_count_o", "occ_q"}),
+      Assert(
+          fmt::format("32'(free_count_o) + 32'(occ_q) == {} + 32'(pcrf_out_valid)", s.pcrf.entries),
+          {Quote("%m: S2 violated: free count %0d + occupied %0d != entries (+ the entry at "
+                 "the walk's output, freed)"),
+           "free_count_o", "occ_q"}),
       Assert("!take || pcrf_out_cta == cta_q",
              {Quote("%m: S5 violated: the walk of CTA %0d returned an entry of CTA %0d"), "cta_q",
               "pcrf_out_cta"}),

@@ -44,7 +44,8 @@ class SubParams {
       : sys_(sys), set_(std::move(descs)), sub_(std::move(sub)) {}
   SubParams& Put(const std::string& key, const std::string& text, const std::string& from) {
     const ParamValue& v = sys_.Get(from);
-    set_.Set(key, text, v.loc, (v.field.empty() ? from : v.field) + " (-> " + sub_ + "." + key + ")");
+    set_.Set(key, text, v.loc,
+             (v.field.empty() ? from : v.field) + " (-> " + sub_ + "." + key + ")");
     return *this;
   }
   SubParams& Copy(const std::string& key) { return Put(key, sys_.Get(key).s, key); }
@@ -71,8 +72,8 @@ FineregSystemSpec FineregSystemSpec::FromParams(const ParamSet& p) {
   if (!std::has_single_bit(static_cast<unsigned>(s.regs)))
     p.Reject("regs", fmt::format("{} is not a power of two", s.regs), "2, 4, ..., 256");
   if (s.cta_warps > s.warps)
-    p.Reject("cta_warps", fmt::format("{} warps per CTA exceed the ACRF's {} warps", s.cta_warps,
-                                      s.warps),
+    p.Reject("cta_warps",
+             fmt::format("{} warps per CTA exceed the ACRF's {} warps", s.cta_warps, s.warps),
              fmt::format("at most warps ({})", s.warps));
   if ((1LL << s.tag_width) <= p.IntAsInt("collectors"))
     p.Reject("tag_width",
