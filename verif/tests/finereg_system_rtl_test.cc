@@ -4,9 +4,10 @@
 //     CTAs with the read-priority ACRF and flip-flop storage); the defaults run for a million
 //     cycles and eight more shapes for 1e5 in the soak tests (verif/tests/CMakeLists.txt, label
 //     soak);
-//   - one RTL mutation per system invariant (S1-S5 of finereg_system_spec.h), among them the
-//     issue's corrupted next pointer and lost free bit, that the lockstep comparison must
-//     catch, and the end bit lost, which the top's own S3 assertion must catch.
+//   - one RTL mutation per system invariant (S1-S5 of finereg_system_spec.h): bugs of the RMU
+//     (S1, S4) the lockstep comparison must catch; bugs inside the composed PCRF (S2 lost free
+//     bit, S3 corrupted next pointer and chain without end, S5 entry on two chains) an
+//     invariant assertion must catch.
 #include <gtest/gtest.h>
 
 #include "gen/structures/finereg_system/finereg_system_gen.h"
@@ -52,59 +53,63 @@ TEST_P(FineregSystemMatrix, LockstepMatchesModel) {
 INSTANTIATE_TEST_SUITE_P(Shapes, FineregSystemMatrix,
                          ::testing::Range<size_t>(0, std::size(kMatrix)), test::CaseNames(kMatrix));
 
-struct FileMutation {
-  const char* name;
-  const char* file;  // "" = the top, else the prefix of a sub-module's file
-  const char* from;
-  const char* to;
-};
-
-const FileMutation kMutations[] = {
+const test::LockstepMutation kLockstepMutations[] = {
     // S1: the restore engine writes each register one register off in the ACRF.
-    {"S1RestoreIntoWrongRegister", "", "buf_reg_q <= pcrf_out_reg;",
+    {"S1RestoreIntoWrongRegister", "buf_reg_q <= pcrf_out_reg;",
      "buf_reg_q <= pcrf_out_reg ^ RegWidth'(1);"},
-    // S2: a lost free bit: the walk frees an entry but its free bit stays clear, so the free
-    // count drops for good.
-    {"S2LostFreeBit", "rf_pcrf", "if (freed) begin\n          free_q <= 1'b1;",
-     "if (freed) begin\n          free_q <= 1'b0;"},
-    // S3: a corrupted next pointer: the old tail links to the entry after the new one.
-    {"S3CorruptedNextPointer", "rf_pcrf", "next_q <= alloc_entry;",
-     "next_q <= alloc_entry + EntryBits'(1);"},
     // S4: the save engine drops the register after each one it appends (a live register that
     // never reaches the chain).
-    {"S4SaveSkipsLiveRegister", "", "live_q <= live_next;",
+    {"S4SaveSkipsLiveRegister", "live_q <= live_next;",
      "live_q <= live_next & (live_next - LiveBits'(1));"},
-    // S5: find-next-free also offers entry 1 when it is occupied: two chains share it.
-    {"S5EntryOnTwoChains", "rf_pcrf", "if (!alloc_found && free[e]) begin",
-     "if (!alloc_found && (free[e] || e == 1)) begin"},
 };
 
 class FineregSystemMutation : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(FineregSystemMutation, IsCaughtByLockstep) {
-  const FileMutation& mu = kMutations[GetParam()];
+  const test::LockstepMutation& mu = kLockstepMutations[GetParam()];
   const FineregSystemSpec spec = test::MakeFineregSystemSpec({});
   GeneratedStructure rtl = EmitFineregSystem(spec);
-  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, mu.file, mu.from, mu.to));
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", mu.from, mu.to));
   test::ExpectCaughtByLockstep(spec, rtl, mu.name);
 }
 
 INSTANTIATE_TEST_SUITE_P(Bugs, FineregSystemMutation,
-                         ::testing::Range<size_t>(0, std::size(kMutations)),
-                         test::CaseNames(kMutations));
+                         ::testing::Range<size_t>(0, std::size(kLockstepMutations)),
+                         test::CaseNames(kLockstepMutations));
 
-// S3 through the top's own assertion: the PCRF's appends leave no end bit, and a walk reaches
-// its last register without meeting one. Run without comparison, so that the assertion, not an
-// output difference, stops the run.
-TEST(FineregSystemInvariant, S3AssertionFiresOnChainWithoutEnd) {
+// Bugs inside the composed PCRF, the corrupted next pointer and lost free bit among
+// them: an invariant assertion (the PCRF's own, or the top's S2 / S3) must stop the run, which
+// goes without comparison so that the assertion, not an output difference, catches the bug.
+const test::InvariantMutation kInvariantMutations[] = {
+    // S2: a lost free bit: the walk frees an entry but its free bit stays clear.
+    {"S2LostFreeBit", "if (freed) begin\n          free_q <= 1'b1;",
+     "if (freed) begin\n          free_q <= 1'b0;", "free count"},
+    // S3: a corrupted next pointer: the old tail links to the entry after the new one.
+    {"S3CorruptedNextPointer", "next_q <= alloc_entry;", "next_q <= alloc_entry + EntryBits'(1);",
+     "violated"},
+    // S3: appends leave no end bit: a walk reaches its last register without meeting one.
+    {"S3ChainWithoutEnd", "end_q <= 1'b1;\n          free_q <= 1'b0;",
+     "end_q <= 1'b0;\n          free_q <= 1'b0;", "violated"},
+    // S5: find-next-free also offers entry 1 when it is occupied: two chains share it.
+    {"S5EntryOnTwoChains", "if (!alloc_found && free[e]) begin",
+     "if (!alloc_found && (free[e] || e == 1)) begin", "occupied entry"},
+};
+
+class FineregSystemInvariant : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(FineregSystemInvariant, AssertionFiresOnBrokenRtl) {
+  const test::InvariantMutation& mu = kInvariantMutations[GetParam()];
   const FineregSystemSpec spec = test::MakeFineregSystemSpec({});
   GeneratedStructure rtl = EmitFineregSystem(spec);
-  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "rf_pcrf", "end_q <= 1'b1;\n          free_q <= 1'b0;",
-                                       "end_q <= 1'b0;\n          free_q <= 1'b0;"));
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "rf_pcrf", mu.from, mu.to));
   test::ObserveOnly<FineregSystemModel> model(spec);
   FineregSystemStimulus stim(spec, 7);
-  test::ExpectAssertionFires(rtl, model, stim, 30000, "S3ChainWithoutEnd", "violated");
+  test::ExpectAssertionFires(rtl, model, stim, 30000, mu.name, mu.message);
 }
+
+INSTANTIATE_TEST_SUITE_P(Invariants, FineregSystemInvariant,
+                         ::testing::Range<size_t>(0, std::size(kInvariantMutations)),
+                         test::CaseNames(kInvariantMutations));
 
 }  // namespace
 }  // namespace gpurf
