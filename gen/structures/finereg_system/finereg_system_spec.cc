@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "base/hash.h"
+#include "gen/params/sub_params.h"
 
 namespace gpurf {
 
@@ -34,31 +35,6 @@ const std::vector<ParamDesc>& FineregSystemSpec::ParamDescs() {
   return descs;
 }
 
-namespace {
-
-// Builds a sub-structure's ParamSet; every value keeps where the user gave the system parameter
-// it comes from, with the field path "from (-> sub.key)".
-class SubParams {
- public:
-  SubParams(const ParamSet& sys, std::vector<ParamDesc> descs, std::string sub)
-      : sys_(sys), set_(std::move(descs)), sub_(std::move(sub)) {}
-  SubParams& Put(const std::string& key, const std::string& text, const std::string& from) {
-    const ParamValue& v = sys_.Get(from);
-    set_.Set(key, text, v.loc,
-             (v.field.empty() ? from : v.field) + " (-> " + sub_ + "." + key + ")");
-    return *this;
-  }
-  SubParams& Copy(const std::string& key) { return Put(key, sys_.Get(key).s, key); }
-  const ParamSet& set() const { return set_; }
-
- private:
-  const ParamSet& sys_;
-  ParamSet set_;
-  std::string sub_;
-};
-
-}  // namespace
-
 FineregSystemSpec FineregSystemSpec::FromParams(const ParamSet& p) {
   FineregSystemSpec s;
   s.params = p;
@@ -85,20 +61,21 @@ FineregSystemSpec FineregSystemSpec::FromParams(const ParamSet& p) {
   {
     const int banks = p.IntAsInt("banks");
     const int rows = s.warps * ((s.regs + banks - 1) / banks);
-    SubParams m(p, MrfSpec::ParamDescs(), "mrf");
-    m.Copy("banks").Copy("warps").Copy("regs").Copy("collectors").Copy("wb_policy");
-    m.Copy("bank_impl");
-    m.Put("rows", std::to_string(rows), "banks");
-    m.Put("width", std::to_string(s.data_width), "row_bytes");
-    m.Put("tag_width", std::to_string(s.tag_width + 1), "tag_width");
-    s.mrf = MrfSpec::FromParams(m.set());
+    SubParams m(MrfSpec::ParamDescs(), p, "mrf");
+    for (const char* k : {"banks", "warps", "regs", "collectors", "wb_policy", "bank_impl"})
+      m.Copy(k);
+    m.Set("rows", std::to_string(rows), "banks");
+    m.Set("width", std::to_string(s.data_width), "row_bytes");
+    m.Set("tag_width", std::to_string(s.tag_width + 1), "tag_width");
+    s.mrf = MrfSpec::FromParams(m.params());
   }
   {
-    SubParams c(p, PcrfSpec::ParamDescs(), "pcrf");
-    c.Copy("entries").Copy("row_bytes").Copy("ctas").Copy("regs").Copy("hop_cycles");
-    c.Copy("pipelined").Copy("data_impl");
-    c.Put("warps", std::to_string(s.cta_warps), "cta_warps");
-    s.pcrf = PcrfSpec::FromParams(c.set());
+    SubParams c(PcrfSpec::ParamDescs(), p, "pcrf");
+    for (const char* k :
+         {"entries", "row_bytes", "ctas", "regs", "hop_cycles", "pipelined", "data_impl"})
+      c.Copy(k);
+    c.Copy("cta_warps", "warps");
+    s.pcrf = PcrfSpec::FromParams(c.params());
   }
   s.warp_width = s.mrf.warp_width;
   s.reg_width = s.mrf.reg_width;
