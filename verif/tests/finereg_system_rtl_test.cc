@@ -1,5 +1,5 @@
 // The finereg-system RTL against its golden model (label rtl):
-//   - lint clean with every tool at the defaults;
+//   - lint clean with every tool at the defaults and at odd shapes;
 //   - lockstep over small shapes (the defaults; a tiny unpipelined PCRF that fills; four-warp
 //     CTAs with the read-priority ACRF and flip-flop storage); the defaults run for a million
 //     cycles and eight more shapes for 1e5 in the soak tests (verif/tests/CMakeLists.txt, label
@@ -21,6 +21,18 @@ namespace {
 
 TEST(FineregSystemLint, DefaultIsClean) {
   test::ExpectLintClean(EmitFineregSystem(test::MakeFineregSystemSpec({})));
+}
+
+// Non-power-of-two entries, CTA slots and warp slots; one bank, one collector, one tag bit, and
+// flip-flop storage: the widths that differ from the defaults' (1-bit tags and bank indices).
+TEST(FineregSystemLint, OddShapesAreClean) {
+  test::ExpectLintClean(EmitFineregSystem(
+      test::MakeFineregSystemSpec({{"entries", "13"}, {"ctas", "5"}, {"warps", "6"}})));
+  test::ExpectLintClean(EmitFineregSystem(test::MakeFineregSystemSpec({{"banks", "1"},
+                                                                       {"collectors", "1"},
+                                                                       {"tag_width", "1"},
+                                                                       {"bank_impl", "flops"},
+                                                                       {"data_impl", "flops"}})));
 }
 
 struct MatrixCase {
