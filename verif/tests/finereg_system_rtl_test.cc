@@ -7,7 +7,8 @@
 //   - one RTL mutation per system invariant (S1-S5 of finereg_system_spec.h): bugs of the RMU
 //     (S1, S4) the lockstep comparison must catch; bugs inside the composed PCRF (S2 lost free
 //     bit, S3 corrupted next pointer and chain without end, S5 entry on two chains) an
-//     invariant assertion must catch.
+//     invariant assertion must catch, and with every assertion compiled out the lockstep against
+//     the system model (all but the end bit, which reaches no port).
 #include <gtest/gtest.h>
 
 #include "gen/structures/finereg_system/finereg_system_gen.h"
@@ -121,6 +122,35 @@ TEST_P(FineregSystemInvariant, AssertionFiresOnBrokenRtl) {
 
 INSTANTIATE_TEST_SUITE_P(Invariants, FineregSystemInvariant,
                          ::testing::Range<size_t>(0, std::size(kInvariantMutations)),
+                         test::CaseNames(kInvariantMutations));
+
+// The same PCRF bugs with every RTL assertion compiled out (the mutant's `ifdef guards renamed):
+// the lockstep comparison against the system's golden model must catch them on its own (all but
+// the lost end bit, see below).
+class FineregSystemModelOnly : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(FineregSystemModelOnly, IsCaughtByLockstepWithoutAssertions) {
+  const test::InvariantMutation& mu = kInvariantMutations[GetParam()];
+  const FineregSystemSpec spec = test::MakeFineregSystemSpec({});
+  GeneratedStructure rtl = EmitFineregSystem(spec);
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "rf_pcrf", mu.from, mu.to));
+  int guards = 0;
+  for (auto& f : rtl.files) {
+    const std::string from = "`ifdef GPURF_ASSERTIONS\n";
+    for (auto pos = f.contents.find(from); pos != std::string::npos;
+         pos = f.contents.find(from, pos)) {
+      f.contents.replace(pos, from.size(), "`ifdef GPURF_ASSERTIONS_COMPILED_OUT\n");
+      ++guards;
+    }
+  }
+  ASSERT_GE(guards, 3);  // the top, the MRF and the PCRF
+  test::ExpectCaughtByLockstep(spec, rtl, mu.name);
+}
+
+// Not S3ChainWithoutEnd (index 2): the end bit reaches no port of the top (the restore engine
+// counts the registers it takes), so a chain without it restores the same registers; only the
+// assertions see it.
+INSTANTIATE_TEST_SUITE_P(Invariants, FineregSystemModelOnly, ::testing::Values<size_t>(0, 1, 3),
                          test::CaseNames(kInvariantMutations));
 
 }  // namespace
