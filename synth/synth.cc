@@ -252,30 +252,35 @@ TimingResult ParseStaReport(const std::string& log, double period_ns) {
 
 namespace {
 
-// A cell the library does not define that the generator declared as a black-boxed SRAM macro
-// (manifest derived.sram_macros: module, depth, width, count); its figures come from the SRAM
-// model. Throws when Yosys counted another number of them than the generator declared.
-std::optional<MacroUse> MacroFor(const GeneratedStructure& g, const std::string& type, int count,
-                                 const SynthOptions& opt) {
+// The cells of a type the library does not define that the generator declared as black-boxed
+// SRAM macros (manifest derived.sram_macros: module, depth, width, count), one use per declared
+// shape (a system top may hold macros of one module in several shapes: its MRF banks and its
+// PCRF data array); their figures come from the SRAM model. Throws when Yosys counted another
+// number of them than the generator declared in all.
+std::vector<MacroUse> MacrosFor(const GeneratedStructure& g, const std::string& type, int count,
+                                const SynthOptions& opt) {
+  std::vector<MacroUse> uses;
   if (!g.derived.is_object() || !g.derived.contains("sram_macros"))
-    return std::nullopt;
+    return uses;
+  int declared = 0;
   for (const auto& m : g.derived["sram_macros"]) {
     if (m.value("module", "") != type)
       continue;
-    if (m.value("count", -1) != count) {
-      throw ToolError(
-          fmt::format("{}: Yosys kept {} cells of SRAM macro {}, the generator "
-                      "declared {}",
-                      g.top, count, type, m.value("count", -1)));
-    }
     MacroUse u;
     u.module = type;
-    u.count = count;
+    u.count = m.value("count", -1);
     u.figures = EstimateSram({m.value("depth", 0), m.value("width", 0)}, SramBasis::kGebhart,
                              opt.sram_node);
-    return u;
+    declared += u.count;
+    uses.push_back(u);
   }
-  return std::nullopt;
+  if (!uses.empty() && declared != count) {
+    throw ToolError(
+        fmt::format("{}: Yosys kept {} cells of SRAM macro {}, the generator "
+                    "declared {}",
+                    g.top, count, type, declared));
+  }
+  return uses;
 }
 
 // Builds the result from the files of a (cached) work folder.
@@ -310,16 +315,18 @@ ModuleSynthResult Collect(const GeneratedStructure& g, const LibertyLibrary& lib
   for (const auto& [type, n] : by_type.items()) {
     const LibertyCell* c = lib.Find(type);
     if (c == nullptr) {
-      if (auto m = MacroFor(g, type, n.get<int>(), opt)) {
-        r.macros.push_back(*m);
-        r.macro_area += m->area();
+      const std::vector<MacroUse> uses = MacrosFor(g, type, n.get<int>(), opt);
+      for (const MacroUse& m : uses) {
+        r.macros.push_back(m);
+        r.macro_area += m.area();
         r.notes.push_back(fmt::format(
             "{} x{}: black-boxed {}x{} SRAM macro, area {:.0f} {} each from the SRAM model ({} "
             "basis, {}), not from {}; not included in the library-cell total",
-            type, m->count, m->figures.shape.depth, m->figures.shape.width, m->figures.area_um2,
-            r.area_unit, SramBasisName(m->figures.basis), m->figures.node.name, lib.name));
-        continue;
+            type, m.count, m.figures.shape.depth, m.figures.shape.width, m.figures.area_um2,
+            r.area_unit, SramBasisName(m.figures.basis), m.figures.node.name, lib.name));
       }
+      if (!uses.empty())
+        continue;
       unknown.push_back(fmt::format("{} x{}", type, n.get<int>()));
       continue;
     }
