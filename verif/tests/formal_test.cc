@@ -548,5 +548,29 @@ TEST(FormalReporting, NonInductivePropertyIsUnknown) {
   EXPECT_TRUE(!r.trace.empty() && fs::exists(r.trace)) << r.Summary();
 }
 
+// A property whose unbounded step is ABC's PDR (the renaming table's mapped-once): a violation
+// PDR reaches beyond the base case's K is UNKNOWN with the advice to raise the depth, never
+// PROVEN, and the kept run.sh reproduces the PDR step.
+TEST(FormalReporting, PdrViolationBeyondTheBaseCaseIsUnknown) {
+  TargetStructure ts = Make("renaming-table", kRename);
+  ASSERT_NO_FATAL_FAILURE(
+      test::Mutate(ts.rtl, "", "if (free[b]) begin\n          valid_q[row] <= 1'b0;",
+                   "if (free[b]) begin\n          valid_q[row] <= valid_q[row];"));
+  const TempDir traces("gpurf-formal-test");
+  ProveOptions opt;
+  opt.property = "mapped-once";
+  opt.depth = 1;  // the base case cannot reach the bug (it needs 4 cycles)
+  opt.trace_dir = traces.path();
+  opt.timeout_seconds = 300;
+  const auto rs = ProveStructure(ts.spec, ts.rtl, opt);
+  ASSERT_EQ(rs.size(), 1u);
+  const ProofResult& r = rs.front();
+  EXPECT_EQ(r.status, ProofResult::Status::kUnknown) << r.Summary();
+  EXPECT_NE(r.reason.find("PDR reaches a violation"), std::string::npos) << r.Summary();
+  const fs::path kept = traces.path() / ts.rtl.top / "mapped-once";
+  EXPECT_TRUE(fs::exists(kept / "pdr.ys")) << kept;
+  EXPECT_NE(ReadFile(kept / "run.sh").find("yosys-abc"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace gpurf
