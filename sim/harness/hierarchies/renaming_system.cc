@@ -786,8 +786,7 @@ class RenamingSystem : public RfSystem {
 // event (`table_energy: characterized`, the default): the renaming table's lookup, allocation
 // and release and the release flag cache's lookup and fill from gpurf's own characterization
 // (docs/renaming-table.md, "Characterization": gate-level, OSU 0.18 um scaled to 40 nm; the
-// table at 8 and 16 warp slots of the default's 17-entry window and 10-bit ids, extrapolated
-// linearly in warp slots to the 1 KB table's 48; the flag cache at its 10 x 54-bit default). A
+// table at its 1 KB default of 48 warp slots, the flag cache at its 10 x 54-bit default). A
 // flag cache hit is a lookup, a pir fetch with a cache a lookup and a fill. With
 // `table_energy: jeon-table-2`, Jeon Table 2's 1.14 pJ per 1 KB table access (40 nm, CACTI 5.3)
 // for lookups, allocations and releases, and the flag cache unpriced. Leakage (Jeon Table 2, 40
@@ -802,7 +801,7 @@ class RenamingSystem : public RfSystem {
 constexpr double kSubarrayLeakMwPer4K = 2.8;
 constexpr double kTableLeakMw = 4 * 0.27;
 constexpr double kJeonTablePj = 1.14;
-constexpr double kLookupPj = 1.429, kAllocPj = 7.183, kReleasePj = 2.802;
+constexpr double kLookupPj = 1.373, kAllocPj = 6.744, kReleasePj = 4.870;
 constexpr double kFlagLookupPj = 0.735, kFlagFillPj = 0.688;
 
 energy::Energies RenamingEnergies(const DesignSpec& d, int slots,
@@ -832,8 +831,7 @@ energy::Energies RenamingEnergies(const DesignSpec& d, int slots,
     comp("flag cache hits", "fc hit", 0, none);
     comp("pir fetches", "pir", 0, none);
   } else {
-    const char* table =
-        "gpurf characterization (renaming table, 40 nm, extrapolated to 48 warp slots)";
+    const char* table = "gpurf characterization (renaming table, 1 KB default, 40 nm)";
     comp("renaming lookups", "rt", kLookupPj, table);
     comp("renaming allocations", "alloc", kAllocPj, table);
     comp("renaming releases", "rel", kReleasePj, table);
