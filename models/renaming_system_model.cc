@@ -59,6 +59,7 @@ struct RenamingSystemModel::Cycle {
   std::array<bool, 3> rel_bits{};
   bool rt_ready = false, stage_go = false, drained = false, ready = false, dst_ren = false;
   bool refused = false;  // an instr passed every gate but the throttle's grant
+  bool held = false;     // an instr offered by a CTA the throttle holds (issue_ok_o low)
   int buf_alloc = 0;
   bool disp_fire = false, res_fire = false;
 };
@@ -182,6 +183,7 @@ RenamingSystemModel::Cycle RenamingSystemModel::Evaluate(const PortValues& in) {
   u.thr.Eval();
   const bool grant = u.thr.Out(TH::kAllocGrant);
   c.refused = instr_go && c.dst_ren && !grant;
+  c.held = req_valid && is_instr && rst_n && !cta_ok;
   const bool ready = rst_n && (is_instr ? (c.rt_ready && stage_free && flags_ok && cta_ok &&
                                            spare_ok && (!c.dst_ren || grant))
                                         : c.rt_ready);
@@ -324,6 +326,8 @@ void RenamingSystemModel::Clock(const PortValues& in) {
     ++stats_.throttled_cycles;
   if (c.refused)
     ++stats_.throttle_refusals;
+  if (c.held)
+    ++stats_.issue_holds;
   if (c.instr_fire) {
     ++stats_.instrs;
     const bool res_valid = u.thr.Out(TH::kReservedValid);

@@ -41,7 +41,8 @@ class RenamingSystemModel : public CycleModel, public RenamingSystemPort {
   struct Stats {
     uint64_t instrs = 0, releases = 0, exits = 0, maps = 0, frees = 0, dispatched = 0, results = 0,
              flag_misses = 0, throttled_cycles = 0, operands_checked = 0, max_mapped = 0,
-             throttle_refusals = 0;  // an offered first write refused by the throttle
+             throttle_refusals = 0,  // an offered first write refused by the throttle
+        issue_holds = 0;             // an offered instr of a CTA the throttle holds (issue_ok_o)
   };
   const Stats& stats() const { return stats_; }
 

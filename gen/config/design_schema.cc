@@ -68,6 +68,10 @@ const std::vector<DesignSection>& DesignSections() {
         IntParam("subarrays", 1, 16, 8, "renaming: power-gated subarrays per bank"),
         IntParam("wake_cycles", 1, 31, 1, "renaming: subarray wake-up latency in cycles"),
         BoolParam("power_gating", true, "renaming: gate subarrays with no mapped register"),
+        EnumParam("table_energy", {"characterized", "jeon-table-2"}, "characterized",
+                  "renaming: per-access energies of the renaming table and release flag cache: "
+                  "gpurf's own characterization (docs/renaming-table.md) or Jeon Table 2 (1.14 pJ "
+                  "per table access, flag cache unpriced)"),
         // hybrid (Bailey et al.): gen/config/hierarchies/hybrid.cc
         IntParam("rc_bytes", 0, 262144, 8192,
                  "hybrid: register-cache bytes per SM, split over the register-file partitions "

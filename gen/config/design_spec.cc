@@ -62,6 +62,7 @@ nlohmann::ordered_json DesignSpec::ToJson() const {
          {"physical_bytes", "table_bytes", "flag_cache_entries", "subarrays", "wake_cycles"})
       j["hierarchy"][key] = h.Int(key);
     j["hierarchy"]["power_gating"] = h.Bool("power_gating");
+    j["hierarchy"]["table_energy"] = h.Enum("table_energy");
   }
   if (hierarchy.kind == "finereg" && sections != nullptr) {
     const ParamSet& h = sections->sections.at("hierarchy");

@@ -40,6 +40,10 @@ struct PropertyDef {
   // match at least one assertion of the RTL; the other RTL assertions are left out of this proof.
   std::vector<std::string> rtl_checks;
   std::function<Harness(const StructureSpec&, const GeneratedStructure&)> harness;
+  // The unbounded step: false, k-induction at K (yosys-smtbmc -i); true, ABC's PDR (IC3) on the
+  // same model as an AIGER file (`pdr.ys`), for a property that is inductive only with an
+  // invariant the solver struggles to use at K (the base case at K still gives the FAILED traces).
+  bool pdr = false;
 };
 
 struct Family {

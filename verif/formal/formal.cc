@@ -194,6 +194,32 @@ SolverRun RunSmtbmc(const fs::path& dir, const std::string& args, int timeout_s)
   return r;
 }
 
+// The unbounded step by ABC's PDR on `dir`/pdr.ys's AIGER model (constraints folded in, every
+// assertion ORed into one property): status PASSED (proven for every reachable state), FAILED (a
+// reachable state violates an assertion; PDR's frame in last_step) or other (timeout, tool error).
+SolverRun RunPdr(const fs::path& dir, int timeout_s) {
+  SolverRun r;
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::string cmd = fmt::format(
+      "cd {} && yosys -q -l pdr.log -s pdr.ys && timeout --kill-after=10 {} yosys-abc -c "
+      "'read_aiger model.aig; fold; orpos; pdr -T {}'",
+      ShellQuote(dir.string()), timeout_s, timeout_s);
+  spdlog::debug("{}", cmd);
+  r.rc = RunCommand(cmd, &r.log);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.timed_out = r.rc == 124 || r.rc == 137 || r.rc == 128 + 9 ||
+                r.log.find("Reached timeout") != std::string::npos;
+  static const std::regex cex_re(R"(was asserted in frame (\d+))");
+  std::smatch m;
+  if (r.log.find("Property proved") != std::string::npos) {
+    r.status = "PASSED";
+  } else if (std::regex_search(r.log, m, cex_re)) {
+    r.status = "FAILED";
+    r.last_step = std::stoi(m[1]);
+  }
+  return r;
+}
+
 // The file `name` of the RTL as written, else of the work folder (the harness).
 std::string SourceText(const GeneratedStructure& rtl, const fs::path& dir,
                        const std::string& name) {
@@ -322,12 +348,24 @@ ProofResult ProveOne(const StructureSpec& spec, const GeneratedStructure& rtl, c
   names.push_back("prove.ys");
   const std::string bmc_args = fmt::format("--presat -t {} --dump-vcd trace.vcd", r.steps);
   const std::string ind_args = fmt::format("-i -t {} --dump-vcd induction.vcd", r.steps);
+  std::string unbounded = fmt::format("yosys-smtbmc -s z3 --unroll {} model.smt2\n", ind_args);
+  if (p.pdr) {
+    // The same model as an and-inverter graph: flip-flops without an initial value get a free
+    // one (-zinit), assertions become bad-state outputs and assumptions constraints.
+    const std::string front = script.substr(0, script.find("write_smt2"));
+    WriteFile(work.path() / "pdr.ys",
+              front +
+                  "memory_map\nopt -full -nosdff -nodffe\ntechmap\ndffunmap\nsimplemap\n"
+                  "dfflegalize -cell $_DFF_P_ 01\nopt -fast -nosdff -nodffe\nabc -g AND\n"
+                  "opt_clean\nwrite_aiger -zinit model.aig\n");
+    names.push_back("pdr.ys");
+    unbounded = "yosys -q -s pdr.ys\nyosys-abc -c 'read_aiger model.aig; fold; orpos; pdr'\n";
+  }
   WriteFile(work.path() / "run.sh",
             fmt::format("#!/bin/sh\n# Reproduces the proof in this folder.\nset -e\n"
                         "yosys -q -s prove.ys\n"
-                        "yosys-smtbmc -s z3 --unroll {}\n"
-                        "yosys-smtbmc -s z3 --unroll {} model.smt2\n",
-                        bmc_args + " model.smt2", ind_args));
+                        "yosys-smtbmc -s z3 --unroll {}\n{}",
+                        bmc_args + " model.smt2", unbounded));
   names.push_back("run.sh");
 
   std::string ylog;
@@ -357,8 +395,10 @@ ProofResult ProveOne(const StructureSpec& spec, const GeneratedStructure& rtl, c
   };
 
   // The base case and the induction step are independent solver runs: run them side by side.
-  auto induction = std::async(
-      std::launch::async, [&] { return RunSmtbmc(work.path(), ind_args, opt.timeout_seconds); });
+  auto induction = std::async(std::launch::async, [&] {
+    return p.pdr ? RunPdr(work.path(), opt.timeout_seconds)
+                 : RunSmtbmc(work.path(), ind_args, opt.timeout_seconds);
+  });
   const SolverRun bmc = RunSmtbmc(work.path(), bmc_args, opt.timeout_seconds);
   const SolverRun ind = induction.get();
   r.bmc_seconds = bmc.seconds;
@@ -404,8 +444,19 @@ ProofResult ProveOne(const StructureSpec& spec, const GeneratedStructure& rtl, c
     return r;
   }
   if (ind.status != "FAILED") {
-    throw ToolError(fmt::format("yosys-smtbmc (induction) on {} / {} exited {}:\n{}", rtl.top,
+    throw ToolError(fmt::format("{} on {} / {} exited {}:\n{}",
+                                p.pdr ? "yosys-abc (pdr)" : "yosys-smtbmc (induction)", rtl.top,
                                 p.name, ind.rc, Tail(ind.log, 15)));
+  }
+  if (p.pdr) {
+    // A reachable violation the base case did not reach within K.
+    r.status = ProofResult::Status::kUnknown;
+    r.reason = fmt::format(
+        "base case passed for {} steps, but PDR reaches a violation (frame {}): raise --depth "
+        "to get its trace",
+        r.steps, ind.last_step);
+    evidence("");
+    return r;
   }
   r.status = ProofResult::Status::kUnknown;
   for (const auto& loc : ind.locs)
@@ -495,7 +546,7 @@ std::vector<std::string> AllFormalPropertyNames() {
 
 void CheckFormalTools() {
   static const std::string missing = [] {
-    for (const char* tool : {"yosys", "yosys-smtbmc", "z3", "timeout"}) {
+    for (const char* tool : {"yosys", "yosys-smtbmc", "yosys-abc", "z3", "timeout"}) {
       std::string out;
       if (RunCommand(fmt::format("command -v {}", tool), &out) != 0)
         return std::string(tool);
@@ -505,7 +556,7 @@ void CheckFormalTools() {
   if (!missing.empty()) {
     throw ToolError(fmt::format(
         "{} not found on PATH: run scripts/setup.sh (gpurf prove needs the Debian packages "
-        "'yosys' (with yosys-smtbmc) and 'z3')",
+        "'yosys' (with yosys-smtbmc and yosys-abc) and 'z3')",
         missing));
   }
 }

@@ -10,7 +10,8 @@ namespace gpurf {
 namespace {
 using P = RenamingSystemPort;
 constexpr int kResetCycles = 3;
-constexpr int kCtaDrainCycles = 48;  // a warp exit's frees are done (window / table banks)
+constexpr int kCtaDrainCycles = 48;     // a warp exit's frees are done (window / table banks)
+constexpr uint64_t kEpisodeGap = 3000;  // cycles from the end of a throttle episode to the next
 }  // namespace
 
 RenamingSystemStimulus::RenamingSystemStimulus(const RenamingSystemSpec& spec, uint64_t seed)
@@ -40,6 +41,8 @@ RenamingSystemStimulus::RenamingSystemStimulus(const RenamingSystemSpec& spec, u
     for (size_t i = 0; i < f.size(); ++i)
       f[i] = Chance(1, 10);
   }
+  if (spec_.ctas >= 3)
+    episode_at_ = kEpisodeGap / 2;
 }
 
 uint64_t RenamingSystemStimulus::Pc(int pc_index) const {
@@ -74,7 +77,21 @@ void RenamingSystemStimulus::Pick(uint64_t cycle) {
   req_.warp = w;
   req_.mask.assign(spec_.regs, false);
   const bool quiet = wp.busy.empty();
-  if (quiet && wp.issued > 80 && Chance(1, 150)) {
+  if (episode_ == Episode::kDrain) {
+    // A throttle episode empties the SM: no new instrs, every warp exits once quiet.
+    if (quiet)
+      req_.op = RenamingSystemSpec::kExit;
+    else
+      req_ = Request{};
+    return;
+  }
+  // The episode's light CTA exits early once the heavy CTAs are resident (and not before);
+  // while the throttle is on, warps exit sooner too, so that an episode ends.
+  const bool light = episode_ != Episode::kNormal && spec_.CtaOf(w) == light_slot_;
+  const bool exits = quiet && (light ? episode_ == Episode::kRun && wp.issued > 6 && Chance(1, 3)
+                               : throttled_ ? wp.issued > 20 && Chance(1, 30)
+                                            : wp.issued > 80 && Chance(1, 150));
+  if (exits) {
     req_.op = RenamingSystemSpec::kExit;
     return;
   }
@@ -143,25 +160,37 @@ void RenamingSystemStimulus::Next(uint64_t cycle, PortValues& in) {
     return;
   }
 
-  // CTAs: finish the drained ones, launch into free slots.
+  // A throttle episode starts by draining the SM and launches once every slot is free.
+  if (episode_ == Episode::kNormal && spec_.ctas >= 3 && cycle >= episode_at_)
+    episode_ = Episode::kDrain;
+  if (episode_ == Episode::kDrain &&
+      std::all_of(cta_.begin(), cta_.end(), [](Cta c) { return c == Cta::kFree; }))
+    episode_ = Episode::kLaunch;
+
+  // CTAs: finish the drained ones, launch into free slots (in an episode, without delay: the
+  // light CTA first, then heavy ones).
   for (int c = 0; c < spec_.ctas && !cta_exit_; ++c) {
     if (cta_[c] == Cta::kDraining && --cta_timer_[c] <= 0) {
       cta_exit_ = true;
       exit_slot_ = c;
     }
   }
-  for (int c = 0; c < spec_.ctas && !cta_exit_ && !launch_; ++c) {
-    if (cta_[c] == Cta::kFree && --cta_timer_[c] <= 0 && Chance(1, 4)) {
+  const bool launching = episode_ == Episode::kLaunch;
+  for (int c = 0; c < spec_.ctas && !cta_exit_ && !launch_ && episode_ != Episode::kDrain; ++c) {
+    if (cta_[c] == Cta::kFree && (launching || --cta_timer_[c] <= 0) && Chance(1, 4)) {
       launch_ = true;
       launch_slot_ = c;
     }
   }
+  launch_light_ = launch_ && launching && light_slot_ < 0;
   in[P::kLaunchValid].set_bit(0, launch_);
   in[P::kLaunchSlot].set(0, spec_.throttle.slot_bits, launch_slot_);
   // A declared worst case between what the kernel's registers need and the whole bank: the
   // larger, the sooner the throttle holds the other CTAs.
   for (int b = 0; b < spec_.banks && launch_; ++b) {
-    const int need = need_[b] + Rand(spec_.per_bank - need_[b] + 1);
+    const int need = launch_light_ ? need_[b]
+                     : launching   ? spec_.per_bank
+                                   : need_[b] + Rand(spec_.per_bank - need_[b] + 1);
     in[P::kLaunchNeed].set(b * spec_.throttle.need_bits, spec_.throttle.need_bits, need);
   }
   in[P::kCtaExitValid].set_bit(0, cta_exit_);
@@ -234,6 +263,11 @@ void RenamingSystemStimulus::Observe(uint64_t cycle, const PortValues& out) {
   throttled_ = out[P::kThrottle].bit(0);
   if (launch_) {
     cta_[launch_slot_] = Cta::kAlive;
+    if (launch_light_)
+      light_slot_ = launch_slot_;
+    if (episode_ == Episode::kLaunch &&
+        std::none_of(cta_.begin(), cta_.end(), [](Cta c) { return c == Cta::kFree; }))
+      episode_ = Episode::kRun;
     for (int i = 0; i < spec_.warps_per_cta; ++i) {
       Warp& w = warps_[launch_slot_ * spec_.warps_per_cta + i];
       w = Warp{};
@@ -243,6 +277,11 @@ void RenamingSystemStimulus::Observe(uint64_t cycle, const PortValues& out) {
   if (cta_exit_) {
     cta_[exit_slot_] = Cta::kFree;
     cta_timer_[exit_slot_] = 2 + Rand(20);
+    if (episode_ == Episode::kRun && exit_slot_ == light_slot_) {
+      episode_ = Episode::kNormal;
+      light_slot_ = -1;
+      episode_at_ = cycle + kEpisodeGap;
+    }
   }
   if (req_.valid && out[P::kReqFlagMiss].bit(0) && pending_fill_ < 0) {
     pending_fill_ = req_.pc_index;

@@ -3,8 +3,9 @@
 // exceed the renamable registers (throttle), their warps issue instrs with first writes (allocation
 // pressure), pir release flags from a program larger than the flag cache (misses and fills), pbr
 // release lists and warp exits (the three kinds of release); results come back out of order after
-// dispatch. The stimulus keeps the harness contract: a register is read only when exempt or mapped,
-// never while its last writer's result is outstanding, and written only when no in-flight
+// dispatch. With three or more CTA slots it also drives throttle episodes (throttle_o high; see
+// Episode below). The stimulus keeps the harness contract: a register is read only when exempt or
+// mapped, never while its last writer's result is outstanding, and written only when no in-flight
 // instruction still reads it; releases and exits wait for their registers' results.
 #pragma once
 
@@ -66,6 +67,16 @@ class RenamingSystemStimulus : public Stimulus {
     int reg = 0;
   };
   enum class Cta { kFree, kAlive, kDraining };
+  // A throttle episode. The throttle's grant rule keeps the reserved CTA's remaining worst case
+  // free, so throttle_o (free < the minimum counter of the alive CTAs) can only rise when the
+  // reservation moves: at the exit of the reserved CTA, with two or more CTAs left that both
+  // hold registers and need more than is free. The reservation goes to a CTA launched with none
+  // alive, so an episode drains every CTA (kDrain: no launches, warps exit once quiet), launches
+  // a light CTA (worst case = what its registers need) into an empty SM and then heavy ones
+  // (worst case = the whole bank) into the other slots (kLaunch), lets the heavy warps map
+  // registers while the light CTA's warps exit early (kRun), and ends at the light CTA's exit,
+  // after which the throttle holds every CTA but the new reserved one. Needs Nc >= 3.
+  enum class Episode { kNormal, kDrain, kLaunch, kRun };
 
   int Rand(int n) { return static_cast<int>(rng_() % static_cast<uint64_t>(n)); }
   bool Chance(int num, int den) { return Rand(den) < num; }
@@ -87,13 +98,16 @@ class RenamingSystemStimulus : public Stimulus {
   std::deque<Result> results_;
   uint64_t next_tag_ = 0;
   int pending_fill_ = -1, fill_timer_ = 0;
+  Episode episode_ = Episode::kNormal;
+  int light_slot_ = -1;      // the episode's light CTA
+  uint64_t episode_at_ = 0;  // the cycle of the next episode (when Nc >= 3)
 
   // What this cycle offered.
   bool reset_ = true;
   Request req_;
   bool res_offered_ = false;
   bool disp_ready_ = false;
-  bool launch_ = false, cta_exit_ = false, fill_ = false;
+  bool launch_ = false, cta_exit_ = false, fill_ = false, launch_light_ = false;
   int launch_slot_ = 0, exit_slot_ = 0;
   bool throttled_ = false;
   uint64_t cycle_ = 0;

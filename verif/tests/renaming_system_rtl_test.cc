@@ -7,6 +7,8 @@
 //     comparison must catch.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "gen/structures/renaming_system/renaming_system_gen.h"
 #include "verif/tests/renaming_system_test_util.h"
 #include "verif/tests/rtl_test_util.h"
@@ -52,8 +54,7 @@ const test::LockstepMutation kMutations[] = {
     {"S3EveryReadReleases", "(rel_bits & req_src_valid_i)", "(req_src_valid_i)"},
     // S4 (the throttle's allocation gate): a first write is accepted without the throttle's
     // grant, so a CTA takes registers the reserved CTA's worst case needs. (The issue_ok_o side
-    // of S4 is not reached by the stimulus: throttle_o never rises in its traffic, and a mutation
-    // that ignores issue_ok_o escapes; docs/renaming-system.md, Limits.)
+    // of S4 needs three or more CTA slots: RenamingSystemThrottleMutation below.)
     {"S4ThrottleGrantIgnored", "(!req_dst_ren || thr_grant)", "(!req_dst_ren || 1'b1)"},
     // S5: results are written one physical register off.
     {"S5ResultToWrongRow", ".wb_reg_i           (res_phys_i),",
@@ -73,6 +74,31 @@ TEST_P(RenamingSystemMutation, IsCaughtByLockstep) {
 INSTANTIATE_TEST_SUITE_P(Bugs, RenamingSystemMutation,
                          ::testing::Range<size_t>(0, std::size(kMutations)),
                          test::CaseNames(kMutations));
+
+// S4 (the issue side): the request gate ignores issue_ok_o, so a warp of a CTA the throttle
+// holds issues. throttle_o only rises with three or more CTA slots (the stimulus's throttle
+// episodes; docs/renaming-system.md), so this runs on four, and the mismatch must come in a
+// throttled cycle.
+TEST(RenamingSystemThrottleMutation, S4IssueOkIgnoredIsCaught) {
+  const RenamingSystemSpec spec = test::MakeRenamingSystemSpec({{"ctas", 4}});
+  GeneratedStructure rtl = EmitRenamingSystem(spec);
+  ASSERT_NO_FATAL_FAILURE(
+      test::Mutate(rtl, "", "? (rt_ready && stage_free && flags_ok && issue_ok_o[req_cta]",
+                   "? (rt_ready && stage_free && flags_ok && 1'b1"));
+  const TempDir waves("gpurf-rensys-s4-issue");
+  const VerifyResult r = test::VerifyMutant(spec, rtl, 30000, 7, waves);
+  ASSERT_FALSE(r.passed()) << "S4IssueOkIgnored escaped verification: " << r.Summary();
+  EXPECT_NE(r.Summary().find("stimulus phase 'throttled'"), std::string::npos) << r.Summary();
+  EXPECT_TRUE(std::filesystem::exists(r.waveform)) << r.Summary();
+}
+
+// The unmutated four-CTA system passes the same run (so the mutation above is what fails it).
+TEST(RenamingSystemThrottleMutation, FourCtasUnmutatedPasses) {
+  const RenamingSystemSpec spec = test::MakeRenamingSystemSpec({{"ctas", 4}});
+  const TempDir waves("gpurf-rensys-s4-clean");
+  const VerifyResult r = test::VerifyMutant(spec, EmitRenamingSystem(spec), 30000, 7, waves);
+  EXPECT_TRUE(r.passed()) << r.Summary();
+}
 
 }  // namespace
 }  // namespace gpurf

@@ -55,6 +55,7 @@ struct RenamingParams {
   int flag_cache = 10;
   int table_bytes = 1024;
   bool swizzled = false;
+  bool jeon_table_energy = false;  // table_energy: jeon-table-2 (else characterized)
 };
 
 RenamingParams ParamsOf(const DesignSpec& d) {
@@ -73,6 +74,7 @@ RenamingParams ParamsOf(const DesignSpec& d) {
   p.flag_cache = h.IntAsInt("flag_cache_entries");
   p.table_bytes = h.IntAsInt("table_bytes");
   p.swizzled = m.Enum("interleave") == "warp-swizzled";
+  p.jeon_table_energy = h.Enum("table_energy") == "jeon-table-2";
   return p;
 }
 
@@ -781,16 +783,26 @@ class RenamingSystem : public RfSystem {
 };
 
 // The MRF of Gebhart's frame (the baseline counts into it too) and the renaming events. Per
-// event: the renaming table's access energy from Jeon Table 2 (1.14 pJ per 1 KB table access,
-// 40 nm, CACTI 5.3) for lookups, allocations and releases. Leakage (Jeon Table 2, 40 nm): a
-// 4 KB register subarray leaks 2.8 mW, scaled by bytes to ours (kSubarrayLeakMwPer4K); the
+// event (`table_energy: characterized`, the default): the renaming table's lookup, allocation
+// and release and the release flag cache's lookup and fill from gpurf's own characterization
+// (docs/renaming-table.md, "Characterization": gate-level, OSU 0.18 um scaled to 40 nm; the
+// table at its 1 KB default of 48 warp slots, the flag cache at its 10 x 54-bit default). A
+// flag cache hit is a lookup, a pir fetch with a cache a lookup and a fill. With
+// `table_energy: jeon-table-2`, Jeon Table 2's 1.14 pJ per 1 KB table access (40 nm, CACTI 5.3)
+// for lookups, allocations and releases, and the flag cache unpriced. Leakage (Jeon Table 2, 40
+// nm): a 4 KB register subarray leaks 2.8 mW, scaled by bytes to ours (kSubarrayLeakMwPer4K); the
 // renaming table 0.27 mW per bank, 4 banks. The design pays its powered subarray-cycles and
 // one table per SM-cycle (ComponentEnergy::leakage_mw); the MRF level carries the ungated
 // architected file's leakage, which the driver charges to the MRF-only baseline only (every
 // subarray of every SM for the whole kernel). The fetch of a meta instruction and the
-// availability vectors have no published figure here: counted only (0 pJ).
+// availability vectors have no published figure here: counted only (0 pJ). The leakage stays
+// Jeon's: the OSU 0.18 um library's leakage (under 1 uW for the whole table) is not scaled and
+// says nothing about a 40 nm SRAM's.
 constexpr double kSubarrayLeakMwPer4K = 2.8;
 constexpr double kTableLeakMw = 4 * 0.27;
+constexpr double kJeonTablePj = 1.14;
+constexpr double kLookupPj = 1.373, kAllocPj = 6.744, kReleasePj = 4.870;
+constexpr double kFlagLookupPj = 0.735, kFlagFillPj = 0.688;
 
 energy::Energies RenamingEnergies(const DesignSpec& d, int slots,
                                   const sp::RegisterFileEnergies& pe, const std::string& json) {
@@ -810,13 +822,26 @@ energy::Energies RenamingEnergies(const DesignSpec& d, int slots,
   const RenamingParams p = ParamsOf(d);
   const double subarray_bytes =
       static_cast<double>(std::max(1, p.per_bank / p.subarrays)) * 4.0 * d.sm.lanes;
-  const char* table = "Jeon Table 2 (renaming table, 40 nm)";
   const char* none = "counted only";
-  comp("renaming lookups", "rt", 1.14, table);
-  comp("renaming allocations", "alloc", 1.14, table);
-  comp("renaming releases", "rel", 1.14, table);
-  comp("flag cache hits", "fc hit", 0, none);
-  comp("pir fetches", "pir", 0, none);
+  if (p.jeon_table_energy) {
+    const char* table = "Jeon Table 2 (renaming table, 40 nm)";
+    comp("renaming lookups", "rt", kJeonTablePj, table);
+    comp("renaming allocations", "alloc", kJeonTablePj, table);
+    comp("renaming releases", "rel", kJeonTablePj, table);
+    comp("flag cache hits", "fc hit", 0, none);
+    comp("pir fetches", "pir", 0, none);
+  } else {
+    const char* table = "gpurf characterization (renaming table, 1 KB default, 40 nm)";
+    comp("renaming lookups", "rt", kLookupPj, table);
+    comp("renaming allocations", "alloc", kAllocPj, table);
+    comp("renaming releases", "rel", kReleasePj, table);
+    const bool cache = p.flag_cache > 0;
+    comp("flag cache hits", "fc hit", cache ? kFlagLookupPj : 0,
+         cache ? "gpurf characterization (release flag cache lookup, 10 x 54 bits, 40 nm)" : none);
+    comp("pir fetches", "pir", cache ? kFlagLookupPj + kFlagFillPj : 0,
+         cache ? "gpurf characterization (release flag cache lookup + fill; the fetch unpriced)"
+               : none);
+  }
   comp("pbr fetches", "pbr", 0, none);
   comp("subarray wake-ups", "wake", 0, none);
   comp("powered subarray-cycles", "on", 0, "leakage: Jeon Table 2 (2.8 mW per 4 KB subarray)",
