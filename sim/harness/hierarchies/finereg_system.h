@@ -161,6 +161,8 @@ class FineRegSystem : public RfSystem {
   // Moves `n` entries through the port from `from` (after `lookup` cycles); returns the end.
   uint64_t Move(uint64_t from, uint64_t lookup, uint64_t n);
   void Save(Cta& c, std::vector<SavedReg> regs);
+  // The place of `warp` among the warps of `c` (the PCRF tag's warp id).
+  static int WarpInCta(const Cta& c, uint32_t warp);
   void Restore(Cta& c);
   void SwitchIn(int slot, uint64_t cycle, uint64_t after);
   void FillAcrf(uint64_t cycle);

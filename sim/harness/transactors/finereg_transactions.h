@@ -1,0 +1,85 @@
+// The structure transactions (transaction.h) of the finereg hierarchy's register management unit
+// (Oh et al., MICRO 2018; sim/harness/hierarchies/finereg_system.cc), made by the FineReg system
+// with its own decisions and driven into the RTL by the transactors of the pcrf
+// (pcrf_transactor.cc: chains, pointer table, free-space monitor) and the live-register vector
+// cache (live_vector_cache_transactor.cc), which check that the RTL answers the same.
+//
+// CTAs are named by their resident CTA slot (the pointer table's line); warps by the SM's warp
+// context (whose register rows they are) and by their place in the CTA (the PCRF tag's warp id).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/harness/transaction.h"
+
+namespace gpurf::harness {
+
+// ---- pcrf
+
+// One live register of a switched-out CTA saved: appended to the chain of CTA slot `cta` in PCRF
+// entry `entry` (the system's choice, the lowest free one). After it the CTA's chain has `count`
+// entries starting at `head`, and `free_after` entries are free.
+struct PcrfAppend : StructureTransaction {
+  static constexpr TransactionType kType{"pcrf append"};
+  PcrfAppend(int a_cta, uint32_t a_warp, int a_warp_in_cta, int a_reg, int a_entry, int a_head,
+             int a_count, int a_free_after)
+      : StructureTransaction(kType),
+        cta(a_cta),
+        warp(a_warp),
+        warp_in_cta(a_warp_in_cta),
+        reg(a_reg),
+        entry(a_entry),
+        head(a_head),
+        count(a_count),
+        free_after(a_free_after) {}
+  int cta;
+  uint32_t warp;
+  int warp_in_cta, reg, entry, head, count, free_after;
+};
+
+// One register of a restore, in the chain's save order.
+struct PcrfChainEntry {
+  uint32_t warp = 0;
+  int warp_in_cta = 0;
+  int reg = 0;
+  int entry = 0;
+};
+
+// The chain of CTA slot `cta` walked back to the ACRF (every entry freed): `chain` in save order
+// (empty: the CTA saved no live register); `free_after` entries are free after the walk.
+struct PcrfRestore : StructureTransaction {
+  static constexpr TransactionType kType{"pcrf restore"};
+  PcrfRestore(int a_cta, const std::vector<PcrfChainEntry>& a_chain, int a_free_after)
+      : StructureTransaction(kType), cta(a_cta), chain(a_chain), free_after(a_free_after) {}
+  int cta;
+  const std::vector<PcrfChainEntry>& chain;
+  int free_after;
+};
+
+// A result of `warp` (the event's instruction) landed in register `reg` while the warp's CTA was
+// switched out: the row the PCRF holds for it, if it saved one, is older than the register's value
+// (the restore brings back the row saved; the result itself reaches the ACRF with the restore).
+struct PcrfPendingResult : StructureTransaction {
+  static constexpr TransactionType kType{"pcrf pending result"};
+  PcrfPendingResult(uint32_t a_warp, int a_reg)
+      : StructureTransaction(kType), warp(a_warp), reg(a_reg) {}
+  uint32_t warp;
+  int reg;
+};
+
+// ---- live-vector-cache
+
+// The live-register vector of instruction `inst` looked up for a stalled warp: the system's cache
+// `hit` or missed (and filled the line), and `vector` is the instruction's live-register vector
+// (bit r: register r is live there), the registers the save takes for the warp.
+struct LvcLookup : StructureTransaction {
+  static constexpr TransactionType kType{"live-vector-cache lookup"};
+  LvcLookup(uint32_t a_warp, uint32_t a_inst, bool a_hit, uint64_t a_vector)
+      : StructureTransaction(kType), warp(a_warp), inst(a_inst), hit(a_hit), vector(a_vector) {}
+  uint32_t warp, inst;
+  bool hit;
+  uint64_t vector;
+};
+
+}  // namespace gpurf::harness
