@@ -86,6 +86,7 @@ class LiveVectorCacheTransactor : public RtlTransactor {
                                where, pc, spec_.Index(pc), hit ? 1 : 0, l.hit ? "hits" : "misses"));
     ctx_.Clock(r);
     (l.hit ? hits_ : misses_) += 1;
+    ++ctx_.activity().vector_lookups;
     if (!l.hit)
       Fill(r, l, pc, where);
     Decode(r, l, where);

@@ -54,6 +54,21 @@ std::string KernelProblem(const StructureSpec& s, const sim::Kernel& k, const si
   return {};
 }
 
+// The loop's PCRF names every register a thread can have (256: 8-bit register indices) instead
+// of the design's registers per thread: the loop derives the design again for the warps each
+// kernel keeps resident, which changes the MRF's registers per thread and with it the pcrf's
+// `regs`, and every other value would be another Verilator model of several minutes.
+StructureSpec ForLoop(const StructureSpec& s, const sim::SmConfig&) {
+  const PcrfSpec& c = SpecAs<PcrfSpec>(s);
+  constexpr int kRegs = 256;
+  if (c.regs == kRegs)
+    return s;
+  ParamSet p = c.params;
+  p.Set("regs", std::to_string(kRegs), p.Get("regs").loc,
+        "the RTL loop (one model for every kernel's register count)");
+  return PcrfSpec::FromParams(p);
+}
+
 // splitmix64: the pattern of the lanes the loop does not follow.
 uint64_t Mix(uint64_t x) {
   x += 0x9e3779b97f4a7c15ULL;
@@ -223,13 +238,19 @@ class PcrfTransactor : public RtlTransactor {
       ctx_.Fail(r, fmt::format("{}: {}: the walk returned {} of the chain's {} entries in {} "
                                "cycles",
                                Where(), what, next, e.chain.size(), bound));
-    // Nothing more comes out, and the freed entries are free.
-    Start(r);
-    r.in[P::kOutReady] = Bits(1, 1);
-    ctx_.Eval(r);
-    if (r.out[P::kOutValid].bit(0))
-      ctx_.Fail(r, fmt::format("{}: {}: out_valid_o after the chain's last entry (entry {})",
-                               Where(), what, r.out[P::kOutEntry].get(0, spec_.entry_bits)));
+    // Nothing more comes out (an entry issued after the last would within HopCycles), and the
+    // freed entries are free.
+    for (int c = 0; c < spec_.hop_cycles; ++c) {
+      Start(r);
+      r.in[P::kOutReady] = Bits(1, 1);
+      ctx_.Eval(r);
+      if (r.out[P::kOutValid].bit(0))
+        ctx_.Fail(r, fmt::format("{}: {}: out_valid_o with entry {} after the {} entries of the "
+                                 "system's chain",
+                                 Where(), what, r.out[P::kOutEntry].get(0, spec_.entry_bits),
+                                 e.chain.size()));
+      ctx_.Clock(r);
+    }
     CheckPointers(r, e.cta, 0, 0, e.free_after, what);
   }
 
@@ -260,7 +281,10 @@ class PcrfTransactor : public RtlTransactor {
           r, fmt::format("{}: {}: out_data_o of entry {} (warp {} r{}) is {}, the row "
                          "saved was {}",
                          Where(), what, want.entry, want.warp, want.reg, data.hex(), s.row.hex()));
-    if (!s.superseded) {
+    ++ctx_.activity().restored_rows;
+    if (s.superseded) {
+      ++ctx_.activity().restored_superseded;
+    } else {
       // The row restored is the register's value for the kernel.
       const Bits& v = ctx_.rows().Shadow(want.warp, want.reg);
       const int low = std::min(v.width(), spec_.row_bits);
@@ -281,6 +305,8 @@ class PcrfTransactor : public RtlTransactor {
 };
 
 }  // namespace
+
+GPURF_REGISTER(RtlPartitionSpec, pcrf_partition, "pcrf", (RtlPartitionSpec{ForLoop}))
 
 GPURF_REGISTER(RtlTransactorKind, pcrf, "pcrf",
                (RtlTransactorKind{
