@@ -134,6 +134,8 @@ void FineRegSystem::CtaFinished(uint64_t cycle, const sim::CtaInfo& c) {
   ReleaseSlots(x);
   x.state = State::kEmpty;
   x.warps.clear();
+  if (listener_ != nullptr && cfg_.target == "pcrf")
+    listener_->Transaction(CsmSet(static_cast<int>(c.slot), 0, 0, Counts()));
   FillAcrf(cycle);
 }
 
@@ -392,6 +394,8 @@ void FineRegSystem::FillAcrf(uint64_t cycle) {
       n = c.restore_entries;
     }
     SwitchIn(cand, cycle, Move(cycle, 0, n));
+    if (listener_ != nullptr && cfg_.target == "pcrf")
+      listener_->Transaction(CsmSet(cand, 2, 2, Counts()));
   }
   Census();
 }
@@ -411,20 +415,31 @@ void FineRegSystem::CtaResumed(uint64_t, const sim::CtaInfo& info) {
 void FineRegSystem::Decide(uint64_t cycle, uint32_t slot, bool first) {
   Cta& s = ctas_[slot];
   const int cand = Candidate(static_cast<int>(slot));
+  const bool csm = listener_ != nullptr && cfg_.target == "pcrf";
   if (cand < 0) {
     fs_.no_candidate += first ? 1 : 0;
+    if (csm)
+      listener_->Transaction(CsmDecision(static_cast<int>(slot), 0, static_cast<int>(free_.size()),
+                                         -1, false, 0, false, Counts()));
     return;
   }
   Cta& in = ctas_[static_cast<size_t>(cand)];
   uint64_t lookup = 0;
   std::vector<SavedReg> live = LiveRegs(s, lookup);
+  const bool pending = in.state == State::kPending;
+  const int free_before = static_cast<int>(free_.size());
+  const int saved = pending ? static_cast<int>(in.chain.size()) : 0;
   if (cfg_.target == "pcrf") {
     const size_t avail = free_.size() + (in.state == State::kPending ? in.chain.size() : 0);
     if (live.size() > avail) {
       fs_.kept += first ? 1 : 0;
+      if (csm)
+        listener_->Transaction(CsmDecision(static_cast<int>(slot), static_cast<int>(live.size()),
+                                           free_before, cand, pending, saved, false, Counts()));
       return;
     }
   }
+  const int nlive = static_cast<int>(live.size());
   ++fs_.switches;
   s.stalled = false;
   ReleaseSlots(s);  // its live registers leave the ACRF (before the restore takes slots)
@@ -441,7 +456,19 @@ void FineRegSystem::Decide(uint64_t cycle, uint32_t slot, bool first) {
   s.pended = pend_seq_++;
   ++moving_;
   SwitchIn(cand, cycle, end);
+  if (csm)
+    listener_->Transaction(CsmDecision(static_cast<int>(slot), nlive, free_before, cand, pending,
+                                       saved, true, Counts()));
   Census();
+}
+
+CsmCounts FineRegSystem::Counts() const {
+  CsmCounts n;
+  for (const Cta& c : ctas_) {
+    n.active += c.state == State::kActive || c.state == State::kRestoring;
+    n.pending += c.state == State::kSaving || c.state == State::kPending;
+  }
+  return n;
 }
 
 void FineRegSystem::Census() {
@@ -600,9 +627,10 @@ GPURF_REGISTER(
           return fmt::format("FineReg: {} KB ACRF + {} KB PCRF, {} resident CTAs, switch to {}",
                              c.acrf_bytes / 1024, c.pcrf_bytes / 1024, c.resident_ctas, c.target);
         },
-        // The PCRF (pointer table and free-space monitor included) and the live-register vector
-        // cache, as gen/config/hierarchies/finereg.cc names them (the ACRF is the MRF, the
-        // loop's register home).
+        // The PCRF (pointer table and free-space monitor included), the live-register vector
+        // cache and (with the PCRF: its decisions weigh PCRF room) the CTA status monitor, as
+        // gen/config/hierarchies/finereg.cc names them (the ACRF is the MRF, the loop's register
+        // home).
         .rtl_structures =
             [](const DesignSpec& d) {
               const FineRegConfig c = FineRegConfig::From(d);
@@ -611,6 +639,8 @@ GPURF_REGISTER(
                 v.emplace_back("pcrf");
               if (c.target != "full-rf")
                 v.emplace_back("live_vector_cache");
+              if (c.target == "pcrf" && c.pcrf_bytes > 0)
+                v.emplace_back("cta_status_monitor");
               return v;
             },
         .compiler_note =

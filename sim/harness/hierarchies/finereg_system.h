@@ -57,6 +57,7 @@
 
 #include "gen/config/design_spec.h"
 #include "sim/harness/rf_systems.h"
+#include "sim/harness/transactors/finereg_transactions.h"
 #include "sim/passes/liveness.h"
 
 namespace gpurf::harness {
@@ -163,6 +164,8 @@ class FineRegSystem : public RfSystem {
   void Save(Cta& c, std::vector<SavedReg> regs);
   // The place of `warp` among the warps of `c` (the PCRF tag's warp id).
   static int WarpInCta(const Cta& c, uint32_t warp);
+  // The CTA states as the CTA status monitor counts them (cta-status-monitor transactor).
+  CsmCounts Counts() const;
   void Restore(Cta& c);
   void SwitchIn(int slot, uint64_t cycle, uint64_t after);
   void FillAcrf(uint64_t cycle);

@@ -2,7 +2,8 @@
 // (Oh et al., MICRO 2018; sim/harness/hierarchies/finereg_system.cc), made by the FineReg system
 // with its own decisions and driven into the RTL by the transactors of the pcrf
 // (pcrf_transactor.cc: chains, pointer table, free-space monitor) and the live-register vector
-// cache (live_vector_cache_transactor.cc), which check that the RTL answers the same.
+// cache (live_vector_cache_transactor.cc) and the CTA status monitor
+// (cta_status_monitor_transactor.cc), which check that the RTL answers the same.
 //
 // CTAs are named by their resident CTA slot (the pointer table's line); warps by the SM's warp
 // context (whose register rows they are) and by their place in the CTA (the PCRF tag's warp id).
@@ -80,6 +81,50 @@ struct LvcLookup : StructureTransaction {
   uint32_t warp, inst;
   bool hit;
   uint64_t vector;
+};
+
+// ---- cta-status-monitor
+
+// The system's CTA states as the monitor's fields count them, after a transaction: `active`
+// CTAs in the pipeline with their registers in the ACRF (running or restoring), `pending` CTAs
+// switched out (saving or pending).
+struct CsmCounts {
+  int active = 0, pending = 0;
+};
+
+// A field write of the CTA switching logic outside a stall decision: CTA slot `cta` started or
+// resumed when an ACRF place freed (context 2, registers 2), or finished (0, 0).
+struct CsmSet : StructureTransaction {
+  static constexpr TransactionType kType{"cta-status-monitor set"};
+  CsmSet(int a_cta, int a_ctx, int a_reg, CsmCounts a_after)
+      : StructureTransaction(kType), cta(a_cta), ctx(a_ctx), reg(a_reg), after(a_after) {}
+  int cta, ctx, reg;
+  CsmCounts after;
+};
+
+// The V-B decision for the stalled active CTA `stall_cta` with `live` live registers (0 when no
+// candidate was found: the system looked nothing up) and `free` free PCRF entries: `cand` is the
+// CTA the system's policy resumes (-1: none), a pending one (`cand_pending`, its chain
+// `cand_saved` entries) or a waiting one, never started; `kind` the system's decision (keep,
+// switch). After it the CTA states count `after`.
+struct CsmDecision : StructureTransaction {
+  static constexpr TransactionType kType{"cta-status-monitor decision"};
+  CsmDecision(int a_stall_cta, int a_live, int a_free, int a_cand, bool a_cand_pending,
+              int a_cand_saved, bool a_switched, CsmCounts a_after)
+      : StructureTransaction(kType),
+        stall_cta(a_stall_cta),
+        live(a_live),
+        free(a_free),
+        cand(a_cand),
+        cand_pending(a_cand_pending),
+        cand_saved(a_cand_saved),
+        switched(a_switched),
+        after(a_after) {}
+  int stall_cta, live, free, cand;
+  bool cand_pending;
+  int cand_saved;
+  bool switched;
+  CsmCounts after;
 };
 
 }  // namespace gpurf::harness
