@@ -374,6 +374,7 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
     a["pcrf_restored_rows"] = r.activity.restored_rows;
     a["pcrf_restored_superseded"] = r.activity.restored_superseded;
     a["vector_cache_lookups"] = r.activity.vector_lookups;
+    a["status_monitor_decisions"] = r.activity.status_decisions;
     for (size_t l = 0; l < r.activity.level.size(); ++l) {
       const auto& la = r.activity.level[l];
       const std::string name = h::DataActivity::LevelName(l);
@@ -491,8 +492,10 @@ std::string RtlSummary(const h::DesignResult& r) {
     s += fmt::format(
         "  FineReg: {} rows walked out of the PCRF RTL, each the row saved ({} superseded by a "
         "result landing while switched out, the rest equal to the kernel's value); {} "
-        "live-vector-cache lookups with the system's hit/miss and registers\n",
-        r.activity.restored_rows, r.activity.restored_superseded, r.activity.vector_lookups);
+        "live-vector-cache lookups with the system's hit/miss and registers; {} CTA status "
+        "monitor decisions the system's\n",
+        r.activity.restored_rows, r.activity.restored_superseded, r.activity.vector_lookups,
+        r.activity.status_decisions);
   s += "data-dependent switching (toggles on the data ports; uniform random data toggles half "
        "the bits):\n";
   s += fmt::format("  {:<4} {:>12} {:>14} {:>9} {:>16} {:>16}\n", "lvl", "row transfers",

@@ -160,6 +160,7 @@ DataActivity& DataActivity::operator+=(const DataActivity& o) {
   restored_rows += o.restored_rows;
   restored_superseded += o.restored_superseded;
   vector_lookups += o.vector_lookups;
+  status_decisions += o.status_decisions;
   rtl_cycles += o.rtl_cycles;
   return *this;
 }

@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "gen/config/yaml_loader.h"
+#include "gen/structures/cta_status_monitor/cta_status_monitor_ports.h"
 #include "gen/structures/live_vector_cache/live_vector_cache_ports.h"
 #include "gen/structures/pcrf/pcrf_ports.h"
 #include "models/registry.h"
@@ -82,6 +83,10 @@ TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
   EXPECT_LT(Extra(s, "vector misses"), Extra(s, "vector lookups"));  // hits too
   // Most restored rows are compared with the kernel's values, not only with the row saved.
   EXPECT_LT(rtl.activity.restored_superseded, rtl.activity.restored_rows / 2);
+  // Every stall got the monitor's decision (switches, and stalls kept or without a candidate,
+  // decided again while they last).
+  EXPECT_GE(rtl.activity.status_decisions,
+            Extra(s, "switches") + Extra(s, "switches kept (no PCRF room)"));
 }
 
 // Lockstep with the golden model of `kind` broken (bit `bit` of output `port`, its `nth` defined
@@ -115,6 +120,11 @@ TEST(FineRegLoopMutation, FlippedPointerTableCountIsReported) {
 
 TEST(FineRegLoopMutation, FlippedFreeCountIsReported) {
   ExpectFlipReported("pcrf", PcrfPort::kFreeCount, 1, 30, {"in pcrf", "signal free_count_o"});
+}
+
+TEST(FineRegLoopMutation, FlippedSwitchDecisionIsReported) {
+  ExpectFlipReported("cta-status-monitor", CtaStatusMonitorPort::kDecKind, 0, 3,
+                     {"in cta_status_monitor", "signal dec_kind_o"});
 }
 
 TEST(FineRegLoopMutation, FlippedVectorCacheHitIsReported) {
@@ -222,6 +232,34 @@ TEST_F(FineRegCorruptedExpectation, VectorCacheReportsAConflictMissAsAMiss) {
   EXPECT_EQ(Report(LvcLookup(2, 39, false, 0x0)), "");
   ExpectMentions(Report(LvcLookup(1, 7, true, 0x6)),
                  {"lookup of PC 0x38 (line 7): lk_hit_o is 0", "the system's vector cache hits"});
+}
+
+// The CTA status monitor (128 slots, 64 PCRF entries here).
+TEST_F(FineRegCorruptedExpectation, MonitorReportsAPendingCtaItDoesNotHave) {
+  EXPECT_EQ(Report(CsmSet(0, 2, 2, {1, 0})), "");
+  // CTA 1 was never switched out: the monitor has no candidate and keeps CTA 0.
+  ExpectMentions(Report(CsmDecision(0, 3, 64, 1, true, 2, true, {1, 1})),
+                 {"in cta_status_monitor", "stall of CTA slot 0 (3 live registers, 64 free)",
+                  "dec_kind_o is 1", "the system switches to a pending CTA (candidate CTA slot 1"});
+}
+
+TEST_F(FineRegCorruptedExpectation, MonitorFollowsTheSystemsSwitches) {
+  EXPECT_EQ(Report(CsmSet(0, 2, 2, {1, 0})), "");
+  // A start of waiting CTA 5: the RTL launches into slot 1, the transactor moves it to 5.
+  EXPECT_EQ(Report(CsmDecision(0, 2, 64, 5, false, 0, true, {1, 1})), "");
+  // CTA 5 stalls; CTA 0 (2 saved registers) resumes: room 62 + 2.
+  EXPECT_EQ(Report(CsmDecision(5, 4, 62, 0, true, 2, true, {1, 1})), "");
+  // CTA 0 stalls with 70 live registers: no room beside CTA 5's 4 saved ones (60 + 4), kept.
+  EXPECT_EQ(Report(CsmDecision(0, 70, 60, 5, true, 4, false, {1, 1})), "");
+  // The system claims a switch with room 61: the RTL counts 64.
+  ExpectMentions(Report(CsmDecision(0, 2, 60, 5, true, 1, true, {1, 1})),
+                 {"dec_avail_o is 64", "the system counts 61 PCRF entries of room"});
+}
+
+TEST_F(FineRegCorruptedExpectation, MonitorReportsTheCounts) {
+  ExpectMentions(Report(CsmSet(0, 2, 2, {2, 0})),
+                 {"after the start or resume of CTA slot 0: active_count_o 1 pending_count_o 0",
+                  "the system has 2 CTAs active and 0 pending"});
 }
 
 }  // namespace

@@ -173,6 +173,7 @@ class CtaStatusMonitorTransactor : public RtlTransactor {
       CheckFields(r, d.stall_cta, 2, 2, 0, what);
     }
     CheckCounts(r, d.after, what);
+    ++ctx_.activity().status_decisions;
   }
 
   CtaStatusMonitorSpec spec_;
