@@ -39,6 +39,10 @@
 // registers are written to its new slots (MrfWrite with restore set), and a result landing for
 // a switched-out warp goes to no slot (its restore writes the row).
 //
+// RTL in the loop: with a listener (rtl_loop.h) the system reports its saves and restores (PCRF
+// appends and walks), stall-PC lookups (vector cache), stall decisions and CTA field changes
+// (status monitor) and results landing for switched-out warps (finereg_transactions.h).
+//
 // Switch targets (design option switch_target): pcrf (FineReg); full-rf (Virtual-Thread-like:
 // CTAs are resident while their whole static allocations fit the whole register file, ACRF and
 // PCRF together, and a switch moves no register); dram (live registers to global memory instead
