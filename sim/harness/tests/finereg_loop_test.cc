@@ -18,13 +18,16 @@
 #include <memory>
 #include <sstream>
 
+#include "base/registry.h"
 #include "gen/config/yaml_loader.h"
 #include "gen/structures/cta_status_monitor/cta_status_monitor_ports.h"
 #include "gen/structures/live_vector_cache/live_vector_cache_ports.h"
 #include "gen/structures/pcrf/pcrf_ports.h"
+#include "gen/structures/pcrf/pcrf_spec.h"
 #include "models/registry.h"
 #include "sim/harness/driver.h"
 #include "sim/harness/tests/rtl_test_points.h"
+#include "sim/harness/transactor.h"
 #include "sim/harness/transactors/finereg_transactions.h"
 
 namespace gpurf::harness {
@@ -87,6 +90,25 @@ TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
   // decided again while they last).
   EXPECT_GE(rtl.activity.status_decisions,
             Extra(s, "switches") + Extra(s, "switches kept (no PCRF room)"));
+}
+
+// Regression: the loop derives the design again for the warps each kernel keeps resident, which
+// changed the pcrf's `regs` with the MRF's registers per thread, so the whole-corpus run built a
+// new multi-minute Verilator model of the 1024-entry PCRF per kernel shape. The loop's pcrf
+// names 256 registers whatever the design says: one model.
+TEST(FineRegLoop, OnePcrfModelForEveryRegisterCount) {
+  const RtlPartitionSpec* ps = Registry<RtlPartitionSpec>::Get().Find("pcrf");
+  ASSERT_NE(ps, nullptr);
+  std::string module;
+  for (int regs : {24, 63, 128}) {
+    ParamSet p(PcrfSpec::ParamDescs());
+    p.Set("regs", std::to_string(regs), {}, "test");
+    const StructureSpec s = ps->adapt(PcrfSpec::FromParams(p), sim::SmConfig{});
+    EXPECT_EQ(SpecAs<PcrfSpec>(s).regs, 256);
+    if (module.empty())
+      module = s.module_name();
+    EXPECT_EQ(s.module_name(), module) << regs;
+  }
 }
 
 // Lockstep with the golden model of `kind` broken (bit `bit` of output `port`, its `nth` defined
