@@ -371,6 +371,10 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
     a["value_checks"] = r.activity.value_checks;
     a["rtl_cycles"] = r.activity.rtl_cycles;
     a["dropped_result_writes"] = r.activity.dropped_result_writes;
+    a["pcrf_restored_rows"] = r.activity.restored_rows;
+    a["pcrf_restored_superseded"] = r.activity.restored_superseded;
+    a["vector_cache_lookups"] = r.activity.vector_lookups;
+    a["status_monitor_decisions"] = r.activity.status_decisions;
     for (size_t l = 0; l < r.activity.level.size(); ++l) {
       const auto& la = r.activity.level[l];
       const std::string name = h::DataActivity::LevelName(l);
@@ -484,6 +488,24 @@ std::string RtlSummary(const h::DesignResult& r) {
         "  {} ORF result writes dropped: their warp was descheduled before they "
         "arrived\n",
         r.activity.dropped_result_writes);
+  // FineReg's register management unit (only the structures the design has in the loop).
+  std::vector<std::string> rmu;
+  if (r.activity.restored_rows > 0)
+    rmu.push_back(
+        fmt::format("{} rows walked out of the PCRF RTL, each the row saved ({} "
+                    "superseded by a result landing while switched out, the rest equal "
+                    "to the kernel's value)",
+                    r.activity.restored_rows, r.activity.restored_superseded));
+  if (r.activity.vector_lookups > 0)
+    rmu.push_back(
+        fmt::format("{} live-vector-cache lookups with the system's hit/miss and "
+                    "registers",
+                    r.activity.vector_lookups));
+  if (r.activity.status_decisions > 0)
+    rmu.push_back(
+        fmt::format("{} CTA status monitor decisions the system's", r.activity.status_decisions));
+  if (!rmu.empty())
+    s += fmt::format("  FineReg: {}\n", fmt::join(rmu, "; "));
   s += "data-dependent switching (toggles on the data ports; uniform random data toggles half "
        "the bits):\n";
   s += fmt::format("  {:<4} {:>12} {:>14} {:>9} {:>16} {:>16}\n", "lvl", "row transfers",

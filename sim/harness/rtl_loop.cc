@@ -157,6 +157,10 @@ DataActivity& DataActivity::operator+=(const DataActivity& o) {
   }
   value_checks += o.value_checks;
   dropped_result_writes += o.dropped_result_writes;
+  restored_rows += o.restored_rows;
+  restored_superseded += o.restored_superseded;
+  vector_lookups += o.vector_lookups;
+  status_decisions += o.status_decisions;
   rtl_cycles += o.rtl_cycles;
   return *this;
 }

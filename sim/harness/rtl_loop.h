@@ -117,6 +117,15 @@ struct DataActivity {
   // (SW ORF: the warp's ORF was invalidated at the strand end and the slot may be another
   // warp's).
   uint64_t dropped_result_writes = 0;
+  // FineReg's register management unit (pcrf and live-vector-cache transactors): rows a PCRF
+  // walk returned, each equal to the row appended (`restored_superseded` of them for registers a
+  // result landed in while the CTA was switched out: not compared with the kernel's value), and
+  // vector-cache lookups whose hit or miss and decoded registers were the system's, and the CTA
+  // status monitor's decisions.
+  uint64_t restored_rows = 0;
+  uint64_t restored_superseded = 0;
+  uint64_t vector_lookups = 0;
+  uint64_t status_decisions = 0;  // CTA status monitor stall decisions equal to the system's
 
   // The name of level `l` (index ActivityLevel), as the energies name it.
   static const char* LevelName(size_t l);

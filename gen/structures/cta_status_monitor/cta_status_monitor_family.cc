@@ -18,13 +18,7 @@ GPURF_REGISTER(StructureKind, cta_status_monitor, "cta-status-monitor",
                        [](const StructureSpec& s) {
                          return EmitCtaStatusMonitor(SpecAs<CtaStatusMonitorSpec>(s));
                        },
-                   .not_applicable =
-                       {
-                           {"transactor",
-                            "not yet: the finereg hierarchy's RTL loop drives only its ACRF "
-                            "(the MRF); its switch decisions run on C++ models, and this RTL is "
-                            "checked against its golden model by gpurf verify"},
-                       },
+                   .not_applicable = {},
                }))
 
 }  // namespace gpurf

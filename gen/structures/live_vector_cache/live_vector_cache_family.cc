@@ -19,13 +19,7 @@ GPURF_REGISTER(StructureKind, live_vector_cache, "live-vector-cache",
                        [](const StructureSpec& s) {
                          return EmitLiveVectorCache(SpecAs<LiveVectorCacheSpec>(s));
                        },
-                   .not_applicable =
-                       {
-                           {"transactor",
-                            "not yet: the finereg hierarchy's RTL loop drives only its ACRF "
-                            "(the MRF); its vector cache runs on C++ models, and this RTL is "
-                            "checked against its golden model by gpurf verify"},
-                       },
+                   .not_applicable = {},
                }))
 
 }  // namespace gpurf

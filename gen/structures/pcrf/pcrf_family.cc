@@ -15,13 +15,7 @@ GPURF_REGISTER(
         .params = PcrfSpec::ParamDescs(),
         .make_spec = [](const ParamSet& p) -> StructureSpec { return PcrfSpec::FromParams(p); },
         .emit = [](const StructureSpec& s) { return EmitPcrf(SpecAs<PcrfSpec>(s)); },
-        .not_applicable =
-            {
-                {"transactor",
-                 "not yet: the finereg hierarchy's RTL loop drives only its ACRF (the MRF); its "
-                 "PCRF runs on C++ models, and this RTL is checked against its golden model by "
-                 "gpurf verify"},
-            },
+        .not_applicable = {},
     }))
 
 }  // namespace gpurf

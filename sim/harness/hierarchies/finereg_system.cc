@@ -10,6 +10,7 @@
 #include "energy/gebhart.h"
 #include "gen/config/derive.h"
 #include "sim/harness/hierarchy.h"
+#include "sim/harness/transactors/finereg_transactions.h"
 #include "sim/harness/transactors/mrf_transactions.h"
 
 namespace gpurf::harness {
@@ -133,6 +134,8 @@ void FineRegSystem::CtaFinished(uint64_t cycle, const sim::CtaInfo& c) {
   ReleaseSlots(x);
   x.state = State::kEmpty;
   x.warps.clear();
+  if (listener_ != nullptr && cfg_.target == "pcrf")
+    listener_->Transaction(CsmSet(static_cast<int>(c.slot), 0, 0, Counts()));
   FillAcrf(cycle);
 }
 
@@ -169,7 +172,8 @@ std::vector<FineRegSystem::SavedReg> FineRegSystem::LiveRegs(Cta& c, uint64_t& l
     ++fs_.vector_lookups;
     if (vector_event_ >= 0)
       ++st_.counts.events[static_cast<size_t>(vector_event_)];
-    if (line == inst + 1ULL) {
+    const bool hit = line == inst + 1ULL;
+    if (hit) {
       lookup += 1;
     } else {
       ++fs_.vector_misses;
@@ -177,6 +181,12 @@ std::vector<FineRegSystem::SavedReg> FineRegSystem::LiveRegs(Cta& c, uint64_t& l
       line = inst + 1ULL;
     }
     const uint64_t bits = live_.bits[inst];
+    if (listener_ != nullptr) {
+      // The vector as the save uses it: the registers the kernel has (regs_per_thread_ may
+      // exceed 64: the vector's 64 bits).
+      const uint64_t mask = regs_per_thread_ >= 64 ? ~0ULL : (1ULL << regs_per_thread_) - 1;
+      listener_->Transaction(LvcLookup(w, inst, hit, bits & mask));
+    }
     for (int r = 0; r < 64 && r < regs_per_thread_; ++r) {
       if ((bits >> r) & 1)
         regs.push_back({w, static_cast<uint16_t>(r), -1});
@@ -203,10 +213,19 @@ uint64_t FineRegSystem::Move(uint64_t from, uint64_t lookup, uint64_t n) {
   return start + cycles + lat - 1;
 }
 
+int FineRegSystem::WarpInCta(const Cta& c, uint32_t warp) {
+  const auto it = std::find(c.warps.begin(), c.warps.end(), warp);
+  if (it == c.warps.end())
+    throw std::logic_error(fmt::format("finereg: warp {} is not in its CTA", warp));
+  return static_cast<int>(it - c.warps.begin());
+}
+
 void FineRegSystem::Save(Cta& c, std::vector<SavedReg> regs) {
   if (cfg_.target == "full-rf")
     regs.clear();  // the registers stay where they are
-  for (SavedReg& r : regs) {
+  const int slot = static_cast<int>(&c - ctas_.data());
+  for (size_t i = 0; i < regs.size(); ++i) {
+    SavedReg& r = regs[i];
     Read(mrf_level_, false);  // the ACRF row read out
     ++fs_.saved_entries;
     if (cfg_.target == "pcrf") {
@@ -217,6 +236,10 @@ void FineRegSystem::Save(Cta& c, std::vector<SavedReg> regs) {
       if (held_[static_cast<size_t>(r.entry)] != 0)
         throw std::logic_error(fmt::format("finereg: PCRF entry {} taken twice", r.entry));
       held_[static_cast<size_t>(r.entry)] = 1;
+      if (listener_ != nullptr)
+        listener_->Transaction(PcrfAppend(slot, r.warp, WarpInCta(c, r.warp), r.reg, r.entry,
+                                          regs.front().entry, static_cast<int>(i + 1),
+                                          static_cast<int>(free_.size())));
       if (append_event_ >= 0)
         ++st_.counts.events[static_cast<size_t>(append_event_)];
       if (pointer_event_ >= 0)
@@ -267,6 +290,15 @@ void FineRegSystem::Restore(Cta& c) {
       for (int r = 0; r < regs_per_thread_ && r < k_.regs_per_thread; ++r)
         listener_->Transaction(MrfWrite(w, MrfSlot(w), r, true));
     }
+  }
+  if (listener_ != nullptr && cfg_.target == "pcrf") {
+    // The chain walked out of the PCRF (its rows go to the ACRF below).
+    std::vector<PcrfChainEntry> chain;
+    chain.reserve(c.chain.size());
+    for (const SavedReg& r : c.chain)
+      chain.push_back({r.warp, WarpInCta(c, r.warp), r.reg, r.entry});
+    listener_->Transaction(PcrfRestore(static_cast<int>(&c - ctas_.data()), chain,
+                                       static_cast<int>(free_.size() + chain.size())));
   }
   for (const SavedReg& r : c.chain) {
     // The warp must not have issued while its registers were away.
@@ -362,6 +394,8 @@ void FineRegSystem::FillAcrf(uint64_t cycle) {
       n = c.restore_entries;
     }
     SwitchIn(cand, cycle, Move(cycle, 0, n));
+    if (listener_ != nullptr && cfg_.target == "pcrf")
+      listener_->Transaction(CsmSet(cand, 2, 2, Counts()));
   }
   Census();
 }
@@ -381,20 +415,31 @@ void FineRegSystem::CtaResumed(uint64_t, const sim::CtaInfo& info) {
 void FineRegSystem::Decide(uint64_t cycle, uint32_t slot, bool first) {
   Cta& s = ctas_[slot];
   const int cand = Candidate(static_cast<int>(slot));
+  const bool csm = listener_ != nullptr && cfg_.target == "pcrf";
   if (cand < 0) {
     fs_.no_candidate += first ? 1 : 0;
+    if (csm)
+      listener_->Transaction(CsmDecision(static_cast<int>(slot), 0, static_cast<int>(free_.size()),
+                                         -1, false, 0, false, Counts()));
     return;
   }
   Cta& in = ctas_[static_cast<size_t>(cand)];
   uint64_t lookup = 0;
   std::vector<SavedReg> live = LiveRegs(s, lookup);
+  const bool pending = in.state == State::kPending;
+  const int free_before = static_cast<int>(free_.size());
+  const int saved = pending ? static_cast<int>(in.chain.size()) : 0;
   if (cfg_.target == "pcrf") {
     const size_t avail = free_.size() + (in.state == State::kPending ? in.chain.size() : 0);
     if (live.size() > avail) {
       fs_.kept += first ? 1 : 0;
+      if (csm)
+        listener_->Transaction(CsmDecision(static_cast<int>(slot), static_cast<int>(live.size()),
+                                           free_before, cand, pending, saved, false, Counts()));
       return;
     }
   }
+  const int nlive = static_cast<int>(live.size());
   ++fs_.switches;
   s.stalled = false;
   ReleaseSlots(s);  // its live registers leave the ACRF (before the restore takes slots)
@@ -411,7 +456,19 @@ void FineRegSystem::Decide(uint64_t cycle, uint32_t slot, bool first) {
   s.pended = pend_seq_++;
   ++moving_;
   SwitchIn(cand, cycle, end);
+  if (csm)
+    listener_->Transaction(CsmDecision(static_cast<int>(slot), nlive, free_before, cand, pending,
+                                       saved, true, Counts()));
   Census();
+}
+
+CsmCounts FineRegSystem::Counts() const {
+  CsmCounts n;
+  for (const Cta& c : ctas_) {
+    n.active += c.state == State::kActive || c.state == State::kRestoring;
+    n.pending += c.state == State::kSaving || c.state == State::kPending;
+  }
+  return n;
 }
 
 void FineRegSystem::Census() {
@@ -494,6 +551,8 @@ void FineRegSystem::WriteResults(uint32_t warp, const sim::DynInst& d) {
   // save) has no ACRF slot: the register's row is the one its restore writes back.
   if (listener_ != nullptr && warp < acrf_slot_.size() && acrf_slot_[warp] >= 0)
     ForEachReg(in.dsts, [&](int r) { listener_->Transaction(MrfWrite(warp, MrfSlot(warp), r)); });
+  else if (listener_ != nullptr && cfg_.target == "pcrf")
+    ForEachReg(in.dsts, [&](int r) { listener_->Transaction(PcrfPendingResult(warp, r)); });
 }
 
 void FineRegSystem::Finish() {
@@ -568,7 +627,22 @@ GPURF_REGISTER(
           return fmt::format("FineReg: {} KB ACRF + {} KB PCRF, {} resident CTAs, switch to {}",
                              c.acrf_bytes / 1024, c.pcrf_bytes / 1024, c.resident_ctas, c.target);
         },
-        .rtl_structures = [](const DesignSpec&) { return std::vector<std::string>{}; },
+        // The PCRF (pointer table and free-space monitor included), the live-register vector
+        // cache and (with the PCRF: its decisions weigh PCRF room) the CTA status monitor, as
+        // gen/config/hierarchies/finereg.cc names them (the ACRF is the MRF, the loop's register
+        // home).
+        .rtl_structures =
+            [](const DesignSpec& d) {
+              const FineRegConfig c = FineRegConfig::From(d);
+              std::vector<std::string> v;
+              if (c.target == "pcrf" && c.pcrf_bytes > 0)
+                v.emplace_back("pcrf");
+              if (c.target != "full-rf")
+                v.emplace_back("live_vector_cache");
+              if (c.target == "pcrf" && c.pcrf_bytes > 0)
+                v.emplace_back("cta_status_monitor");
+              return v;
+            },
         .compiler_note =
             [](const DesignSpec& d) {
               return fmt::format(

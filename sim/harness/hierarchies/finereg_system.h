@@ -39,6 +39,10 @@
 // registers are written to its new slots (MrfWrite with restore set), and a result landing for
 // a switched-out warp goes to no slot (its restore writes the row).
 //
+// RTL in the loop: with a listener (rtl_loop.h) the system reports its saves and restores (PCRF
+// appends and walks), stall-PC lookups (vector cache), stall decisions and CTA field changes
+// (status monitor) and results landing for switched-out warps (finereg_transactions.h).
+//
 // Switch targets (design option switch_target): pcrf (FineReg); full-rf (Virtual-Thread-like:
 // CTAs are resident while their whole static allocations fit the whole register file, ACRF and
 // PCRF together, and a switch moves no register); dram (live registers to global memory instead
@@ -57,6 +61,7 @@
 
 #include "gen/config/design_spec.h"
 #include "sim/harness/rf_systems.h"
+#include "sim/harness/transactors/finereg_transactions.h"
 #include "sim/passes/liveness.h"
 
 namespace gpurf::harness {
@@ -161,6 +166,10 @@ class FineRegSystem : public RfSystem {
   // Moves `n` entries through the port from `from` (after `lookup` cycles); returns the end.
   uint64_t Move(uint64_t from, uint64_t lookup, uint64_t n);
   void Save(Cta& c, std::vector<SavedReg> regs);
+  // The place of `warp` among the warps of `c` (the PCRF tag's warp id).
+  static int WarpInCta(const Cta& c, uint32_t warp);
+  // The CTA states as the CTA status monitor counts them (cta-status-monitor transactor).
+  CsmCounts Counts() const;
   void Restore(Cta& c);
   void SwitchIn(int slot, uint64_t cycle, uint64_t after);
   void FillAcrf(uint64_t cycle);

@@ -7,7 +7,9 @@
 //     values; the timing, counts and FineReg statistics are the models-only run's. Regressions
 //     for the loop not forwarding the CTA-switching limit (waiting CTAs issued), the ACRF being
 //     addressed by warp % sm.warps (running warps sharing an MRF context), and restored rows not
-//     written to the CTA's new ACRF slots.
+//     written to the CTA's new ACRF slots. The example's 1024-entry PCRF, vector cache and CTA
+//     status monitor are in the loop too (finereg_loop_test.cc has their mutations): every
+//     restored entry is walked out of the PCRF RTL.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -73,6 +75,9 @@ TEST(FineRegRtl, SwitchingKernelsRestoreTheKernelsValues) {
     EXPECT_GT(Extra(s, "switches"), 0u);
     EXPECT_GT(Extra(s, "restored entries"), 0u);
     EXPECT_GT(rtl.activity.value_checks, 1000u);
+    // The example's full-size PCRF (1024 entries) returned every restored entry.
+    EXPECT_EQ(rtl.activity.restored_rows, Extra(s, "restored entries"));
+    EXPECT_EQ(rtl.activity.vector_lookups, Extra(s, "vector lookups"));
   }
 }
 

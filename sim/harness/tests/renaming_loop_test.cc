@@ -140,42 +140,22 @@ TEST(RenamingLoopMutation, FlippedFlagCacheHitIsReported) {
                      {"in release_flag_cache", "signal lk_hit_o"});
 }
 
-// A register-file system that makes no transactions of its own: the test hands the loop
-// transactions directly, as a renaming system with a wrong decision would.
-class Silent : public RfSystem {
- public:
-  Silent(const sim::Kernel& k, const sim::SmConfig& sm) : RfSystem(k, sm, 4, 4) {}
-
- protected:
-  void ReadOperands(uint32_t, const sim::DynInst&, std::vector<int>&) override {}
-  bool ReadsMrf(uint32_t, const sim::DynInst&) const override { return false; }
-  void WriteResults(uint32_t, const sim::DynInst&) override {}
-};
-
 class CorruptedExpectation : public testing::Test {
  protected:
   void SetUp() override {
     sm_.warps = 8;
     sm_.active_warps = 8;
     structures_ = PrepareRtl(d_, sm_, BuildOptions{});
-    inner_ = std::make_unique<Silent>(*Kernel("vectorAdd").kernel, sm_);
+    inner_ = std::make_unique<rtl_points::SilentSystem>(*Kernel("vectorAdd").kernel, sm_);
     loop_ = std::make_unique<RtlLoopSystem>(d_, *Kernel("vectorAdd").kernel, sm_, *inner_,
                                             structures_, Options(RfMode::kRtl).rtl);
   }
-  // Hands `t` to the loop and returns the divergence report (empty: none).
-  std::string Report(const StructureTransaction& t) {
-    try {
-      loop_->Transaction(t);
-    } catch (const RtlDivergence& e) {
-      return e.what();
-    }
-    return {};
-  }
+  std::string Report(const StructureTransaction& t) { return rtl_points::DivergenceOf(*loop_, t); }
 
   DesignSpec d_ = Design();
   sim::SmConfig sm_;
   std::vector<RtlStructure> structures_;
-  std::unique_ptr<Silent> inner_;
+  std::unique_ptr<rtl_points::SilentSystem> inner_;
   std::unique_ptr<RtlLoopSystem> loop_;
 };
 

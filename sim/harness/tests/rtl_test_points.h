@@ -114,6 +114,28 @@ inline sim::KernelRun CorruptFirstResult(const WorkloadKernel& wk) {
   return run;
 }
 
+// A register-file system that makes no transactions of its own: a test hands the loop
+// transactions directly, as a system with a wrong decision would (corrupted expectations).
+class SilentSystem : public RfSystem {
+ public:
+  SilentSystem(const sim::Kernel& k, const sim::SmConfig& sm) : RfSystem(k, sm, 4, 4) {}
+
+ protected:
+  void ReadOperands(uint32_t, const sim::DynInst&, std::vector<int>&) override {}
+  bool ReadsMrf(uint32_t, const sim::DynInst&) const override { return false; }
+  void WriteResults(uint32_t, const sim::DynInst&) override {}
+};
+
+// Hands `t` to `loop` and returns the divergence report (empty: none).
+inline std::string DivergenceOf(RtlLoopSystem& loop, const StructureTransaction& t) {
+  try {
+    loop.Transaction(t);
+  } catch (const RtlDivergence& e) {
+    return e.what();
+  }
+  return {};
+}
+
 // Each of `parts` occurs in the report `m`.
 inline void ExpectMentions(const std::string& m, std::initializer_list<const char*> parts) {
   for (const char* p : parts)

@@ -1,0 +1,268 @@
+// FineReg's register management unit in the RTL loop (issue 16; the pcrf and live-vector-cache
+// transactors), label "rtl", on configs/examples/finereg.yaml with a 8 KB PCRF (64 entries: its
+// Verilator model builds in seconds; the example's 1024-entry point takes minutes and runs in
+// FineRegRtl and the soak corpus run):
+//   - lockstep under a switching kernel: zero divergence, every restored entry walked out of the
+//     PCRF RTL with the row saved, every vector-cache lookup compared, and the timing, counts and
+//     FineReg statistics the models-only run's;
+//   - mutations: a golden model with a flipped output bit of the pcrf (restored row, pointer
+//     table count, free count) or of the vector cache (hit) stops the run with SM cycle,
+//     structure, signal, expected and actual value;
+//   - corrupted expectations: transactions that disagree with what the RTL does (another free
+//     entry, another free count, a chain restored in another order, a hit on an empty cache,
+//     another live vector) are each reported by the structure's transactor.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include "base/registry.h"
+#include "gen/config/yaml_loader.h"
+#include "gen/structures/cta_status_monitor/cta_status_monitor_ports.h"
+#include "gen/structures/live_vector_cache/live_vector_cache_ports.h"
+#include "gen/structures/pcrf/pcrf_ports.h"
+#include "gen/structures/pcrf/pcrf_spec.h"
+#include "models/registry.h"
+#include "sim/harness/driver.h"
+#include "sim/harness/tests/rtl_test_points.h"
+#include "sim/harness/transactor.h"
+#include "sim/harness/transactors/finereg_transactions.h"
+
+namespace gpurf::harness {
+namespace {
+
+using rtl_points::ExpectMentions;
+using rtl_points::FlipBit;
+using rtl_points::Kernel;
+using rtl_points::Options;
+
+// The example with a 64-entry PCRF.
+DesignSpec SmallPcrf() {
+  std::ifstream f(GPURF_SOURCE_DIR "/configs/examples/finereg.yaml");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  const std::string from = "pcrf_bytes: 131072";
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, from.size(), "pcrf_bytes: 8192");
+  return LoadDesignFromString(text, "finereg_small.yaml");
+}
+
+DriverOptions OneSm(RfMode mode) {
+  DriverOptions o = Options(mode);
+  o.gpu.sms = 1;
+  return o;
+}
+
+uint64_t Extra(const RfStats& s, const std::string& name) {
+  for (const auto& [n, v] : s.extra) {
+    if (n == name)
+      return v;
+  }
+  ADD_FAILURE() << "no statistic " << name;
+  return 0;
+}
+
+TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
+  const DesignSpec d = SmallPcrf();
+  const WorkloadKernel& wk = Kernel("reduction");
+  const DesignResult models = RunDesign(d, {wk}, OneSm(RfMode::kModels));
+  DesignResult rtl;
+  ASSERT_NO_THROW(rtl = RunDesign(d, {wk}, OneSm(RfMode::kLockstep)));
+  ASSERT_TRUE(rtl.rtl_skipped.empty()) << rtl.rtl_skipped.front().reason;
+  EXPECT_EQ(rtl.cycles, models.cycles);
+  EXPECT_EQ(rtl.counts.events, models.counts.events);
+  ASSERT_EQ(rtl.kernels.size(), 1u);
+  const RfStats& s = rtl.kernels[0].rf;
+  EXPECT_EQ(s.extra, models.kernels[0].rf.extra);
+  // Every restored entry came out of the PCRF RTL, every lookup went through the vector cache.
+  EXPECT_GT(Extra(s, "restored entries"), 0u);
+  EXPECT_EQ(rtl.activity.restored_rows, Extra(s, "restored entries"));
+  EXPECT_EQ(rtl.activity.vector_lookups, Extra(s, "vector lookups"));
+  EXPECT_GT(Extra(s, "vector misses"), 0u);
+  EXPECT_LT(Extra(s, "vector misses"), Extra(s, "vector lookups"));  // hits too
+  // Most restored rows are compared with the kernel's values, not only with the row saved.
+  EXPECT_LT(rtl.activity.restored_superseded, rtl.activity.restored_rows / 2);
+  // Every stall got the monitor's decision (switches, and stalls kept or without a candidate,
+  // decided again while they last).
+  EXPECT_GE(rtl.activity.status_decisions,
+            Extra(s, "switches") + Extra(s, "switches kept (no PCRF room)"));
+}
+
+// Regression: the loop derives the design again for the warps each kernel keeps resident, which
+// changed the pcrf's `regs` with the MRF's registers per thread, so the whole-corpus run built a
+// new multi-minute Verilator model of the 1024-entry PCRF per kernel shape. The loop's pcrf
+// names 256 registers whatever the design says: one model.
+TEST(FineRegLoop, OnePcrfModelForEveryRegisterCount) {
+  const RtlPartitionSpec* ps = Registry<RtlPartitionSpec>::Get().Find("pcrf");
+  ASSERT_NE(ps, nullptr);
+  std::string module;
+  for (int regs : {24, 63, 128}) {
+    ParamSet p(PcrfSpec::ParamDescs());
+    p.Set("regs", std::to_string(regs), {}, "test");
+    const StructureSpec s = ps->adapt(PcrfSpec::FromParams(p), sim::SmConfig{});
+    EXPECT_EQ(SpecAs<PcrfSpec>(s).regs, 256);
+    if (module.empty())
+      module = s.module_name();
+    EXPECT_EQ(s.module_name(), module) << regs;
+  }
+}
+
+// Lockstep with the golden model of `kind` broken (bit `bit` of output `port`, its `nth` defined
+// value): the report names the structure and the signal.
+void ExpectFlipReported(const std::string& kind, int port, int bit, int nth,
+                        std::initializer_list<const char*> parts) {
+  const DesignSpec d = SmallPcrf();
+  DriverOptions o = OneSm(RfMode::kLockstep);
+  o.rtl.make_model = [=](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
+    if (s.kind() == kind)
+      return std::make_unique<FlipBit>(MakeModel(s), port, bit, nth);
+    return MakeModel(s);
+  };
+  try {
+    RunDesign(d, {Kernel("reduction")}, o);
+    ADD_FAILURE() << "the flipped bit of " << kind << " was not caught";
+  } catch (const RtlDivergence& e) {
+    ExpectMentions(e.what(), parts);
+    ExpectMentions(e.what(), {"divergence at SM cycle", "RTL cycle", "RTL and golden model differ",
+                              "expected", "actual", "kernel reduction"});
+  }
+}
+
+TEST(FineRegLoopMutation, FlippedRestoredRowIsReported) {
+  ExpectFlipReported("pcrf", PcrfPort::kOutData, 7, 3, {"in pcrf", "signal out_data_o"});
+}
+
+TEST(FineRegLoopMutation, FlippedPointerTableCountIsReported) {
+  ExpectFlipReported("pcrf", PcrfPort::kQCount, 0, 20, {"in pcrf", "signal q_count_o"});
+}
+
+TEST(FineRegLoopMutation, FlippedFreeCountIsReported) {
+  ExpectFlipReported("pcrf", PcrfPort::kFreeCount, 1, 30, {"in pcrf", "signal free_count_o"});
+}
+
+TEST(FineRegLoopMutation, FlippedSwitchDecisionIsReported) {
+  ExpectFlipReported("cta-status-monitor", CtaStatusMonitorPort::kDecKind, 0, 3,
+                     {"in cta_status_monitor", "signal dec_kind_o"});
+}
+
+TEST(FineRegLoopMutation, FlippedVectorCacheHitIsReported) {
+  ExpectFlipReported("live-vector-cache", LiveVectorCachePort::kLkHit, 0, 4,
+                     {"in live_vector_cache", "signal lk_hit_o"});
+}
+
+class FineRegCorruptedExpectation : public testing::Test {
+ protected:
+  void SetUp() override {
+    bool two_level = false;
+    sm_ = SmConfigFor(d_, OneSm(RfMode::kRtl), two_level);
+    // The design's MRF as declared lays out 32 warps (the loop derives it per kernel).
+    sm_.warps = 32;
+    sm_.active_warps = 32;
+    structures_ = PrepareRtl(d_, sm_, BuildOptions{});
+    inner_ = std::make_unique<rtl_points::SilentSystem>(*Kernel("vectorAdd").kernel, sm_);
+    loop_ = std::make_unique<RtlLoopSystem>(d_, *Kernel("vectorAdd").kernel, sm_, *inner_,
+                                            structures_, Options(RfMode::kRtl).rtl);
+  }
+  std::string Report(const StructureTransaction& t) { return rtl_points::DivergenceOf(*loop_, t); }
+
+  DesignSpec d_ = SmallPcrf();
+  sim::SmConfig sm_;
+  std::vector<RtlStructure> structures_;
+  std::unique_ptr<rtl_points::SilentSystem> inner_;
+  std::unique_ptr<RtlLoopSystem> loop_;
+};
+
+TEST_F(FineRegCorruptedExpectation, PcrfReportsAnotherFreeEntry) {
+  // The first save takes entry 0; the second takes entry 1, the system claims entry 5.
+  EXPECT_EQ(Report(PcrfAppend(3, 0, 0, 1, 0, 0, 1, 63)), "");
+  ExpectMentions(Report(PcrfAppend(3, 1, 1, 2, 5, 0, 2, 62)),
+                 {"in pcrf", "app_entry_o is 1", "the system takes entry 5 (the lowest free)"});
+}
+
+TEST_F(FineRegCorruptedExpectation, PcrfReportsThePointerTableAndFreeCount) {
+  ExpectMentions(Report(PcrfAppend(2, 0, 0, 1, 0, 0, 1, 60)),
+                 {"free_count_o is 63", "the system has 60 free PCRF entries"});
+}
+
+TEST_F(FineRegCorruptedExpectation, PcrfReportsAChainCountItDoesNotHave) {
+  ExpectMentions(Report(PcrfAppend(2, 0, 0, 1, 0, 0, 2, 63)),
+                 {"q_count_o of CTA slot 2 is 1", "the system's chain has 2 entries"});
+}
+
+TEST_F(FineRegCorruptedExpectation, PcrfReportsARestoreInAnotherOrder) {
+  EXPECT_EQ(Report(PcrfAppend(2, 0, 0, 1, 0, 0, 1, 63)), "");
+  EXPECT_EQ(Report(PcrfAppend(2, 1, 1, 4, 1, 0, 2, 62)), "");
+  const std::vector<PcrfChainEntry> reversed = {{1, 1, 4, 1}, {0, 0, 1, 0}};
+  ExpectMentions(Report(PcrfRestore(2, reversed, 64)),
+                 {"in pcrf", "restored entry 0 of the chain is CTA slot 2 warp id 0 r1 entry 0",
+                  "the system restores CTA slot 2 warp id 1 r4 entry 1"});
+}
+
+TEST_F(FineRegCorruptedExpectation, PcrfRestoresInSaveOrder) {
+  EXPECT_EQ(Report(PcrfAppend(2, 0, 0, 1, 0, 0, 1, 63)), "");
+  EXPECT_EQ(Report(PcrfAppend(5, 0, 0, 3, 1, 1, 1, 62)), "");
+  EXPECT_EQ(Report(PcrfAppend(2, 1, 1, 4, 2, 0, 2, 61)), "");
+  const std::vector<PcrfChainEntry> chain = {{0, 0, 1, 0}, {1, 1, 4, 2}};
+  EXPECT_EQ(Report(PcrfRestore(2, chain, 63)), "");
+  // The freed entries are found again, lowest first.
+  EXPECT_EQ(Report(PcrfAppend(7, 2, 0, 0, 0, 0, 1, 62)), "");
+  ExpectMentions(Report(PcrfRestore(5, {}, 62)),
+                 {"restore of CTA slot 5 (0 entries)",
+                  "out_valid_o with entry 1 after the 0 entries of the system's chain"});
+}
+
+TEST_F(FineRegCorruptedExpectation, VectorCacheReportsAHitOnAnEmptyCache) {
+  ExpectMentions(Report(LvcLookup(0, 7, true, 0x6)),
+                 {"in live_vector_cache", "lk_hit_o is 0", "the system's vector cache hits"});
+}
+
+TEST_F(FineRegCorruptedExpectation, VectorCacheDecodesTheVectorItHolds) {
+  // A miss fills line 7 with registers 1 and 2; a hit must decode those, not another vector.
+  EXPECT_EQ(Report(LvcLookup(0, 7, false, 0x6)), "");
+  EXPECT_EQ(Report(LvcLookup(1, 7, true, 0x6)), "");
+  ExpectMentions(Report(LvcLookup(1, 7, true, 0x1)),
+                 {"dec_live_o is 2", "the vector has 1 live registers"});
+}
+
+TEST_F(FineRegCorruptedExpectation, VectorCacheReportsAConflictMissAsAMiss) {
+  EXPECT_EQ(Report(LvcLookup(0, 7, false, 0x6)), "");
+  // Instruction 39 shares line 7 (32 lines): a miss that replaces it, so 7 misses again.
+  EXPECT_EQ(Report(LvcLookup(2, 39, false, 0x0)), "");
+  ExpectMentions(Report(LvcLookup(1, 7, true, 0x6)),
+                 {"lookup of PC 0x38 (line 7): lk_hit_o is 0", "the system's vector cache hits"});
+}
+
+// The CTA status monitor (128 slots, 64 PCRF entries here).
+TEST_F(FineRegCorruptedExpectation, MonitorReportsAPendingCtaItDoesNotHave) {
+  EXPECT_EQ(Report(CsmSet(0, 2, 2, {1, 0})), "");
+  // CTA 1 was never switched out: the monitor has no candidate and keeps CTA 0.
+  ExpectMentions(Report(CsmDecision(0, 3, 64, 1, true, 2, true, {1, 1})),
+                 {"in cta_status_monitor", "stall of CTA slot 0 (3 live registers, 64 free)",
+                  "dec_kind_o is 1", "the system switches to a pending CTA (candidate CTA slot 1"});
+}
+
+TEST_F(FineRegCorruptedExpectation, MonitorFollowsTheSystemsSwitches) {
+  EXPECT_EQ(Report(CsmSet(0, 2, 2, {1, 0})), "");
+  // A start of waiting CTA 5: the RTL launches into slot 1, the transactor moves it to 5.
+  EXPECT_EQ(Report(CsmDecision(0, 2, 64, 5, false, 0, true, {1, 1})), "");
+  // CTA 5 stalls; CTA 0 (2 saved registers) resumes: room 62 + 2.
+  EXPECT_EQ(Report(CsmDecision(5, 4, 62, 0, true, 2, true, {1, 1})), "");
+  // CTA 0 stalls with 70 live registers: no room beside CTA 5's 4 saved ones (60 + 4), kept.
+  EXPECT_EQ(Report(CsmDecision(0, 70, 60, 5, true, 4, false, {1, 1})), "");
+  // The system claims a switch with room 61: the RTL counts 64.
+  ExpectMentions(Report(CsmDecision(0, 2, 60, 5, true, 1, true, {1, 1})),
+                 {"dec_avail_o is 64", "the system counts 61 PCRF entries of room"});
+}
+
+TEST_F(FineRegCorruptedExpectation, MonitorReportsTheCounts) {
+  ExpectMentions(Report(CsmSet(0, 2, 2, {2, 0})),
+                 {"after the start or resume of CTA slot 0: active_count_o 1 pending_count_o 0",
+                  "the system has 2 CTAs active and 0 pending"});
+}
+
+}  // namespace
+}  // namespace gpurf::harness
