@@ -1,7 +1,7 @@
 // FineReg's register management unit in the RTL loop (issue 16; the pcrf and live-vector-cache
 // transactors), label "rtl", on configs/examples/finereg.yaml with a 8 KB PCRF (64 entries: its
 // Verilator model builds in seconds; the example's 1024-entry point takes minutes and runs in
-// FineRegRtl and the soak corpus run):
+// the soak corpus run):
 //   - lockstep under a switching kernel: zero divergence, every restored entry walked out of the
 //     PCRF RTL with the row saved, every vector-cache lookup compared, and the timing, counts and
 //     FineReg statistics the models-only run's;
@@ -34,40 +34,15 @@ namespace gpurf::harness {
 namespace {
 
 using rtl_points::ExpectMentions;
+using rtl_points::Extra;
+using rtl_points::FineRegSmallPcrf;
 using rtl_points::FlipBit;
 using rtl_points::Kernel;
+using rtl_points::OneSm;
 using rtl_points::Options;
 
-// The example with a 64-entry PCRF.
-DesignSpec SmallPcrf() {
-  std::ifstream f(GPURF_SOURCE_DIR "/configs/examples/finereg.yaml");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
-  const std::string from = "pcrf_bytes: 131072";
-  const size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos);
-  text.replace(at, from.size(), "pcrf_bytes: 8192");
-  return LoadDesignFromString(text, "finereg_small.yaml");
-}
-
-DriverOptions OneSm(RfMode mode) {
-  DriverOptions o = Options(mode);
-  o.gpu.sms = 1;
-  return o;
-}
-
-uint64_t Extra(const RfStats& s, const std::string& name) {
-  for (const auto& [n, v] : s.extra) {
-    if (n == name)
-      return v;
-  }
-  ADD_FAILURE() << "no statistic " << name;
-  return 0;
-}
-
 TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
-  const DesignSpec d = SmallPcrf();
+  const DesignSpec d = FineRegSmallPcrf();
   const WorkloadKernel& wk = Kernel("reduction");
   const DesignResult models = RunDesign(d, {wk}, OneSm(RfMode::kModels));
   DesignResult rtl;
@@ -115,7 +90,7 @@ TEST(FineRegLoop, OnePcrfModelForEveryRegisterCount) {
 // value): the report names the structure and the signal.
 void ExpectFlipReported(const std::string& kind, int port, int bit, int nth,
                         std::initializer_list<const char*> parts) {
-  const DesignSpec d = SmallPcrf();
+  const DesignSpec d = FineRegSmallPcrf();
   DriverOptions o = OneSm(RfMode::kLockstep);
   o.rtl.make_model = [=](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
     if (s.kind() == kind)
@@ -169,7 +144,7 @@ class FineRegCorruptedExpectation : public testing::Test {
   }
   std::string Report(const StructureTransaction& t) { return rtl_points::DivergenceOf(*loop_, t); }
 
-  DesignSpec d_ = SmallPcrf();
+  DesignSpec d_ = FineRegSmallPcrf();
   sim::SmConfig sm_;
   std::vector<RtlStructure> structures_;
   std::unique_ptr<rtl_points::SilentSystem> inner_;

@@ -1,5 +1,6 @@
 // The finereg hierarchy with its ACRF (the MRF) as RTL in the loop (label "rtl"), on the
-// configs/examples/finereg.yaml design point with one SM:
+// configs/examples/finereg.yaml design point with one SM and a 64-entry PCRF (the example's
+// 1024-entry PCRF takes minutes to verilate: soak_finereg_corpus_lockstep runs it):
 //   - Regression: vectorAdd stopped at SM cycle 17 (R8 read 0) because the FineReg system never
 //     reported its result writes to the loop; now zero divergence, rows checked.
 //   - Kernels that switch CTAs (reduction, scalarProd) run in lockstep with zero divergence:
@@ -7,9 +8,9 @@
 //     values; the timing, counts and FineReg statistics are the models-only run's. Regressions
 //     for the loop not forwarding the CTA-switching limit (waiting CTAs issued), the ACRF being
 //     addressed by warp % sm.warps (running warps sharing an MRF context), and restored rows not
-//     written to the CTA's new ACRF slots. The example's 1024-entry PCRF, vector cache and CTA
-//     status monitor are in the loop too (finereg_loop_test.cc has their mutations): every
-//     restored entry is walked out of the PCRF RTL.
+//     written to the CTA's new ACRF slots. The PCRF, vector cache and CTA status monitor are in
+//     the loop too (finereg_loop_test.cc has their mutations): every restored entry is walked
+//     out of the PCRF RTL.
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -23,28 +24,13 @@
 namespace gpurf::harness {
 namespace {
 
+using rtl_points::Extra;
+using rtl_points::FineRegSmallPcrf;
 using rtl_points::Kernel;
-using rtl_points::Options;
-
-const std::string kExample = GPURF_SOURCE_DIR "/configs/examples/finereg.yaml";
-
-uint64_t Extra(const RfStats& s, const std::string& name) {
-  for (const auto& [n, v] : s.extra) {
-    if (n == name)
-      return v;
-  }
-  ADD_FAILURE() << "no statistic " << name;
-  return 0;
-}
-
-DriverOptions OneSm(RfMode mode) {
-  DriverOptions o = Options(mode);
-  o.gpu.sms = 1;
-  return o;
-}
+using rtl_points::OneSm;
 
 TEST(FineRegRtl, ResultWritesReachTheMrf) {
-  const DesignSpec d = LoadDesign(kExample);
+  const DesignSpec d = FineRegSmallPcrf();
   DesignResult r;
   ASSERT_NO_THROW(r = RunDesign(d, {Kernel("vectorAdd")}, OneSm(RfMode::kLockstep)));
   ASSERT_TRUE(r.rtl_skipped.empty()) << r.rtl_skipped.front().reason;
@@ -52,7 +38,7 @@ TEST(FineRegRtl, ResultWritesReachTheMrf) {
 }
 
 TEST(FineRegRtl, SwitchingKernelsRestoreTheKernelsValues) {
-  const DesignSpec d = LoadDesign(kExample);
+  const DesignSpec d = FineRegSmallPcrf();
   for (const char* kname : {"reduction", "scalarProd"}) {
     SCOPED_TRACE(kname);
     const WorkloadKernel& wk = Kernel(kname);
@@ -75,7 +61,7 @@ TEST(FineRegRtl, SwitchingKernelsRestoreTheKernelsValues) {
     EXPECT_GT(Extra(s, "switches"), 0u);
     EXPECT_GT(Extra(s, "restored entries"), 0u);
     EXPECT_GT(rtl.activity.value_checks, 1000u);
-    // The example's full-size PCRF (1024 entries) returned every restored entry.
+    // The PCRF RTL returned every restored entry.
     EXPECT_EQ(rtl.activity.restored_rows, Extra(s, "restored entries"));
     EXPECT_EQ(rtl.activity.vector_lookups, Extra(s, "vector lookups"));
   }

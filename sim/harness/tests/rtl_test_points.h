@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -140,6 +141,37 @@ inline std::string DivergenceOf(RtlLoopSystem& loop, const StructureTransaction&
 inline void ExpectMentions(const std::string& m, std::initializer_list<const char*> parts) {
   for (const char* p : parts)
     EXPECT_NE(m.find(p), std::string::npos) << "missing \"" << p << "\" in: " << m;
+}
+
+// configs/examples/finereg.yaml with a 64-entry (8 KB) PCRF: its Verilator model builds in
+// seconds, the example's 1024-entry PCRF in minutes (that one runs in the soak corpus run).
+inline DesignSpec FineRegSmallPcrf() {
+  std::ifstream f(GPURF_SOURCE_DIR "/configs/examples/finereg.yaml");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  const std::string from = "pcrf_bytes: 131072";
+  const size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos);
+  text.replace(at, from.size(), "pcrf_bytes: 8192");
+  return LoadDesignFromString(text, "finereg_small.yaml");
+}
+
+// Options for one SM (FineReg's figures on one SM keep its pending-CTA pools busy).
+inline DriverOptions OneSm(RfMode mode) {
+  DriverOptions o = Options(mode);
+  o.gpu.sms = 1;
+  return o;
+}
+
+// A named extra statistic of a kernel's register-file run (a test failure when absent).
+inline uint64_t Extra(const RfStats& s, const std::string& name) {
+  for (const auto& [n, v] : s.extra) {
+    if (n == name)
+      return v;
+  }
+  ADD_FAILURE() << "no statistic " << name;
+  return 0;
 }
 
 // The CLI fixture with a helper to write design files into the test's folder.
