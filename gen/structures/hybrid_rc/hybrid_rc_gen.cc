@@ -389,30 +389,32 @@ Always RcTerms(const HybridRcSpec& s) {
                                              Eq(NT("s", "a"), NT("s", "b"))}),
                                         {Blocking("chk_dup", "1'b1")})})})}),
       Note("I2: every line valid before the edge and gone (or retagged) after it."),
-      ForLoop("l", "RcLines",
-              {Blocking("chk_gone", "valid_q[l] && (!nv[l] || " +
-                                        BinOp(PartSelect("nt", "l*TagWidth", "TagWidth"),
-                                              "!=", PartSelect("tag_q", "l*TagWidth", "TagWidth")) +
-                                        ")"),
-               Blocking("chk_warp", "tag_q[l*TagWidth + RegBits - SetBits +: WarpBits]"),
-               Blocking("chk_reg", s.sets_pow2 ? "{tag_q[l*TagWidth +: RegBits - SetBits], " +
-                                                     line_set + " ^ SetBits'(chk_warp)}"
-                                               : "tag_q[l*TagWidth +: RegBits]"),
-               Blocking("chk_ok", "1'b0"),
-               ForLoop("p", "NumReads",
-                       {IfThen(And({"rd_hit[p]", "rd_last_i[p]",
-                                    Eq("rd_warp_i[p*WarpBits +: WarpBits]", "chk_warp"),
-                                    Eq("rd_reg_i[p*RegBits +: RegBits]", "chk_reg")}),
-                               {Blocking("chk_ok", "1'b1")})}),
-               ForLoop("c", "NumWbChannels",
-                       {IfThen(And({"wb_valid_o[c]",
-                                    Eq("wb_warp_o[c*WarpBits +: WarpBits]", "chk_warp"),
-                                    Eq("wb_reg_o[c*RegBits +: RegBits]", "chk_reg")}),
-                               {Blocking("chk_ok", "1'b1")})}),
-               IfThen(And({"Organization == 1", "xf_valid_i", "xf_op_i",
-                           Eq("xf_warp_i", "chk_warp"), Eq("xf_reg_i", "chk_reg")}),
-                      {Blocking("chk_ok", "1'b1")}),
-               IfThen("chk_gone && !chk_ok", {Blocking("chk_lost", "1'b1")})}),
+      ForLoop(
+          "l", "RcLines",
+          {Blocking("chk_gone", "valid_q[l] && (!nv[l] || " +
+                                    BinOp(PartSelect("nt", "l*TagWidth", "TagWidth"),
+                                          "!=", PartSelect("tag_q", "l*TagWidth", "TagWidth")) +
+                                    ")"),
+           Blocking("chk_warp", s.sets_pow2 ? "tag_q[l*TagWidth + RegBits - SetBits +: WarpBits]"
+                                            : "tag_q[l*TagWidth + RegBits +: WarpBits]"),
+           Blocking("chk_reg", s.sets_pow2 ? "{tag_q[l*TagWidth +: RegBits - SetBits], " +
+                                                 line_set + " ^ SetBits'(chk_warp)}"
+                                           : "tag_q[l*TagWidth +: RegBits]"),
+           Blocking("chk_ok", "1'b0"),
+           ForLoop("p", "NumReads",
+                   {IfThen(And({"rd_hit[p]", "rd_last_i[p]",
+                                Eq("rd_warp_i[p*WarpBits +: WarpBits]", "chk_warp"),
+                                Eq("rd_reg_i[p*RegBits +: RegBits]", "chk_reg")}),
+                           {Blocking("chk_ok", "1'b1")})}),
+           ForLoop(
+               "c", "NumWbChannels",
+               {IfThen(And({"wb_valid_o[c]", Eq("wb_warp_o[c*WarpBits +: WarpBits]", "chk_warp"),
+                            Eq("wb_reg_o[c*RegBits +: RegBits]", "chk_reg")}),
+                       {Blocking("chk_ok", "1'b1")})}),
+           IfThen(And({"Organization == 1", "xf_valid_i", "xf_op_i", Eq("xf_warp_i", "chk_warp"),
+                       Eq("xf_reg_i", "chk_reg")}),
+                  {Blocking("chk_ok", "1'b1")}),
+           IfThen("chk_gone && !chk_ok", {Blocking("chk_lost", "1'b1")})}),
       Note("I3: the register a transfer names: in the RC at the start of the cycle and not\n"
            "killed by a last-use read of this cycle."),
       ForLoop("w", "NumWays",
