@@ -47,7 +47,8 @@ std::vector<DesignStructure> HybridStructures(const HierarchyInputs& in) {
                 "hierarchical (or leave it out)");
   }
   // One scheduler's hybrid-rc structure, when the family can build the per-scheduler sizes
-  // (power-of-two RC sets, at least two RSP slots); the SM harness models any size in C++.
+  // (no RC or at least two whole RC sets, no RSP or at least two slots: Bailey's hybrid, RC-only
+  // and RSP-only points all build); the SM harness models any size in C++.
   DesignStructure s;
   s.name = "hybrid_rc";
   s.kind = "hybrid-rc";
