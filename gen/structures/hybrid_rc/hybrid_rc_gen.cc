@@ -28,6 +28,37 @@ std::string NT(const std::string& set, const std::string& way) {
 }
 
 std::vector<std::string> ModuleDoc(const HybridRcSpec& s) {
+  if (!s.has_rc()) {
+    return {
+        fmt::format("{}: one scheduler's register scratchpad without a register cache",
+                    s.module_name),
+        "(Bailey, Kloosterman, Mahlke: the RSP-only design).",
+        "",
+        "RSP: compiler-named slots, no tags, in one generated flop array. Every RC read misses",
+        "(the MRF serves it); a fill takes xf_data_i; an RC write goes to the MRF on write-back",
+        "channel q and a live-out, with the slot's value, on channel 2.",
+        "Invariant (checked with GPURF_ASSERTIONS defined): I4 no RSP miss (the compiler's",
+        "guarantee).",
+    };
+  }
+  if (!s.has_rsp()) {
+    return {
+        fmt::format("{}: one scheduler's register cache without a register scratchpad",
+                    s.module_name),
+        "(Bailey, Kloosterman, Mahlke: the RC-only design).",
+        "",
+        "RC: NumSets sets of NumWays lines, true LRU, write-allocate, liveness-hint invalidation;",
+        std::string("register r of warp w is in set (r ^ w) mod NumSets with tag ") +
+            (s.sets_pow2 ? "{w, r >> SetBits}." : "{w, r}."),
+        "Every valid line is dirty (writes allocate, reads do not). Data in a generated flop",
+        "array, u_rc_data. No transfers (no slot to transfer).",
+        "",
+        "Each cycle, in order: 1. six reads (RC lookup: hit, LRU touch, last-use invalidation);",
+        "2. two writes (RC write-allocate evicting the LRU line to the MRF on wb channel q).",
+        "Invariants (checked with GPURF_ASSERTIONS defined): I1 one line per (set, tag); I2 a",
+        "valid line leaves only by write-back or last use; I4 no RSP access (there is no RSP).",
+    };
+  }
   return {
       fmt::format("{}: one scheduler's hybrid register cache / register scratchpad", s.module_name),
       fmt::format("(Bailey, Kloosterman, Mahlke), {} organization.",
@@ -35,7 +66,9 @@ std::vector<std::string> ModuleDoc(const HybridRcSpec& s) {
       "",
       "RSP: RspSlots compiler-named slots, no tags. RC: NumSets sets of NumWays lines, true LRU,",
       "write-allocate, liveness-hint invalidation; register r of warp w is in set (r ^ w) mod",
-      "NumSets with tag {w, r >> SetBits}. Every valid RC line is dirty (writes allocate, reads",
+      s.sets_pow2 ? "NumSets with tag {w, r >> SetBits}. Every valid RC line is dirty (writes "
+                    "allocate, reads"
+                  : "NumSets with tag {w, r}. Every valid RC line is dirty (writes allocate, reads",
       "do not). Data in two generated flop arrays: u_rc_data (lines) and u_rsp_data (slots).",
       "",
       "Each cycle, in order: 1. six reads (RSP slot, or RC lookup: hit, LRU touch, last-use",
@@ -289,8 +322,9 @@ Body RspMissTerms(const HybridRcSpec& s);
 Ifdef Assertions(const HybridRcSpec& s) {
   Ifdef d{"GPURF_ASSERTIONS", {}};
   d.items.push_back(MakeItem(CommentItem{
-      "Invariants I1-I4 at every edge. rsp_live_q (checker state): the slot was written or\n"
-      "filled since reset."}));
+      s.has_rsp() ? "Invariants I1-I4 at every edge. rsp_live_q (checker state): the slot was "
+                    "written or\nfilled since reset."
+                  : "Invariants I1-I4 at every edge (no RSP: any RSP access breaks I4)."}));
   auto net = [&](const std::string& n, const std::string& w, const std::string& u,
                  const std::string& c) {
     d.items.push_back(MakeItem(Net{n, w, u, c, ""}));
