@@ -5,7 +5,8 @@
 //     power of two; a one-level FIFO and a two-level LRU RFC; a round-robin scheduler with 4
 //     warps / 2 slots and a greedy one with 3 warps (not a power of two) / 2 slots; the L1 ORF and
 //     both L0 organisations; Jeon's availability vectors, release flag cache (folded index) and
-//     renaming table, and Jing's tag array (lru-prioritized), each small;
+//     renaming table, Jing's tag array (lru-prioritized) and Bailey's hybrid-rc (hierarchical),
+//     each small;
 //   - one realistic bug per property, planted in the generated RTL text, that the prover must
 //     report as FAILED at a solver step, naming the violated assertion (its file:line and the
 //     line itself) and leaving a counterexample VCD;
@@ -137,6 +138,12 @@ const std::vector<std::string> kTags = {
     "--banks",      "2",    "--sets",  "4", "--ways", "2", "--addr-width", "16",
     "--line-bytes", "1024", "--warps", "2", "--regs", "2", "--lookups",    "1"};
 
+// Bailey's hybrid-rc, small: 2 sets x 2 ways (512 bytes of 128-byte lines), 2 RSP slots, 2
+// warps x 8 registers, 1-bit values.
+const std::vector<std::string> kHybrid = {"--rc-bytes", "512", "--rsp-bytes",  "256",
+                                          "--warps",    "2",   "--reg-bits",   "3",
+                                          "--width",    "1",   "--clock-gate", "false"};
+
 const Config kConfigs[] = {
     {"FlopCombGated",
      "flop-array",
@@ -189,6 +196,7 @@ const Config kConfigs[] = {
     {"ReleaseFlagCacheFolded", "release-flag-cache", kRelFlag, 3},
     {"RenamingTable", "renaming-table", kRename, 2},
     {"TagArrayPrioritized", "tag-array", kTags, 4},
+    {"HybridRcHierarchical", "hybrid-rc", kHybrid, 3},
 };
 
 class FormalProof : public ::testing::TestWithParam<size_t> {};
@@ -239,6 +247,17 @@ std::vector<std::string> With(std::vector<std::string> base, std::vector<std::st
 }
 
 const Mutation kMutations[] = {
+    // hybrid-rc: a write's tag compare misses hits in ways other than 0, so the register gets a
+    // second line.
+    {"HybridRcSecondLineForARegister", "hybrid-rc", kHybrid, "", "hit_w[q] = 1'b1;",
+     "hit_w[q] = (w == 0);", "one-line-per-register", "chk_dup"},
+    // hybrid-rc: a write's victim goes unreported, so the replaced dirty value is lost.
+    {"HybridRcVictimNotWrittenBack", "hybrid-rc", kHybrid, "", "victim_w[q] = !free_w[q];",
+     "victim_w[q] = 1'b0;", "dirty-values-kept", "chk_lost"},
+    // hybrid-rc: a fill always takes the MRF's value, even when the RC holds a newer one.
+    {"HybridRcFillFromTheMrf", "hybrid-rc", kHybrid, "",
+     "assign fill_data = xf_hit ? xf_line_data : xf_data_i;", "assign fill_data = xf_data_i;",
+     "no-stale-read", "chk_stale_fill"},
     // The write-to-read bypass forwards the lowest-numbered port writing the address, not the
     // highest (which is the one the storage keeps).
     {"FlopBypassPriorityInverted", "flop-array", With(kFlop2r2w, {"--bypass", "true"}), "",
