@@ -91,7 +91,10 @@ std::string HybridSystemSkipReason(const HierarchyInputs&) {
 std::vector<EnergySource> HybridEnergySources(const DesignSpec& d) {
   std::vector<EnergySource> v = {MrfEnergySource()};
   for (const DesignStructure& s : d.structures) {
-    if (s.name == "hybrid_rc" && s.implemented()) {
+    // The characterization prices a hybrid (an RC with a power-of-two number of sets and an
+    // RSP); the RC-only and RSP-only points keep the figures below.
+    const HybridRcSpec* h = s.implemented() ? s.spec->If<HybridRcSpec>() : nullptr;
+    if (s.name == "hybrid_rc" && h != nullptr && h->has_rc() && h->has_rsp() && h->sets_pow2) {
       v.push_back({"hybrid_rc", "l1", {{"read_pj", "read"}, {"write_pj", "write"}}});
       v.push_back({"hybrid_rc", "l0", {{"read_pj", "rc_hit_read"}, {"write_pj", "rc_write"}}});
     }
