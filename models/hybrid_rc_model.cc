@@ -54,6 +54,13 @@ void HybridRc::Remove(int key) {
 void HybridRc::RcWrite(int warp, int reg, const Bits& value, WriteBack& wb) {
   const int key = Key(warp, reg);
   ++rc_writes;
+  if (!spec_.has_rc()) {
+    // No RC (the RSP-only design): the value goes below at once, as a write-allocate into a
+    // cache of no lines would evict it.
+    wb = {true, warp, reg, value};
+    ++write_backs;
+    return;
+  }
   if (auto it = rc_.find(key); it != rc_.end()) {
     ++rc_write_hits;
     it->second = value;

@@ -13,6 +13,9 @@
 //      gets no transfer; slots are in range.
 // I1 (one line per register) and I3 (a fill takes the newest value) hold by construction of the
 // maps; the RTL asserts them on its lines.
+// Zero-size shapes: without an RSP every RSP access and transfer is an I4 violation (no slot is
+// in range); without an RC every RC read misses and an RC write or a live-out is written back at
+// once on its channel.
 #pragma once
 
 #include <cstdint>

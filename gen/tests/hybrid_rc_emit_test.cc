@@ -58,13 +58,33 @@ TEST(HybridRcEmit, PaperDefaultsAndNames) {
 
 TEST(HybridRcEmit, RejectionsNameFieldValueAndAllowed) {
   try {
-    Make({{"rc_bytes", "2560"}});  // 20 lines: 10 sets
+    Make({{"rc_bytes", "2432"}});  // 19 lines: not whole 2-way sets
     ADD_FAILURE() << "accepted";
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "--rc_bytes");
-    EXPECT_EQ(e.value(), "2560");
-    EXPECT_NE(e.problem().find("20 lines"), std::string::npos) << e.what();
-    EXPECT_EQ(e.allowed(), "line_bytes x ways x 2^k = 128 x 2 x 2^k bytes, k >= 1");
+    EXPECT_EQ(e.value(), "2432");
+    EXPECT_NE(e.problem().find("19 lines"), std::string::npos) << e.what();
+    EXPECT_EQ(e.allowed(), "0 or line_bytes x ways x k = 128 x 2 x k bytes, k >= 2");
+  }
+  try {
+    Make({{"rc_bytes", "256"}});  // one set
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--rc_bytes");
+  }
+  try {
+    Make({{"rc_bytes", "0"}, {"rsp_bytes", "0"}});
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--rsp_bytes");
+    EXPECT_NE(e.problem().find("neither an RC nor an RSP"), std::string::npos) << e.what();
+  }
+  try {
+    Make({{"rc_bytes", "0"}, {"organization", "parallel-evict"}});
+    ADD_FAILURE() << "accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), "--organization");
+    EXPECT_EQ(e.allowed(), "hierarchical");
   }
   try {
     Make({{"rc_bytes", "8192"}, {"reg_bits", "5"}});  // 32 sets need 6 register bits
@@ -78,8 +98,50 @@ TEST(HybridRcEmit, RejectionsNameFieldValueAndAllowed) {
     ADD_FAILURE() << "accepted";
   } catch (const InputError& e) {
     EXPECT_EQ(e.field(), "--rsp_bytes");
-    EXPECT_EQ(e.allowed(), "a multiple of line_bytes = 128, at least 256");
+    EXPECT_EQ(e.allowed(), "0 or a multiple of line_bytes = 128, at least 256");
   }
+}
+
+// Bailey's comparison points per scheduler (12 KB/SM over 4): RC only has 12 sets, a number
+// that is not a power of two (the tag keeps the whole register name and the set is a
+// remainder); RSP only has no RC. Neither has an array, net or parameter of zero rows.
+TEST(HybridRcEmit, ZeroSizeShapesHaveNoEmptyArray) {
+  const HybridRcSpec rc = Make({{"rc_bytes", "3072"}, {"rsp_bytes", "0"}});
+  EXPECT_TRUE(rc.has_rc());
+  EXPECT_FALSE(rc.has_rsp());
+  EXPECT_EQ(rc.sets, 12);
+  EXPECT_FALSE(rc.sets_pow2);
+  EXPECT_EQ(rc.set_bits, 4);
+  EXPECT_EQ(rc.tag_width, 4 + 8);  // {warp, reg}
+  EXPECT_EQ(rc.SetOf(3, 200), (200 ^ 3) % 12);
+  EXPECT_EQ(rc.RegOf(rc.SetOf(3, 200), rc.TagOf(3, 200)), 200);
+  EXPECT_EQ(rc.WarpOf(rc.TagOf(3, 200)), 3);
+  const GeneratedStructure g = EmitHybridRc(rc);
+  const std::string& v = Top(g).contents;
+  EXPECT_EQ(v.find("u_rsp_data"), std::string::npos);
+  EXPECT_EQ(v.find("RspSlots"), std::string::npos);
+  EXPECT_EQ(v.find("rsp_live_q"), std::string::npos);
+  EXPECT_NE(v.find("% NumSets"), std::string::npos);
+  EXPECT_NE(v.find("I4 violated: an RSP access or transfer without an RSP"), std::string::npos);
+  EXPECT_EQ(Count(v, rc.rc_storage.module_name + " #("), 1);
+  for (const GeneratedFile& f : g.files)
+    EXPECT_EQ(f.contents.find("[-1:0]"), std::string::npos) << f.name;
+
+  const HybridRcSpec rsp = Make({{"rc_bytes", "0"}, {"rsp_bytes", "3072"}});
+  EXPECT_FALSE(rsp.has_rc());
+  EXPECT_EQ(rsp.rsp_slots, 24);
+  const GeneratedStructure h = EmitHybridRc(rsp);
+  const std::string& w = Top(h).contents;
+  for (const char* absent :
+       {"u_rc_data", "NumSets", "valid_q", "RcLines", "TagWidth", "I1 violated"})
+    EXPECT_EQ(w.find(absent), std::string::npos) << absent;
+  EXPECT_NE(w.find("u_rsp_data"), std::string::npos);
+  EXPECT_NE(w.find("assign xf_hit_o = 1'b0;"), std::string::npos);
+  EXPECT_NE(w.find("I4 violated: an RSP access to a slot never written"), std::string::npos);
+  int arrays = 0;
+  for (const GeneratedFile& f : h.files)
+    arrays += f.module.rfind("rf_flop_", 0) == 0 ? 1 : 0;
+  EXPECT_EQ(arrays, 1);
 }
 
 TEST(HybridRcEmit, ComposesTwoFlopArraysAndIsDeterministic) {

@@ -44,7 +44,7 @@ void HybridRcStimulus::PickPhase() {
       phase_ == PhaseKind::kResetPulse ? 1 : std::uniform_int_distribution<uint64_t>(64, 512)(rng_);
   focus_sets_.clear();
   const int n = phase_ == PhaseKind::kSameSet ? 1 : Uniform(1, 2);
-  for (int i = 0; i < n; ++i)
+  for (int i = 0; i < n && spec_.has_rc(); ++i)
     focus_sets_.push_back(Uniform(0, spec_.sets - 1));
 }
 
@@ -52,6 +52,21 @@ std::pair<int, int> HybridRcStimulus::Register() {
   // A few warps; register names whose set is a focus set (most of the time), with a few high
   // bits, so that (ways + 2) or so registers compete for each focus set.
   const int warp = Uniform(0, std::min(spec_.warps, 4) - 1);
+  if (!spec_.has_rc())  // no sets to compete for: a few registers, so reads find values
+    return {warp, Uniform(0, std::min((1 << spec_.reg_bits) - 1, 15))};
+  if (!spec_.sets_pow2) {
+    // Set (r ^ w) mod NumSets: r ^ w = set + k x NumSets for a few k (the highest that fits the
+    // register names when k is too large).
+    int set = focus_sets_[Uniform(0, static_cast<int>(focus_sets_.size()) - 1)];
+    if (phase_ == PhaseKind::kMixed && Chance(0.3))
+      set = Uniform(0, spec_.sets - 1);
+    for (int k = Uniform(0, spec_.ways + 1); k >= 0; --k) {
+      const int r = (set + k * spec_.sets) ^ warp;
+      if (r < (1 << spec_.reg_bits))
+        return {warp, r};
+    }
+    return {warp, set ^ warp};
+  }
   const int high_max = std::min((1 << (spec_.reg_bits - spec_.set_bits)) - 1, spec_.ways + 1);
   const int high = Uniform(0, high_max);
   int set = focus_sets_[Uniform(0, static_cast<int>(focus_sets_.size()) - 1)];
@@ -115,6 +130,8 @@ void HybridRcStimulus::Next(uint64_t /*cycle*/, PortValues& in) {
     default:
       break;
   }
+  if (!spec_.has_rsp())
+    p_rsp = 0, p_xf = 0;  // the RC-only design: no slot to name, nothing to transfer
   // The RSP slots that exist for this cycle's reads: those written before it.
   for (int i = 0; i < S::kWritePorts; ++i) {
     if (!Chance(0.85))
@@ -139,7 +156,7 @@ void HybridRcStimulus::Next(uint64_t /*cycle*/, PortValues& in) {
   }
   // The transfer (not in parallel-lifetime: the compiler makes no allocation that needs one).
   int fill_slot = -1;
-  if (spec_.transfers() && Chance(p_xf)) {
+  if (spec_.transfers() && spec_.has_rsp() && Chance(p_xf)) {
     const int live = LiveSlot();
     const bool live_out = live >= 0 && Chance(0.5);
     const int slot = live_out ? live : Uniform(0, spec_.rsp_slots - 1);

@@ -5,7 +5,8 @@
 //     power of two; a one-level FIFO and a two-level LRU RFC; a round-robin scheduler with 4
 //     warps / 2 slots and a greedy one with 3 warps (not a power of two) / 2 slots; the L1 ORF and
 //     both L0 organisations; Jeon's availability vectors, release flag cache (folded index) and
-//     renaming table, and Jing's tag array (lru-prioritized), each small;
+//     renaming table, Jing's tag array (lru-prioritized) and Bailey's hybrid-rc (hierarchical),
+//     each small;
 //   - one realistic bug per property, planted in the generated RTL text, that the prover must
 //     report as FAILED at a solver step, naming the violated assertion (its file:line and the
 //     line itself) and leaving a counterexample VCD;
@@ -124,6 +125,7 @@ struct Config {
   // A property proven only in the soak label (too slow for this one; verif/tests/CMakeLists.txt,
   // GPURF_PROVE_SOAK), or nullptr: every property is proven here.
   const char* soak_only = nullptr;
+  int timeout_seconds = 300;  // per solver run
 };
 
 // Jeon's and Jing's structures, small: 2 banks x 8 registers in 2 subarrays (1-cycle wake-up), 2
@@ -139,6 +141,12 @@ const std::vector<std::string> kRename = {
 const std::vector<std::string> kTags = {
     "--banks",      "2",    "--sets",  "4", "--ways", "2", "--addr-width", "16",
     "--line-bytes", "1024", "--warps", "2", "--regs", "2", "--lookups",    "1"};
+
+// Bailey's hybrid-rc (its proofs and mutations are soak: minutes per solver run), small: 2 sets x 2
+// ways (512 bytes of 128-byte lines), 2 RSP slots, 2 warps x 8 registers, 1-bit values.
+const std::vector<std::string> kHybrid = {"--rc-bytes", "512", "--rsp-bytes",  "256",
+                                          "--warps",    "2",   "--reg-bits",   "3",
+                                          "--width",    "1",   "--clock-gate", "false"};
 
 const Config kConfigs[] = {
     {"FlopCombGated",
@@ -193,6 +201,9 @@ const Config kConfigs[] = {
     // I1 (mapped-once) takes minutes of solver time: soak_prove_renaming_table_mapped_once.
     {"RenamingTable", "renaming-table", kRename, 3, "mapped-once"},
     {"TagArrayPrioritized", "tag-array", kTags, 4},
+    // Minutes per solver run even this small (6 reads and 2 writes per cycle): soak only (the
+    // CMake discovery filters *HybridRc* out of the formal label).
+    {"HybridRcHierarchical", "hybrid-rc", kHybrid, 3, nullptr, 3600},
 };
 
 class FormalProof : public ::testing::TestWithParam<size_t> {};
@@ -202,7 +213,7 @@ TEST_P(FormalProof, EveryPropertyIsProven) {
   const TargetStructure ts = Make(c.kind, c.flags);
   ASSERT_TRUE(HasFormalProperties(ts.rtl.kind));
   ProveOptions opt;
-  opt.timeout_seconds = 300;
+  opt.timeout_seconds = c.timeout_seconds;
   const auto props = FormalProperties(ts.spec);
   ASSERT_EQ(props.size(), c.properties);
   std::vector<ProofResult> rs;
@@ -239,6 +250,7 @@ struct Mutation {
   const char* to;
   const char* property;           // must be FAILED
   const char* assertion_snippet;  // in the violated assertion's source line
+  int timeout_seconds = 300;      // per solver run
 };
 
 const std::vector<std::string> kFlop2r2w = {"--entries",    "4",    "--width",       "4",
@@ -251,6 +263,17 @@ std::vector<std::string> With(std::vector<std::string> base, std::vector<std::st
 }
 
 const Mutation kMutations[] = {
+    // hybrid-rc: a write's tag compare misses hits in ways other than 0, so the register gets a
+    // second line.
+    {"HybridRcSecondLineForARegister", "hybrid-rc", kHybrid, "", "hit_w[q] = 1'b1;",
+     "hit_w[q] = (w == 0);", "one-line-per-register", "chk_dup", 3600},
+    // hybrid-rc: a write's victim goes unreported, so the replaced dirty value is lost.
+    {"HybridRcVictimNotWrittenBack", "hybrid-rc", kHybrid, "", "victim_w[q] = !free_w[q];",
+     "victim_w[q] = 1'b0;", "dirty-values-kept", "chk_lost", 3600},
+    // hybrid-rc: a fill always takes the MRF's value, even when the RC holds a newer one.
+    {"HybridRcFillFromTheMrf", "hybrid-rc", kHybrid, "",
+     "assign fill_data = xf_hit ? xf_line_data : xf_data_i;", "assign fill_data = xf_data_i;",
+     "no-stale-read", "chk_stale_fill", 3600},
     // The write-to-read bypass forwards the lowest-numbered port writing the address, not the
     // highest (which is the one the storage keeps).
     {"FlopBypassPriorityInverted", "flop-array", With(kFlop2r2w, {"--bypass", "true"}), "",
@@ -450,7 +473,7 @@ TEST_P(FormalMutation, IsCaughtWithACounterexample) {
   ProveOptions opt;
   opt.property = mu.property;
   opt.trace_dir = traces.path();
-  opt.timeout_seconds = 300;
+  opt.timeout_seconds = mu.timeout_seconds;
   const auto rs = ProveStructure(ts.spec, ts.rtl, opt);
   ASSERT_EQ(rs.size(), 1u) << Describe(rs);
   const ProofResult& r = rs.front();

@@ -99,8 +99,10 @@ TEST(HybridRcSpec, RejectsWhatItCannotBuild) {
       EXPECT_NE(std::string(e.what()).find(field), std::string::npos) << e.what();
     }
   };
-  rejects({.rc_bytes = 1000}, "rc_bytes");                 // not whole lines
-  rejects({.rc_bytes = 768}, "rc_bytes");                  // 6 lines: 3 sets, not a power of two
+  rejects({.rc_bytes = 1000}, "rc_bytes");                // not whole lines
+  rejects({.rc_bytes = 640}, "rc_bytes");                 // 5 lines: not whole 2-way sets
+  rejects({.rc_bytes = 0, .rsp_bytes = 0}, "rsp_bytes");  // neither an RC nor an RSP
+  rejects({.rc_bytes = 0, .organization = "parallel-evict"}, "organization");
   rejects({.rc_bytes = 256}, "rc_bytes");                  // 1 set
   rejects({.rsp_bytes = 200}, "rsp_bytes");                // not whole slots
   rejects({.rsp_bytes = 128}, "rsp_bytes");                // 1 slot
@@ -108,6 +110,64 @@ TEST(HybridRcSpec, RejectsWhatItCannotBuild) {
   rejects({.warps = 12}, "warps");                         // not a power of two
   rejects({.rc_bytes = 4096, .reg_bits = 4}, "reg_bits");  // 16 sets: no tag bit left
   rejects({.line_bytes = 96}, "line_bytes");
+}
+
+// A number of sets that is not a power of two (3): the set is (r ^ w) mod 3, the tag the whole
+// register; set and tag still name the register back.
+TEST(HybridRcSpec, NonPowerOfTwoSetsRoundTrip) {
+  const HybridRcSpec s = test::MakeHybridSpec({.rc_bytes = 768, .warps = 4, .reg_bits = 4});
+  EXPECT_EQ(s.sets, 3);
+  EXPECT_FALSE(s.sets_pow2);
+  EXPECT_EQ(s.tag_width, 2 + 4);
+  for (int w = 0; w < s.warps; ++w) {
+    for (int r = 0; r < (1 << s.reg_bits); ++r) {
+      const int set = s.SetOf(w, r);
+      EXPECT_EQ(set, (r ^ w) % 3);
+      EXPECT_EQ(s.WarpOf(s.TagOf(w, r)), w);
+      EXPECT_EQ(s.RegOf(set, s.TagOf(w, r)), r);
+    }
+  }
+}
+
+// RSP only: every RC read misses; an RC write and a live-out go to the MRF at once, on their
+// channels, with their values; a fill takes the MRF's value.
+TEST(HybridRcModel, RspOnlyPassesRcTrafficToTheMrf) {
+  const HybridRcSpec s = test::MakeHybridSpec({0, 256, 128, 2, 2, 3, 8, "hierarchical"});
+  HybridRc m(s);
+  HybridRc::Outputs o = m.Step(Cycle(s).WriteRc(1, 1, 5, 0x55).WriteRsp(0, 0, 0x33).in);
+  EXPECT_FALSE(o.wb[0].valid);
+  ASSERT_TRUE(o.wb[1].valid);
+  EXPECT_EQ(o.wb[1].warp, 1);
+  EXPECT_EQ(o.wb[1].reg, 5);
+  EXPECT_EQ(Val(o.wb[1].data), 0x55U);
+  o = m.Step(Cycle(s).Rc(0, 1, 5).Rsp(1, 0).LiveOut(0, 0, 7).in);
+  EXPECT_FALSE(o.hit[0]);  // nothing is cached
+  EXPECT_TRUE(o.hit[1]);
+  EXPECT_EQ(Val(o.data[1]), 0x33U);
+  EXPECT_FALSE(o.xf_hit);
+  ASSERT_TRUE(o.wb[2].valid);
+  EXPECT_EQ(o.wb[2].reg, 7);
+  EXPECT_EQ(Val(o.wb[2].data), 0x33U);
+  o = m.Step(Cycle(s).Fill(1, 0, 3, 0x77).in);
+  EXPECT_FALSE(o.wb[2].valid);
+  o = m.Step(Cycle(s).Rsp(0, 1).in);
+  EXPECT_EQ(Val(o.data[0]), 0x77U);
+  EXPECT_TRUE(m.failure().empty()) << m.failure();
+}
+
+// RC only: an RSP read or a transfer breaks the contract (I4: there is no slot).
+TEST(HybridRcModel, RcOnlyRspAccessIsAnRspMiss) {
+  const HybridRcSpec s = test::MakeHybridSpec({768, 0, 128, 2, 2, 3, 8, "hierarchical"});
+  {
+    HybridRc m(s);
+    m.Step(Cycle(s).WriteRc(0, 0, 4, 1).in);
+    EXPECT_TRUE(m.failure().empty()) << m.failure();
+    m.Step(Cycle(s).Rsp(2, 0).in);
+    EXPECT_NE(m.failure().find("I4 violated"), std::string::npos) << m.failure();
+  }
+  HybridRc m(s);
+  m.Step(Cycle(s).Fill(0, 0, 4, 1).in);
+  EXPECT_NE(m.failure().find("I4 violated"), std::string::npos) << m.failure();
 }
 
 TEST(HybridRcModel, WriteAllocateLruVictimIsWrittenBack) {

@@ -41,6 +41,88 @@ INSTANTIATE_TEST_SUITE_P(Organizations, HybridRcOrganization,
                            return n;
                          });
 
+// Bailey's comparison points at small sizes: RSP only (no RC), RC only (no RSP) with a
+// non-power-of-two number of sets (3 sets of 2 ways: the 12 KB point's 12 sets per scheduler
+// in small), and an RC of 3 sets beside an RSP, in both organizations that transfer.
+struct ZeroSizeShape {
+  const char* name;
+  test::HybridShape shape;
+};
+const ZeroSizeShape kZeroSizeShapes[] = {
+    {"RspOnly", {0, 384, 128, 2, 2, 3, 8, "hierarchical"}},
+    {"RcOnlyThreeSets", {768, 0, 128, 2, 2, 3, 8, "hierarchical"}},
+    {"RcOnlyTwoSets", {512, 0, 128, 2, 2, 3, 8, "parallel-evict"}},
+    {"ThreeSetsHierarchical", {768, 256, 128, 2, 2, 3, 8, "hierarchical"}},
+    {"ThreeSetsParallelEvict", {768, 256, 128, 2, 2, 3, 8, "parallel-evict"}},
+};
+
+class HybridRcZeroSize : public ::testing::TestWithParam<size_t> {};
+
+TEST_P(HybridRcZeroSize, LockstepMatchesModel) {
+  const HybridRcSpec spec = test::MakeHybridSpec(kZeroSizeShapes[GetParam()].shape);
+  const TempDir waves("gpurf-hybrid-rc");
+  const VerifyResult r = test::VerifyMutant(spec, EmitHybridRc(spec), 40000, 23, waves);
+  EXPECT_TRUE(r.passed()) << r.Summary();
+  EXPECT_EQ(r.run.cycles, 40000U);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, HybridRcZeroSize,
+                         ::testing::Range<size_t>(0, std::size(kZeroSizeShapes)),
+                         [](const ::testing::TestParamInfo<size_t>& p) {
+                           return kZeroSizeShapes[p.param].name;
+                         });
+
+// RSP only: a live-out or an RC write that is not passed to the MRF loses the value; the model
+// (which writes both back at once) sees the difference.
+TEST(HybridRcZeroSizeMutation, RspOnlyDroppedLiveOutIsAMismatch) {
+  const HybridRcSpec spec = test::MakeHybridSpec({0, 384, 128, 2, 2, 3, 8, "hierarchical"});
+  for (const auto& [from, to] : {std::pair<const char*, const char*>{
+                                     "assign wb_valid_o[2] = rst_ni && xf_valid_i && xf_op_i;",
+                                     "assign wb_valid_o[2] = 1'b0;"},
+                                 {"assign wb_valid_o[g] = rst_ni && wr_valid_i[g] && !wr_rsp_i[g];",
+                                  "assign wb_valid_o[g] = 1'b0;"}}) {
+    SCOPED_TRACE(from);
+    GeneratedStructure rtl = EmitHybridRc(spec);
+    ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", from, to));
+    test::ExpectCaughtByLockstep(spec, rtl, from);
+  }
+}
+
+// RC only with 3 sets: a set index taken as the register's low bits (the power-of-two rule)
+// puts registers where the model does not, and its LRU replacement differs.
+TEST(HybridRcZeroSizeMutation, RcOnlyPowerOfTwoSetIndexIsAMismatch) {
+  const HybridRcSpec spec = test::MakeHybridSpec({768, 0, 128, 2, 2, 3, 8, "hierarchical"});
+  GeneratedStructure rtl = EmitHybridRc(spec);
+  ASSERT_NO_FATAL_FAILURE(test::Mutate(rtl, "", "% NumSets)", "& 32'(NumSets - 1))"));
+  test::ExpectCaughtByLockstep(spec, rtl, "power-of-two set index");
+}
+
+// RC only: any RSP access breaks the contract (no slot exists): the RTL's I4 fires.
+TEST(HybridRcInvariantI4, RcOnlyRspReadFiresTheAssertion) {
+  const HybridRcSpec spec = test::MakeHybridSpec({768, 0, 128, 2, 2, 3, 8, "hierarchical"});
+  class RspRead : public Stimulus {
+   public:
+    void Next(uint64_t cycle, PortValues& in) override {
+      using P = HybridRcPort;
+      for (int p = P::kRstN; p <= P::kXfData; ++p)
+        in[p].clear();
+      in[P::kRstN] = Bits(1, cycle < 2 ? 0 : 1);
+      if (cycle >= 6) {
+        in[P::kRdValid].set_bit(3, true);
+        in[P::kRdRsp].set_bit(3, true);
+      }
+    }
+    std::string Phase() const override { return "rsp-read-without-rsp"; }
+  } stim;
+  test::NoCompareModel model;
+  const test::CapturedRun o = test::RunCaptured(EmitHybridRc(spec), model, stim, 50);
+  ASSERT_FALSE(o.run.passed);
+  EXPECT_TRUE(o.run.assertion) << o.run.failure;
+  EXPECT_EQ(o.run.fail_cycle, 6U);
+  EXPECT_NE(o.log.find("I4 violated: an RSP access or transfer without an RSP"), std::string::npos)
+      << o.log;
+}
+
 struct InvariantMutation {
   const char* name;
   const char* organization;

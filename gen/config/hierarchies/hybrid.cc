@@ -47,7 +47,8 @@ std::vector<DesignStructure> HybridStructures(const HierarchyInputs& in) {
                 "hierarchical (or leave it out)");
   }
   // One scheduler's hybrid-rc structure, when the family can build the per-scheduler sizes
-  // (power-of-two RC sets, at least two RSP slots); the SM harness models any size in C++.
+  // (no RC or at least two whole RC sets, no RSP or at least two slots: Bailey's hybrid, RC-only
+  // and RSP-only points all build); the SM harness models any size in C++.
   DesignStructure s;
   s.name = "hybrid_rc";
   s.kind = "hybrid-rc";
@@ -90,7 +91,10 @@ std::string HybridSystemSkipReason(const HierarchyInputs&) {
 std::vector<EnergySource> HybridEnergySources(const DesignSpec& d) {
   std::vector<EnergySource> v = {MrfEnergySource()};
   for (const DesignStructure& s : d.structures) {
-    if (s.name == "hybrid_rc" && s.implemented()) {
+    // The characterization prices a hybrid (an RC with a power-of-two number of sets and an
+    // RSP); the RC-only and RSP-only points keep the figures below.
+    const HybridRcSpec* h = s.implemented() ? s.spec->If<HybridRcSpec>() : nullptr;
+    if (s.name == "hybrid_rc" && h != nullptr && h->has_rc() && h->has_rsp() && h->sets_pow2) {
       v.push_back({"hybrid_rc", "l1", {{"read_pj", "read"}, {"write_pj", "write"}}});
       v.push_back({"hybrid_rc", "l0", {{"read_pj", "rc_hit_read"}, {"write_pj", "rc_write"}}});
     }

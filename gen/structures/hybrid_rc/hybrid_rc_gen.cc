@@ -28,6 +28,37 @@ std::string NT(const std::string& set, const std::string& way) {
 }
 
 std::vector<std::string> ModuleDoc(const HybridRcSpec& s) {
+  if (!s.has_rc()) {
+    return {
+        fmt::format("{}: one scheduler's register scratchpad without a register cache",
+                    s.module_name),
+        "(Bailey, Kloosterman, Mahlke: the RSP-only design).",
+        "",
+        "RSP: compiler-named slots, no tags, in one generated flop array. Every RC read misses",
+        "(the MRF serves it); a fill takes xf_data_i; an RC write goes to the MRF on write-back",
+        "channel q and a live-out, with the slot's value, on channel 2.",
+        "Invariant (checked with GPURF_ASSERTIONS defined): I4 no RSP miss (the compiler's",
+        "guarantee).",
+    };
+  }
+  if (!s.has_rsp()) {
+    return {
+        fmt::format("{}: one scheduler's register cache without a register scratchpad",
+                    s.module_name),
+        "(Bailey, Kloosterman, Mahlke: the RC-only design).",
+        "",
+        "RC: NumSets sets of NumWays lines, true LRU, write-allocate, liveness-hint invalidation;",
+        std::string("register r of warp w is in set (r ^ w) mod NumSets with tag ") +
+            (s.sets_pow2 ? "{w, r >> SetBits}." : "{w, r}."),
+        "Every valid line is dirty (writes allocate, reads do not). Data in a generated flop",
+        "array, u_rc_data. No transfers (no slot to transfer).",
+        "",
+        "Each cycle, in order: 1. six reads (RC lookup: hit, LRU touch, last-use invalidation);",
+        "2. two writes (RC write-allocate evicting the LRU line to the MRF on wb channel q).",
+        "Invariants (checked with GPURF_ASSERTIONS defined): I1 one line per (set, tag); I2 a",
+        "valid line leaves only by write-back or last use; I4 no RSP access (there is no RSP).",
+    };
+  }
   return {
       fmt::format("{}: one scheduler's hybrid register cache / register scratchpad", s.module_name),
       fmt::format("(Bailey, Kloosterman, Mahlke), {} organization.",
@@ -35,7 +66,9 @@ std::vector<std::string> ModuleDoc(const HybridRcSpec& s) {
       "",
       "RSP: RspSlots compiler-named slots, no tags. RC: NumSets sets of NumWays lines, true LRU,",
       "write-allocate, liveness-hint invalidation; register r of warp w is in set (r ^ w) mod",
-      "NumSets with tag {w, r >> SetBits}. Every valid RC line is dirty (writes allocate, reads",
+      s.sets_pow2 ? "NumSets with tag {w, r >> SetBits}. Every valid RC line is dirty (writes "
+                    "allocate, reads"
+                  : "NumSets with tag {w, r}. Every valid RC line is dirty (writes allocate, reads",
       "do not). Data in two generated flop arrays: u_rc_data (lines) and u_rsp_data (slots).",
       "",
       "Each cycle, in order: 1. six reads (RSP slot, or RC lookup: hit, LRU touch, last-use",
@@ -113,6 +146,27 @@ Body Allocate(const Insertion& i, const std::string& tag) {
   for (Stmt& st : Touch(way))
     b.push_back(std::move(st));
   return b;
+}
+
+// The RC's register fields (spec: set (r ^ w) mod NumSets, tag {w, r >> SetBits} for a
+// power-of-two number of sets, else {w, r}). `reg`/`warp` are whole-field expressions, `low` the
+// register's SetBits low bits.
+std::string SetExpr(const HybridRcSpec& s, const std::string& reg, const std::string& low,
+                    const std::string& warp) {
+  if (s.sets_pow2)
+    return low + " ^ SetBits'(" + warp + ")";
+  return "SetBits'((32'(" + reg + ") ^ 32'(" + warp + ")) % NumSets)";
+}
+std::string TagExpr(const HybridRcSpec& s, const std::string& warp, const std::string& reg,
+                    const std::string& high) {
+  return "{" + warp + ", " + (s.sets_pow2 ? high : reg) + "}";
+}
+// The register a line's tag names, in set `set` (tag bits [TagWidth-1 -: WarpBits] the warp).
+std::string RegOfTag(const HybridRcSpec& s, const std::string& tag_low, const std::string& set,
+                     const std::string& warp) {
+  if (!s.sets_pow2)
+    return tag_low + "[RegBits-1:0]";
+  return "{" + tag_low + "[RegBits-SetBits-1:0], " + set + " ^ SetBits'(" + warp + ")}";
 }
 
 template <typename T>
@@ -256,16 +310,27 @@ GenerateFor RcSets() {
   return g;
 }
 
-Ifdef Assertions() {
+constexpr const char* kRspMiss =
+    "%m: I4 violated: an RSP access to a slot never written (RSP miss)";
+constexpr const char* kNoRsp =
+    "%m: I4 violated: an RSP access or transfer without an RSP (RSP miss)";
+
+Always RspLive();
+Always RcTerms(const HybridRcSpec& s);
+Body RspMissTerms(const HybridRcSpec& s);
+
+Ifdef Assertions(const HybridRcSpec& s) {
   Ifdef d{"GPURF_ASSERTIONS", {}};
   d.items.push_back(MakeItem(CommentItem{
-      "Invariants I1-I4 at every edge. rsp_live_q (checker state): the slot was written or\n"
-      "filled since reset."}));
+      s.has_rsp() ? "Invariants I1-I4 at every edge. rsp_live_q (checker state): the slot was "
+                    "written or\nfilled since reset."
+                  : "Invariants I1-I4 at every edge (no RSP: any RSP access breaks I4)."}));
   auto net = [&](const std::string& n, const std::string& w, const std::string& u,
                  const std::string& c) {
     d.items.push_back(MakeItem(Net{n, w, u, c, ""}));
   };
-  net("rsp_live_q", Msb("RspSlots"), "", "slot holds a value");
+  if (s.has_rsp())
+    net("rsp_live_q", Msb("RspSlots"), "", "slot holds a value");
   net("chk_dup", "", "", "I1: a set holds a tag twice");
   net("chk_lost", "", "", "I2: a valid line dropped without write-back");
   net("chk_stale_fill", "", "", "I3: a fill did not take the RC's value");
@@ -280,6 +345,32 @@ Ifdef Assertions() {
   net("chk_warp", "WarpBits-1", "", "its register's warp (loop temporary)");
   net("chk_reg", "RegBits-1", "", "its register (loop temporary)");
   d.items.push_back(MakeItem(BlankLine{}));
+  if (s.has_rsp())
+    d.items.push_back(MakeItem(RspLive()));
+  d.items.push_back(MakeItem(BlankLine{}));
+  Always terms = RcTerms(s);
+  d.items.push_back(MakeItem(std::move(terms)));
+  d.items.push_back(MakeItem(BlankLine{}));
+  Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_invariants", {}};
+  a.body.push_back(IfThen(
+      "rst_ni",
+      {Assert("!chk_dup", {Quote("%m: I1 violated: a set holds one tag in two lines")}),
+       Assert("!chk_lost",
+              {Quote("%m: I2 violated: a dirty line left the RC without its write-back")}),
+       Assert(
+           "!chk_stale_fill",
+           {Quote("%m: I3 violated: a fill took the MRF's value while the RC held a newer one")}),
+       Assert("!chk_stale_copy",
+              {Quote("%m: I3 violated: the RC kept a register the RSP transferred")}),
+       Assert("!chk_rsp_miss", {Quote(s.has_rsp() ? kRspMiss : kNoRsp)}),
+       Assert("!chk_lifetime",
+              {Quote("%m: I4 violated: a transfer in the parallel-lifetime organization")})}));
+  d.items.push_back(MakeItem(std::move(a)));
+  return d;
+}
+
+// rsp_live_q (checker state): the slot was written or filled since reset.
+Always RspLive() {
   Always live{AlwaysKind::kFF, "posedge clk_i or negedge rst_ni", "", {}};
   live.body = {IfThen(
       "!rst_ni", {NonBlocking("rsp_live_q", "'0")},
@@ -287,8 +378,27 @@ Ifdef Assertions() {
        ForLoop("q", "NumWrites",
                {IfThen("wr_valid_i[q] && wr_rsp_i[q]",
                        {NonBlocking("rsp_live_q[wr_slot_i[q*SlotBits +: SlotBits]]", "1'b1")})})})};
-  d.items.push_back(MakeItem(std::move(live)));
-  d.items.push_back(MakeItem(BlankLine{}));
+  return live;
+}
+
+// I4 of the RSP reads and transfers: a slot never written; without an RSP, any RSP access.
+Body RspMissTerms(const HybridRcSpec& s) {
+  if (!s.has_rsp())
+    return {ForLoop("p", "NumReads",
+                    {IfThen("rd_valid_i[p] && rd_rsp_i[p]", {Blocking("chk_rsp_miss", "1'b1")})}),
+            IfThen("xf_valid_i", {Blocking("chk_rsp_miss", "1'b1")})};
+  return {ForLoop("p", "NumReads",
+                  {IfThen(And({"rd_valid_i[p]", "rd_rsp_i[p]",
+                               "(32'(rd_slot_i[p*SlotBits +: SlotBits]) >= RspSlots || "
+                               "!rsp_live_q[rd_slot_i[p*SlotBits +: SlotBits]])"}),
+                          {Blocking("chk_rsp_miss", "1'b1")})}),
+          IfThen(And({"xf_valid_i", "Organization != 2",
+                      "(32'(xf_slot_i) >= RspSlots || (xf_op_i && !rsp_live_q[xf_slot_i]))"}),
+                 {Blocking("chk_rsp_miss", "1'b1")})};
+}
+
+// The assertions' combinational terms (I1-I4).
+Always RcTerms(const HybridRcSpec& s) {
   const std::string line_set = "SetBits'(l / NumWays)";
   Always terms{AlwaysKind::kComb, "", "", {}};
   terms.body = {
@@ -313,29 +423,32 @@ Ifdef Assertions() {
                                              Eq(NT("s", "a"), NT("s", "b"))}),
                                         {Blocking("chk_dup", "1'b1")})})})}),
       Note("I2: every line valid before the edge and gone (or retagged) after it."),
-      ForLoop("l", "RcLines",
-              {Blocking("chk_gone", "valid_q[l] && (!nv[l] || " +
-                                        BinOp(PartSelect("nt", "l*TagWidth", "TagWidth"),
-                                              "!=", PartSelect("tag_q", "l*TagWidth", "TagWidth")) +
-                                        ")"),
-               Blocking("chk_warp", "tag_q[l*TagWidth + RegBits - SetBits +: WarpBits]"),
-               Blocking("chk_reg", "{tag_q[l*TagWidth +: RegBits - SetBits], " + line_set +
-                                       " ^ SetBits'(chk_warp)}"),
-               Blocking("chk_ok", "1'b0"),
-               ForLoop("p", "NumReads",
-                       {IfThen(And({"rd_hit[p]", "rd_last_i[p]",
-                                    Eq("rd_warp_i[p*WarpBits +: WarpBits]", "chk_warp"),
-                                    Eq("rd_reg_i[p*RegBits +: RegBits]", "chk_reg")}),
-                               {Blocking("chk_ok", "1'b1")})}),
-               ForLoop("c", "NumWbChannels",
-                       {IfThen(And({"wb_valid_o[c]",
-                                    Eq("wb_warp_o[c*WarpBits +: WarpBits]", "chk_warp"),
-                                    Eq("wb_reg_o[c*RegBits +: RegBits]", "chk_reg")}),
-                               {Blocking("chk_ok", "1'b1")})}),
-               IfThen(And({"Organization == 1", "xf_valid_i", "xf_op_i",
-                           Eq("xf_warp_i", "chk_warp"), Eq("xf_reg_i", "chk_reg")}),
-                      {Blocking("chk_ok", "1'b1")}),
-               IfThen("chk_gone && !chk_ok", {Blocking("chk_lost", "1'b1")})}),
+      ForLoop(
+          "l", "RcLines",
+          {Blocking("chk_gone", "valid_q[l] && (!nv[l] || " +
+                                    BinOp(PartSelect("nt", "l*TagWidth", "TagWidth"),
+                                          "!=", PartSelect("tag_q", "l*TagWidth", "TagWidth")) +
+                                    ")"),
+           Blocking("chk_warp", s.sets_pow2 ? "tag_q[l*TagWidth + RegBits - SetBits +: WarpBits]"
+                                            : "tag_q[l*TagWidth + RegBits +: WarpBits]"),
+           Blocking("chk_reg", s.sets_pow2 ? "{tag_q[l*TagWidth +: RegBits - SetBits], " +
+                                                 line_set + " ^ SetBits'(chk_warp)}"
+                                           : "tag_q[l*TagWidth +: RegBits]"),
+           Blocking("chk_ok", "1'b0"),
+           ForLoop("p", "NumReads",
+                   {IfThen(And({"rd_hit[p]", "rd_last_i[p]",
+                                Eq("rd_warp_i[p*WarpBits +: WarpBits]", "chk_warp"),
+                                Eq("rd_reg_i[p*RegBits +: RegBits]", "chk_reg")}),
+                           {Blocking("chk_ok", "1'b1")})}),
+           ForLoop(
+               "c", "NumWbChannels",
+               {IfThen(And({"wb_valid_o[c]", Eq("wb_warp_o[c*WarpBits +: WarpBits]", "chk_warp"),
+                            Eq("wb_reg_o[c*RegBits +: RegBits]", "chk_reg")}),
+                       {Blocking("chk_ok", "1'b1")})}),
+           IfThen(And({"Organization == 1", "xf_valid_i", "xf_op_i", Eq("xf_warp_i", "chk_warp"),
+                       Eq("xf_reg_i", "chk_reg")}),
+                  {Blocking("chk_ok", "1'b1")}),
+           IfThen("chk_gone && !chk_ok", {Blocking("chk_lost", "1'b1")})}),
       Note("I3: the register a transfer names: in the RC at the start of the cycle and not\n"
            "killed by a last-use read of this cycle."),
       ForLoop("w", "NumWays",
@@ -349,8 +462,8 @@ Ifdef Assertions() {
                            Eq("rd_reg_i[p*RegBits +: RegBits]", "xf_reg_i")}),
                       {Blocking("chk_held", "1'b0")})}),
       IfThen(And({"xf_valid_i", "Organization != 2", "!xf_op_i", "chk_held"}),
-             {IfThen("!(xf_hit && xf_line == {xf_set, chk_held_way} && "
-                     "fill_data == xf_line_data)",
+             {IfThen(std::string("!(xf_hit && xf_line == {xf_set, chk_held_way}") +
+                         (s.has_rsp() ? " && fill_data == xf_line_data)" : ")"),
                      {Blocking("chk_stale_fill", "1'b1")})}),
       Note("parallel-evict: after the cycle no line holds the transferred register, unless a\n"
            "write of this cycle (a newer value) put it back."),
@@ -364,35 +477,12 @@ Ifdef Assertions() {
                       {IfThen(And({NV("xf_set", "w"), Eq(NT("xf_set", "w"), "xf_tag")}),
                               {Blocking("chk_stale_copy", "1'b1")})})}),
       Note("I4: RSP reads and live-outs name live slots; parallel-lifetime has no transfers."),
-      ForLoop("p", "NumReads",
-              {IfThen(And({"rd_valid_i[p]", "rd_rsp_i[p]",
-                           "(32'(rd_slot_i[p*SlotBits +: SlotBits]) >= RspSlots || "
-                           "!rsp_live_q[rd_slot_i[p*SlotBits +: SlotBits]])"}),
-                      {Blocking("chk_rsp_miss", "1'b1")})}),
-      IfThen(And({"xf_valid_i", "Organization != 2",
-                  "(32'(xf_slot_i) >= RspSlots || (xf_op_i && !rsp_live_q[xf_slot_i]))"}),
-             {Blocking("chk_rsp_miss", "1'b1")}),
-      IfThen(And({"xf_valid_i", "Organization == 2"}), {Blocking("chk_lifetime", "1'b1")}),
   };
-  d.items.push_back(MakeItem(std::move(terms)));
-  d.items.push_back(MakeItem(BlankLine{}));
-  Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_invariants", {}};
-  a.body.push_back(IfThen(
-      "rst_ni",
-      {Assert("!chk_dup", {Quote("%m: I1 violated: a set holds one tag in two lines")}),
-       Assert("!chk_lost",
-              {Quote("%m: I2 violated: a dirty line left the RC without its write-back")}),
-       Assert(
-           "!chk_stale_fill",
-           {Quote("%m: I3 violated: a fill took the MRF's value while the RC held a newer one")}),
-       Assert("!chk_stale_copy",
-              {Quote("%m: I3 violated: the RC kept a register the RSP transferred")}),
-       Assert("!chk_rsp_miss",
-              {Quote("%m: I4 violated: an RSP access to a slot never written (RSP miss)")}),
-       Assert("!chk_lifetime",
-              {Quote("%m: I4 violated: a transfer in the parallel-lifetime organization")})}));
-  d.items.push_back(MakeItem(std::move(a)));
-  return d;
+  Append(terms.body, RspMissTerms(s));
+  if (s.has_rsp())
+    terms.body.push_back(
+        IfThen(And({"xf_valid_i", "Organization == 2"}), {Blocking("chk_lifetime", "1'b1")}));
+  return terms;
 }
 
 Instance Storage(const FlopArraySpec& f, const std::string& name, const std::string& prefix,
@@ -409,6 +499,109 @@ Instance Storage(const FlopArraySpec& f, const std::string& name, const std::str
                    {"rdata_o", prefix + "_rdata"}}};
 }
 
+void RspNets(Module& m) {
+  m.Add(MakeItem(Net{"rsp_we", "2", "", "0 fill, 1-2 writes 0-1", ""}));
+  m.Add(MakeItem(Net{"rsp_waddr", "3*SlotBits-1", "", "", ""}));
+  m.Add(MakeItem(Net{"rsp_wdata", "3*Width-1", "", "", ""}));
+  m.Add(MakeItem(Net{"rsp_raddr", "7*SlotBits-1", "", "0-5 reads, 6 live-out source", ""}));
+  m.Add(MakeItem(Net{"rsp_rdata", "7*Width-1", "", "", ""}));
+}
+
+// The RSP's data array and its ports; `fill` is the fill's value (fill_data).
+void RspData(const HybridRcSpec& s, Module& m, const std::string& fill) {
+  m.Comment(
+      "RSP data. Writes: port 0 the fill (from the RC on a hit, else the MRF's value), ports\n"
+      "1-2 writes 0-1. Reads: 0-5 the operands, 6 the live-out source.");
+  m.Add(MakeItem(ContinuousAssign{"rsp_we[0]", "xf_valid_i && Organization != 2 && !xf_op_i"}));
+  GenerateFor rw{"gen_rsp_write", "g", "NumWrites", {}};
+  rw.items.push_back(MakeItem(ContinuousAssign{"rsp_we[g+1]", "wr_valid_i[g] && wr_rsp_i[g]"}));
+  m.Add(MakeItem(std::move(rw)));
+  m.Add(MakeItem(ContinuousAssign{"rsp_waddr", "{wr_slot_i, xf_slot_i}"}));
+  m.Add(MakeItem(ContinuousAssign{"rsp_wdata", "{wr_data_i, fill_data}"}));
+  m.Comment("Slot fields of absent accesses do not reach the array (its address check).");
+  GenerateFor rra{"gen_rsp_read_addr", "g", "NumReads", {}};
+  rra.items.push_back(MakeItem(
+      ContinuousAssign{PartSelect("rsp_raddr", "g*SlotBits", "SlotBits"),
+                       "(rd_valid_i[g] && rd_rsp_i[g]) ? rd_slot_i[g*SlotBits +: SlotBits] : '0"}));
+  m.Add(MakeItem(std::move(rra)));
+  m.Add(MakeItem(ContinuousAssign{PartSelect("rsp_raddr", "6*SlotBits", "SlotBits"),
+                                  "(xf_valid_i && Organization != 2) ? xf_slot_i : '0"}));
+  m.Add(MakeItem(ContinuousAssign{"liveout_data", "rsp_rdata[6*Width +: Width]"}));
+  m.Add(MakeItem(ContinuousAssign{"fill_data", fill}));
+  m.Add(MakeItem(Storage(s.rsp_storage, "u_rsp_data", "rsp", "RspSlots")));
+  m.Blank();
+}
+
+// No RC (the RSP-only design, rc_bytes 0): every RC read misses, a fill takes the MRF's value,
+// and an RC write or a live-out passes straight to the MRF on its write-back channel.
+void RspOnlyBody(const HybridRcSpec& s, Module& m) {
+  m.Blank();
+  m.Comment(
+      "No RC: every RC read misses, a fill takes xf_data_i, an RC write (channel q) or a\n"
+      "live-out (channel 2) goes straight to the MRF.");
+  m.Comment("Data array (a generated flop array, reads see the start of the cycle).");
+  RspNets(m);
+  m.Add(MakeItem(Net{"liveout_data", "Width-1", "", "the live-out slot's value", ""}));
+  m.Add(MakeItem(Net{"fill_data", "Width-1", "", "the fill's value: the MRF's", ""}));
+  m.Blank();
+  RspData(s, m, "xf_data_i");
+  m.Comment("Outputs, zero while in reset and for ports not served.");
+  GenerateFor ro{"gen_read_outputs", "g", "NumReads", {}};
+  ro.items.push_back(
+      MakeItem(ContinuousAssign{"rd_hit_o[g]", "rst_ni && rd_valid_i[g] && rd_rsp_i[g]"}));
+  ro.items.push_back(MakeItem(ContinuousAssign{PartSelect("rd_data_o", "g*Width", "Width"),
+                                               "rd_hit_o[g] ? rsp_rdata[g*Width +: Width] : '0"}));
+  m.Add(MakeItem(std::move(ro)));
+  m.Add(MakeItem(ContinuousAssign{"xf_hit_o", "1'b0"}));
+  m.Comment("Write-back channels 0-1: the RC writes, passed through.");
+  GenerateFor wo{"gen_write_backs", "g", "NumWrites", {}};
+  wo.items.push_back(
+      MakeItem(ContinuousAssign{"wb_valid_o[g]", "rst_ni && wr_valid_i[g] && !wr_rsp_i[g]"}));
+  wo.items.push_back(
+      MakeItem(ContinuousAssign{PartSelect("wb_warp_o", "g*WarpBits", "WarpBits"),
+                                "wb_valid_o[g] ? wr_warp_i[g*WarpBits +: WarpBits] : '0"}));
+  wo.items.push_back(
+      MakeItem(ContinuousAssign{PartSelect("wb_reg_o", "g*RegBits", "RegBits"),
+                                "wb_valid_o[g] ? wr_reg_i[g*RegBits +: RegBits] : '0"}));
+  wo.items.push_back(
+      MakeItem(ContinuousAssign{PartSelect("wb_data_o", "g*Width", "Width"),
+                                "wb_valid_o[g] ? wr_data_i[g*Width +: Width] : '0"}));
+  m.Add(MakeItem(std::move(wo)));
+  m.Comment("Write-back channel 2: a live-out, the slot's value.");
+  m.Add(MakeItem(ContinuousAssign{"wb_valid_o[2]", "rst_ni && xf_valid_i && xf_op_i"}));
+  m.Add(MakeItem(
+      ContinuousAssign{"wb_warp_o[2*WarpBits +: WarpBits]", "wb_valid_o[2] ? xf_warp_i : '0"}));
+  m.Add(MakeItem(
+      ContinuousAssign{"wb_reg_o[2*RegBits +: RegBits]", "wb_valid_o[2] ? xf_reg_i : '0"}));
+  m.Add(MakeItem(
+      ContinuousAssign{"wb_data_o[2*Width +: Width]", "wb_valid_o[2] ? liveout_data : '0"}));
+  m.Blank();
+  m.Comment("Inputs of the RC, which this shape does not have.");
+  m.Add(MakeItem(Net{"unused_inputs", "", "", "", ""}));
+  m.Add(MakeItem(ContinuousAssign{"unused_inputs", "^{rd_warp_i, rd_reg_i, rd_last_i}"}));
+  m.Blank();
+  Ifdef d{"GPURF_ASSERTIONS", {}};
+  d.items.push_back(MakeItem(CommentItem{
+      "Invariant I4 at every edge (no RC: I1-I3 hold vacuously). rsp_live_q (checker state):\n"
+      "the slot was written or filled since reset."}));
+  d.items.push_back(MakeItem(Net{"rsp_live_q", Msb("RspSlots"), "", "slot holds a value", ""}));
+  d.items.push_back(
+      MakeItem(Net{"chk_rsp_miss", "", "", "I4: an RSP access to a slot never written", ""}));
+  d.items.push_back(MakeItem(BlankLine{}));
+  d.items.push_back(MakeItem(RspLive()));
+  d.items.push_back(MakeItem(BlankLine{}));
+  Always terms{AlwaysKind::kComb, "", "", {Blocking("chk_rsp_miss", "1'b0")}};
+  Append(terms.body, RspMissTerms(s));
+  d.items.push_back(MakeItem(std::move(terms)));
+  d.items.push_back(MakeItem(BlankLine{}));
+  Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_invariants", {}};
+  a.body.push_back(IfThen("rst_ni", {Assert("!chk_rsp_miss", {Quote(kRspMiss)})}));
+  d.items.push_back(MakeItem(std::move(a)));
+  m.Add(MakeItem(std::move(d)));
+}
+
+void RcBody(const HybridRcSpec& s, Module& m);
+
 }  // namespace
 
 GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
@@ -418,7 +611,8 @@ GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
                {"rsp_slots", s.rsp_slots},
                {"tag_width", s.tag_width}};
 
-  const int org = s.hierarchical() ? 0 : (s.parallel_evict() ? 1 : 2);
+  // Without an RSP there are no transfers: the RTL is the parallel-lifetime one's (transfers off).
+  const int org = !s.has_rsp() ? 2 : (s.hierarchical() ? 0 : (s.parallel_evict() ? 1 : 2));
   Module m;
   m.name = s.module_name;
   m.doc = ModuleDoc(s);
@@ -438,10 +632,50 @@ GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
       {"SetBits", "$clog2(NumSets)", "set index bits", true},
       {"WayBits", "$clog2(NumWays)", "way index and LRU age bits", true},
       {"LineBits", "SetBits + WayBits", "RC line index bits {set, way}", true},
-      {"TagWidth", "WarpBits + RegBits - SetBits", "RC tag bits {warp, reg >> SetBits}", true},
+      s.sets_pow2 ? Param{"TagWidth", "WarpBits + RegBits - SetBits",
+                          "RC tag bits {warp, reg >> SetBits}", true}
+                  : Param{"TagWidth", "WarpBits + RegBits",
+                          "RC tag bits {warp, reg} (NumSets not a power of two)", true},
   };
+  if (!s.has_rsp())
+    std::erase_if(m.params, [](const Param& p) { return p.name == "RspSlots"; });
+  if (!s.has_rc()) {
+    std::erase_if(m.params, [](const Param& p) {
+      return p.name == "NumSets" || p.name == "NumWays" || p.name == "RcLines" ||
+             p.name == "SetBits" || p.name == "WayBits" || p.name == "LineBits" ||
+             p.name == "TagWidth";
+    });
+  }
   m.ports = HybridRcPortTable(s).Verilog();
+  if (!s.has_rc()) {
+    RspOnlyBody(s, m);
+  } else {
+    RcBody(s, m);
+  }
 
+  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(m));
+  g.files.push_back(AssertHeaderFile());
+  if (s.clock_gate)
+    g.files.push_back(PrimitiveFile("gpurf_clock_gate.sv"));
+  for (const FlopArraySpec* a : {&s.rsp_storage, &s.rc_storage}) {
+    if (a->module_name.empty() ||
+        (a == &s.rc_storage && s.rc_storage.module_name == s.rsp_storage.module_name))
+      continue;
+    for (const GeneratedFile& f : EmitFlopArray(*a).files) {
+      if (!f.primitive)
+        g.files.push_back(f);
+    }
+  }
+  g.files.push_back(top);
+
+  g.ports = HybridRcPortTable(s).Manifest();
+  return g;
+}
+
+namespace {
+
+void RcBody(const HybridRcSpec& s, Module& m) {
+  const bool rsp = s.has_rsp();
   m.Blank();
   m.Comment(
       "RC tag state, line l = set * NumWays + way: valid (= dirty), tag, LRU age (0 = most\n"
@@ -500,39 +734,39 @@ GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
   m.Add(MakeItem(Net{"rc_wdata", "3*Width-1", "", "", ""}));
   m.Add(MakeItem(Net{"rc_raddr", "9*LineBits-1", "", "0-5 reads, 6 transfer, 7-8 victims", ""}));
   m.Add(MakeItem(Net{"rc_rdata", "9*Width-1", "", "", ""}));
-  m.Add(MakeItem(Net{"rsp_we", "2", "", "0 fill, 1-2 writes 0-1", ""}));
-  m.Add(MakeItem(Net{"rsp_waddr", "3*SlotBits-1", "", "", ""}));
-  m.Add(MakeItem(Net{"rsp_wdata", "3*Width-1", "", "", ""}));
-  m.Add(MakeItem(Net{"rsp_raddr", "7*SlotBits-1", "", "0-5 reads, 6 live-out source", ""}));
-  m.Add(MakeItem(Net{"rsp_rdata", "7*Width-1", "", "", ""}));
+  if (rsp)
+    RspNets(m);
   m.Add(
       MakeItem(Net{"victim_data", "Width-1", "NumWrites", "write q's victim's value", "mem2reg"}));
   m.Add(
       MakeItem(Net{"xf_line_data", "Width-1", "", "the transfer's RC line (start of cycle)", ""}));
   m.Add(MakeItem(Net{"liveout_data", "Width-1", "", "the live-out slot's value", ""}));
-  m.Add(
-      MakeItem(Net{"fill_data", "Width-1", "", "the fill's value: the RC's, else the MRF's", ""}));
+  if (rsp)
+    m.Add(MakeItem(
+        Net{"fill_data", "Width-1", "", "the fill's value: the RC's, else the MRF's", ""}));
   m.Blank();
 
   GenerateFor rd{"gen_read_fields", "g", "NumReads", {}};
   rd.items.push_back(MakeItem(ContinuousAssign{
-      "rd_set[g]",
-      "rd_reg_i[g*RegBits +: SetBits] ^ SetBits'(rd_warp_i[g*WarpBits +: WarpBits])"}));
+      "rd_set[g]", SetExpr(s, "rd_reg_i[g*RegBits +: RegBits]", "rd_reg_i[g*RegBits +: SetBits]",
+                           "rd_warp_i[g*WarpBits +: WarpBits]")}));
   rd.items.push_back(MakeItem(ContinuousAssign{
-      "rd_tag[g]",
-      "{rd_warp_i[g*WarpBits +: WarpBits], rd_reg_i[g*RegBits + SetBits +: RegBits - SetBits]}"}));
+      "rd_tag[g]", TagExpr(s, "rd_warp_i[g*WarpBits +: WarpBits]", "rd_reg_i[g*RegBits +: RegBits]",
+                           "rd_reg_i[g*RegBits + SetBits +: RegBits - SetBits]")}));
   m.Add(MakeItem(std::move(rd)));
   GenerateFor wr{"gen_write_fields", "g", "NumWrites", {}};
   wr.items.push_back(MakeItem(ContinuousAssign{
-      "wr_set[g]",
-      "wr_reg_i[g*RegBits +: SetBits] ^ SetBits'(wr_warp_i[g*WarpBits +: WarpBits])"}));
+      "wr_set[g]", SetExpr(s, "wr_reg_i[g*RegBits +: RegBits]", "wr_reg_i[g*RegBits +: SetBits]",
+                           "wr_warp_i[g*WarpBits +: WarpBits]")}));
   wr.items.push_back(MakeItem(ContinuousAssign{
-      "wr_tag[g]",
-      "{wr_warp_i[g*WarpBits +: WarpBits], wr_reg_i[g*RegBits + SetBits +: RegBits - SetBits]}"}));
+      "wr_tag[g]", TagExpr(s, "wr_warp_i[g*WarpBits +: WarpBits]", "wr_reg_i[g*RegBits +: RegBits]",
+                           "wr_reg_i[g*RegBits + SetBits +: RegBits - SetBits]")}));
   wr.items.push_back(MakeItem(ContinuousAssign{"wr_rc[g]", "wr_valid_i[g] && !wr_rsp_i[g]"}));
   m.Add(MakeItem(std::move(wr)));
-  m.Add(MakeItem(ContinuousAssign{"xf_set", "xf_reg_i[SetBits-1:0] ^ SetBits'(xf_warp_i)"}));
-  m.Add(MakeItem(ContinuousAssign{"xf_tag", "{xf_warp_i, xf_reg_i[RegBits-1:SetBits]}"}));
+  m.Add(MakeItem(
+      ContinuousAssign{"xf_set", SetExpr(s, "xf_reg_i", "xf_reg_i[SetBits-1:0]", "xf_warp_i")}));
+  m.Add(MakeItem(ContinuousAssign{
+      "xf_tag", TagExpr(s, "xf_warp_i", "xf_reg_i", "xf_reg_i[RegBits-1:SetBits]")}));
   m.Blank();
 
   m.Comment("Step 1 lookups (in gen_rc_sets): a read hits in the set it addresses only.");
@@ -604,36 +838,22 @@ GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
   m.Add(MakeItem(Storage(s.rc_storage, "u_rc_data", "rc", "RcLines")));
   m.Blank();
 
-  m.Comment(
-      "RSP data. Writes: port 0 the fill (from the RC on a hit, else the MRF's value), ports\n"
-      "1-2 writes 0-1. Reads: 0-5 the operands, 6 the live-out source.");
-  m.Add(MakeItem(ContinuousAssign{"rsp_we[0]", "xf_valid_i && Organization != 2 && !xf_op_i"}));
-  GenerateFor rw{"gen_rsp_write", "g", "NumWrites", {}};
-  rw.items.push_back(MakeItem(ContinuousAssign{"rsp_we[g+1]", "wr_valid_i[g] && wr_rsp_i[g]"}));
-  m.Add(MakeItem(std::move(rw)));
-  m.Add(MakeItem(ContinuousAssign{"rsp_waddr", "{wr_slot_i, xf_slot_i}"}));
-  m.Add(MakeItem(ContinuousAssign{"rsp_wdata", "{wr_data_i, fill_data}"}));
-  m.Comment("Slot fields of absent accesses do not reach the array (its address check).");
-  GenerateFor rra{"gen_rsp_read_addr", "g", "NumReads", {}};
-  rra.items.push_back(MakeItem(
-      ContinuousAssign{PartSelect("rsp_raddr", "g*SlotBits", "SlotBits"),
-                       "(rd_valid_i[g] && rd_rsp_i[g]) ? rd_slot_i[g*SlotBits +: SlotBits] : '0"}));
-  m.Add(MakeItem(std::move(rra)));
-  m.Add(MakeItem(ContinuousAssign{PartSelect("rsp_raddr", "6*SlotBits", "SlotBits"),
-                                  "(xf_valid_i && Organization != 2) ? xf_slot_i : '0"}));
-  m.Add(MakeItem(ContinuousAssign{"liveout_data", "rsp_rdata[6*Width +: Width]"}));
-  m.Add(MakeItem(ContinuousAssign{"fill_data", "xf_hit ? xf_line_data : xf_data_i"}));
-  m.Add(MakeItem(Storage(s.rsp_storage, "u_rsp_data", "rsp", "RspSlots")));
-  m.Blank();
+  if (rsp) {
+    RspData(s, m, "xf_hit ? xf_line_data : xf_data_i");
+  } else {
+    m.Comment("No RSP: no live-out value reaches the RC.");
+    m.Add(MakeItem(ContinuousAssign{"liveout_data", "'0"}));
+    m.Blank();
+  }
 
   m.Comment("Outputs, zero while in reset and for ports not served.");
   GenerateFor ro{"gen_read_outputs", "g", "NumReads", {}};
   ro.items.push_back(MakeItem(
       ContinuousAssign{"rd_hit_o[g]", "rst_ni && rd_valid_i[g] && (rd_rsp_i[g] || rd_hit[g])"}));
-  ro.items.push_back(MakeItem(ContinuousAssign{
-      PartSelect("rd_data_o", "g*Width", "Width"),
-      "!rd_hit_o[g] ? '0 : (rd_rsp_i[g] ? rsp_rdata[g*Width +: Width] : rc_rdata[g*Width +: "
-      "Width])"}));
+  ro.items.push_back(MakeItem(ContinuousAssign{PartSelect("rd_data_o", "g*Width", "Width"),
+                                               std::string("!rd_hit_o[g] ? '0 : (rd_rsp_i[g] ? ") +
+                                                   (rsp ? "rsp_rdata[g*Width +: Width]" : "'0") +
+                                                   " : rc_rdata[g*Width +: Width])"}));
   m.Add(MakeItem(std::move(ro)));
   m.Add(MakeItem(
       ContinuousAssign{"xf_hit_o", "rst_ni && xf_valid_i && Organization != 2 && xf_hit"}));
@@ -644,10 +864,11 @@ GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
   wo.items.push_back(
       MakeItem(ContinuousAssign{PartSelect("wb_warp_o", "g*WarpBits", "WarpBits"),
                                 "wb_valid_o[g] ? ins_vtag[g][TagWidth-1 -: WarpBits] : '0"}));
-  wo.items.push_back(
-      MakeItem(ContinuousAssign{PartSelect("wb_reg_o", "g*RegBits", "RegBits"),
-                                "wb_valid_o[g] ? {ins_vtag[g][RegBits-SetBits-1:0], wr_set[g] ^ "
-                                "SetBits'(ins_vtag[g][TagWidth-1 -: WarpBits])} : '0"}));
+  wo.items.push_back(MakeItem(ContinuousAssign{
+      PartSelect("wb_reg_o", "g*RegBits", "RegBits"),
+      "wb_valid_o[g] ? " +
+          RegOfTag(s, "ins_vtag[g]", "wr_set[g]", "ins_vtag[g][TagWidth-1 -: WarpBits]") +
+          " : '0"}));
   wo.items.push_back(MakeItem(ContinuousAssign{PartSelect("wb_data_o", "g*Width", "Width"),
                                                "wb_valid_o[g] ? victim_data[g] : '0"}));
   m.Add(MakeItem(std::move(wo)));
@@ -665,30 +886,23 @@ GeneratedStructure EmitHybridRc(const HybridRcSpec& s) {
   m.Add(MakeItem(
       ContinuousAssign{"wb_warp_o[2*WarpBits +: WarpBits]",
                        "!xf_wb ? '0 : (xf_ins ? xf_vtag[TagWidth-1 -: WarpBits] : xf_warp_i)"}));
-  m.Add(MakeItem(ContinuousAssign{"wb_reg_o[2*RegBits +: RegBits]",
-                                  "!xf_wb ? '0 : (xf_ins ? {xf_vtag[RegBits-SetBits-1:0], xf_set ^ "
-                                  "SetBits'(xf_vtag[TagWidth-1 -: WarpBits])} : xf_reg_i)"}));
+  m.Add(MakeItem(ContinuousAssign{
+      "wb_reg_o[2*RegBits +: RegBits]",
+      "!xf_wb ? '0 : (xf_ins ? " +
+          RegOfTag(s, "xf_vtag", "xf_set", "xf_vtag[TagWidth-1 -: WarpBits]") + " : xf_reg_i)"}));
   m.Add(MakeItem(ContinuousAssign{"wb_data_o[2*Width +: Width]",
                                   "!xf_wb ? '0 : (xf_wb_direct ? liveout_data : xf_line_data)"}));
   m.Blank();
-  m.Add(MakeItem(Assertions()));
-
-  const GeneratedFile top = ModuleFile(s.kind, s.config_hash, g.regenerate, std::move(m));
-  g.files.push_back(AssertHeaderFile());
-  if (s.clock_gate)
-    g.files.push_back(PrimitiveFile("gpurf_clock_gate.sv"));
-  for (const FlopArraySpec* a : {&s.rsp_storage, &s.rc_storage}) {
-    if (a == &s.rc_storage && s.rc_storage.module_name == s.rsp_storage.module_name)
-      continue;
-    for (const GeneratedFile& f : EmitFlopArray(*a).files) {
-      if (!f.primitive)
-        g.files.push_back(f);
-    }
+  if (!rsp) {
+    m.Comment("Inputs of the RSP, which this shape does not have (an access is misuse, I4).");
+    m.Add(MakeItem(Net{"unused_inputs", "", "", "", ""}));
+    m.Add(MakeItem(
+        ContinuousAssign{"unused_inputs", "^{rd_slot_i, wr_slot_i, xf_slot_i, xf_data_i}"}));
+    m.Blank();
   }
-  g.files.push_back(top);
-
-  g.ports = HybridRcPortTable(s).Manifest();
-  return g;
+  m.Add(MakeItem(Assertions(s)));
 }
+
+}  // namespace
 
 }  // namespace gpurf

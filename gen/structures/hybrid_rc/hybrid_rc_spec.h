@@ -11,9 +11,16 @@
 //        the register name space): no tags, no misses.
 //   RC:  RcLines = rc_bytes / line_bytes lines, NumWays ways, NumSets = RcLines / NumWays sets.
 //        Register r of warp w lives in set (r ^ w) mod NumSets (the warp bits spread one register
-//        of all warps over the sets) with tag {w, r >> SetBits}. Every valid line holds a value
-//        newer than the MRF's: the RC allocates only on writes (Bailey: read allocation polluted
-//        the cache), so valid means dirty and no separate dirty bit is kept.
+//        of all warps over the sets) with tag {w, r >> SetBits} (NumSets a power of two) or
+//        {w, r} (any other number of sets, e.g. the 12 sets of Bailey's 12 KB RC-only point per
+//        scheduler). Every valid line holds a value newer than the MRF's: the RC allocates only
+//        on writes (Bailey: read allocation polluted the cache), so valid means dirty and no
+//        separate dirty bit is kept.
+//   Zero-size shapes (Bailey's comparison points): rsp_bytes 0 is the RC-only design (every
+//        RSP access and every transfer breaks the contract, I4); rc_bytes 0 the RSP-only design
+//        (hierarchical only): every RC read misses, a fill takes xf_data_i, and an RC write or a
+//        live-out passes straight to the MRF on its write-back channel (as a write-allocate into
+//        a cache of no lines would evict at once). Neither shape has an array of zero rows.
 //
 // Ports (two instructions per cycle, 3 sources and 1 destination each: 6 read ports, 2 write
 // ports; instruction 0 uses read ports 0-2 and write port 0 and is the older one):
@@ -108,7 +115,8 @@ struct HybridRcSpec {
   // Derived once.
   int rc_lines = 0;
   int sets = 0;
-  int set_bits = 0;
+  int set_bits = 0;       // ceil(log2(sets))
+  bool sets_pow2 = true;  // a power-of-two number of sets (or none)
   int way_bits = 0;
   int rsp_slots = 0;
   int slot_bits = 0;  // max(1, ceil(log2(rsp_slots)))
@@ -124,6 +132,8 @@ struct HybridRcSpec {
   static const std::vector<ParamDesc>& ParamDescs();
   static HybridRcSpec FromParams(const ParamSet& p);
 
+  bool has_rc() const { return rc_lines > 0; }
+  bool has_rsp() const { return rsp_slots > 0; }
   bool hierarchical() const { return organization == Organization::kHierarchical; }
   bool parallel_evict() const { return organization == Organization::kParallelEvict; }
   bool transfers() const { return organization != Organization::kParallelLifetime; }

@@ -7,7 +7,10 @@
 //   - A golden model with a flipped rd_hit_o bit, and a kernel whose recorded result is
 //     corrupted, stop the run with a report naming the SM cycle, structure, signal, expected and
 //     actual values.
-//   - The RC-only and RSP-only points, which the hybrid-rc family does not build, refuse --rtl
+//   - Bailey's RC-only and RSP-only points at the same 12 KB (configs/examples/bailey_rc_only.yaml:
+//     12 RC sets per scheduler, not a power of two; bailey_rsp_only.yaml: no RC) in lockstep:
+//     zero divergence, the models-only counts, and only the structure the point has moves data.
+//   - A point whose per-scheduler share the family cannot build (a 32-byte RSP) refuses --rtl
 //     with the file, line and reason (exit 2).
 
 #include <fmt/format.h>
@@ -15,6 +18,7 @@
 
 #include <string>
 
+#include "base/fs.h"
 #include "gen/config/yaml_loader.h"
 #include "gen/structures/hybrid_rc/hybrid_rc_ports.h"
 #include "gen/structures/hybrid_rc/hybrid_rc_spec.h"
@@ -90,6 +94,37 @@ INSTANTIATE_TEST_SUITE_P(Organizations, HybridLockstep,
                          testing::Values("bailey_hybrid", "bailey_hybrid_parallel"),
                          [](const auto& p) { return p.param; });
 
+class HybridComparisonPoint : public testing::TestWithParam<std::string> {};
+
+TEST_P(HybridComparisonPoint, ZeroDivergenceAndOnlyItsStructureMovesData) {
+  const DesignSpec d = LoadDesign(Example(GetParam()));
+  const bool has_rc = d.hierarchy.rc_bytes > 0, has_rsp = d.hierarchy.rsp_bytes > 0;
+  for (const char* kname : {"vectorAdd", "histogram"}) {
+    SCOPED_TRACE(kname);
+    const WorkloadKernel& wk = Kernel(kname);
+    const DesignResult models = RunDesign(d, {wk}, OneSm(RfMode::kModels));
+    DesignResult rtl;
+    ASSERT_NO_THROW(rtl = RunDesign(d, {wk}, OneSm(RfMode::kLockstep)));
+    ASSERT_TRUE(rtl.rtl_skipped.empty()) << rtl.rtl_skipped.front().reason;
+    EXPECT_EQ(rtl.cycles, models.cycles);
+    EXPECT_EQ(rtl.warp_instructions, models.warp_instructions);
+    EXPECT_EQ(rtl.counts.events, models.counts.events);
+    EXPECT_TRUE(rtl.values);
+    EXPECT_GT(rtl.activity.value_checks, rtl.warp_instructions / 4);
+    const auto& rc = rtl.counts.levels.at(static_cast<size_t>(rtl.energies.LevelIndex("RC")));
+    const auto& rsp = rtl.counts.levels.at(static_cast<size_t>(rtl.energies.LevelIndex("RSP")));
+    EXPECT_EQ(Sum(rc.reads) + Sum(rc.writes) > 0, has_rc);
+    EXPECT_EQ(Sum(rsp.reads) + Sum(rsp.writes) > 0, has_rsp);
+    // RSP reads and writes toggle L1; RC reads, writes and every write-back L0.
+    EXPECT_EQ(rtl.activity.level[static_cast<size_t>(ActivityLevel::kL1)].transfers > 0, has_rsp);
+    EXPECT_GT(rtl.activity.level[static_cast<size_t>(ActivityLevel::kL0)].transfers, 0U);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Bailey, HybridComparisonPoint,
+                         testing::Values("bailey_rc_only", "bailey_rsp_only"),
+                         [](const auto& p) { return p.param; });
+
 TEST(HybridLockstepMutation, FlippedRcHitIsReported) {
   const DesignSpec d = LoadDesign(Example("bailey_hybrid"));
   DriverOptions o = OneSm(RfMode::kLockstep);
@@ -135,9 +170,14 @@ TEST_F(HybridRtlCli, LockstepOnBaileysDesign) {
 }
 
 TEST_F(HybridRtlCli, PointsTheFamilyDoesNotBuildRefuseTheRtlWithTheReason) {
-  for (const char* name : {"bailey_rc_only", "bailey_rsp_only"}) {
-    SCOPED_TRACE(name);
-    const test::CliResult r = Run(fmt::format("sim {} -w vectorAdd --rtl", Example(name)));
+  // 128 bytes of RSP per SM: 32 bytes per scheduler, not one register.
+  std::string text = ReadFile(Example("bailey_hybrid"));
+  const size_t at = text.find("rsp_bytes: 4096");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 15, "rsp_bytes: 128");
+  {
+    const std::string path = Write("tiny_rsp.yaml", text);
+    const test::CliResult r = Run(fmt::format("sim {} -w vectorAdd --rtl", path));
     EXPECT_EQ(r.code, 2) << r.out << r.err;
     ExpectMentions(r.err, {".yaml:", "hierarchy", "hybrid_rc",
                            "the hybrid-rc family cannot "
