@@ -97,17 +97,21 @@ SourceLoc LocOfByte(const std::string& text, const std::string& file, size_t byt
   return SourceLoc{file, line, col};
 }
 
-}  // namespace
-
-RegisterFileEnergies ParseRegisterFileEnergies(const std::string& text, const std::string& file,
-                                               const RegisterFileEnergies& base) {
-  nlohmann::json j;
+// `text` as JSON; InputError at file:line:column when it is malformed.
+nlohmann::json ParseJsonInput(const std::string& text, const std::string& file) {
   try {
-    j = nlohmann::json::parse(text);
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     const size_t byte = e.byte > 0 ? e.byte - 1 : 0;
     throw InputError(LocOfByte(text, file, byte), "json", "", "malformed JSON", "valid JSON");
   }
+}
+
+}  // namespace
+
+RegisterFileEnergies ParseRegisterFileEnergies(const std::string& text, const std::string& file,
+                                               const RegisterFileEnergies& base) {
+  const nlohmann::json j = ParseJsonInput(text, file);
   const SourceLoc loc{file, 0, 0};
   if (!j.is_object())
     throw InputError(loc, "(top level)", j.dump(), "expected an object");
@@ -244,13 +248,7 @@ const StructureCharacterization* RegisterFileEnergies::Structure(const std::stri
 
 std::vector<StructureCharacterization> ParseStructureCharacterizations(const std::string& text,
                                                                        const std::string& file) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    const size_t byte = e.byte > 0 ? e.byte - 1 : 0;
-    throw InputError(LocOfByte(text, file, byte), "json", "", "malformed JSON", "valid JSON");
-  }
+  const nlohmann::json j = ParseJsonInput(text, file);
   const SourceLoc loc{file, 0, 0};
   const char* kReport = "the characterization.json of `gpurf characterize -o DIR`";
   if (!j.is_object() || !j.contains("modules"))
