@@ -50,7 +50,7 @@ struct LevelEnergy {
   double drain_pj = -1;
   // The data-activity level (sim/harness/rtl_loop.h DataActivity: "MRF", "L1", "L0") whose
   // toggles rescale this level's access energy with the RTL in the loop; "": its own name.
-  std::string activity;
+  std::string activity = {};
 };
 
 // Energy charged per event that is not a level access (a tag lookup, ...).
