@@ -392,10 +392,33 @@ nlohmann::ordered_json MemoryJson(const sim::mem::MemStats& m) {
   return j;
 }
 
+// Where each level's and component's per-access figures come from (Gebhart, an estimate, our
+// characterization report), as the design's hierarchy named them.
+nlohmann::ordered_json SourcesJson(const energy::Energies& e) {
+  nlohmann::ordered_json j;
+  j["levels"] = nlohmann::ordered_json::object();
+  for (const auto& l : e.levels)
+    j["levels"][l.name] = l.source;
+  j["components"] = nlohmann::ordered_json::object();
+  for (const auto& c : e.components)
+    j["components"][c.name] = c.source;
+  return j;
+}
+
+std::string SourcesMarkdown(const h::DesignResult& r) {
+  std::string s = fmt::format("\nEnergy figures of {}:\n", r.hierarchy);
+  for (const auto& l : r.energies.levels)
+    s += fmt::format("- {}: {}\n", l.name, l.source);
+  for (const auto& c : r.energies.components)
+    s += fmt::format("- {}: {}\n", c.name, c.source);
+  return s;
+}
+
 nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   nlohmann::ordered_json j;
   j["design"] = r.design;
   j["hierarchy"] = r.hierarchy;
+  j["energy_sources"] = SourcesJson(r.energies);
   j["active_warps"] = r.sm.active_warps;
   j["two_level"] = r.two_level;
   j["inner_policy"] = r.inner_policy;
@@ -797,6 +820,8 @@ int RunEnergyCommand(const HarnessArgs& a) {
     if (r.mode != h::RfMode::kModels)
       fmt::print("\n{}: {}", r.hierarchy, RtlSummary(r));
   }
+  for (const auto& r : results)
+    fmt::print("{}", SourcesMarkdown(r));
   fmt::print("{}", SkippedMarkdown(skipped));
   const std::string title =
       a.title.empty() ? "Register-file energy normalized to the MRF-only baseline" : a.title;
