@@ -367,9 +367,14 @@ nlohmann::ordered_json CountsJson(const energy::AccessCounts& c, const energy::E
 }
 
 // The uniform-random access energy of the level `name` in `b` (0 when it has none).
+// The access energy of the levels whose toggles data-activity level `name` counts (a level
+// names its activity level, energy::LevelEnergy::activity: the hybrid's RC is L0's, else it is
+// its own name's).
 double AccessPj(const energy::Breakdown& b, const std::string& name) {
-  const energy::LevelBreakdown* l = b.FindLevel(name);
-  return l != nullptr ? l->access_pj : 0.0;
+  double pj = 0;
+  for (const energy::LevelBreakdown& l : b.levels)
+    pj += (l.activity.empty() ? l.name : l.activity) == name ? l.access_pj : 0.0;
+  return pj;
 }
 
 nlohmann::ordered_json MemoryJson(const sim::mem::MemStats& m) {
