@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <memory>
 
 #include "app/passes_cmd.h"
@@ -13,12 +15,14 @@
 #include "gen/config/derive.h"
 #include "gen/config/yaml_loader.h"
 #include "sim/harness/driver.h"
+#include "sim/harness/hierarchy.h"
 #include "sim/sm/sm.h"
 #include "sim/workload/launch.h"
 
 namespace gpurf {
 
 namespace h = harness;
+namespace sp = sim::passes;
 
 namespace {
 
@@ -30,6 +34,11 @@ void AddCommon(CLI::App* cmd, HarnessArgs& a) {
   cmd->add_option("--energies", a.energies,
                   "per-access energies JSON (characterization; default Gebhart TOCS 2012 "
                   "Tables IV/V)");
+  cmd->add_option("--characterization", a.characterizations,
+                  "a structure's own characterization (the characterization.json, or its "
+                  "folder, that `gpurf characterize -o` writes): prices the design's structures "
+                  "of its kind (finereg: pcrf, live-vector-cache; hybrid: hybrid-rc); "
+                  "repeatable");
   cmd->add_flag("--no-hints", a.no_hints, "HW RFC without liveness hints");
   cmd->add_option("--active-warps", a.active_warps,
                   "override the design's active warps (two-level scheduling; 1..64, at most the "
@@ -257,6 +266,10 @@ nlohmann::ordered_json SkippedJson(const std::vector<Skipped>& s) {
 h::DriverOptions Options(const HarnessArgs& a) {
   h::DriverOptions o;
   o.energies_json = a.energies;
+  for (const std::string& path : a.characterizations) {
+    for (auto& c : sp::LoadStructureCharacterizations(path))
+      o.characterizations.push_back(std::move(c));
+  }
   o.harness.liveness_hints = !a.no_hints;
   if (a.active_warps < 0 || a.active_warps > 64) {
     throw InputError({}, "--active-warps", std::to_string(a.active_warps), "out of range",
@@ -286,6 +299,54 @@ void CheckDesign(const DesignSpec& d, const h::DriverOptions& o) {
   }
 }
 
+// Bad --characterization input before any workload is loaded: a report none of whose modules
+// prices a structure of `designs`, two of one kind, or a component a design needs missing.
+void CheckCharacterizations(const std::vector<DesignSpec>& designs, const h::DriverOptions& o) {
+  if (o.characterizations.empty())
+    return;
+  std::vector<std::string> kinds;
+  for (const auto& d : designs) {
+    for (const auto& k : h::HarnessHierarchyOf(d).characterized_kinds) {
+      if (std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+        kinds.push_back(k);
+    }
+  }
+  std::map<std::string, std::string> seen;  // kind -> file
+  std::map<std::string, std::vector<const sp::StructureCharacterization*>> by_file;
+  for (const auto& c : o.characterizations)
+    by_file[c.file].push_back(&c);
+  for (const auto& [file, mods] : by_file) {
+    bool used = false;
+    std::vector<std::string> have;
+    for (const sp::StructureCharacterization* c : mods) {
+      have.push_back(c->kind);
+      if (std::find(kinds.begin(), kinds.end(), c->kind) == kinds.end())
+        continue;
+      used = true;
+      if (auto it = seen.find(c->kind); it != seen.end() && it->second != file) {
+        throw InputError(
+            {file, 0, 0}, fmt::format("modules[{}].kind", c->index), c->kind,
+            fmt::format("a second characterization of this kind (the first: {})", it->second),
+            "one characterization per structure kind");
+      }
+      seen[c->kind] = file;
+    }
+    if (!used) {
+      throw InputError(
+          {file, 0, 0}, "modules[].kind", fmt::format("{}", fmt::join(have, ", ")),
+          "no structure of the design's hierarchy is priced from a characterization of this kind",
+          kinds.empty() ? std::string("none: the design's hierarchy takes no characterization")
+                        : fmt::format("{}", fmt::join(kinds, ", ")));
+    }
+  }
+  // A component a hierarchy needs and the characterization lacks: now, not after the runs.
+  for (const auto& d : designs) {
+    energy::Energies e;
+    sp::RegisterFileEnergies pe;
+    h::EnergiesFor(d, 1, o.energies_json, e, pe, o.characterizations);
+  }
+}
+
 // Counts `c`, indexed like `e`: per level by name, then the events per component by name.
 nlohmann::ordered_json CountsJson(const energy::AccessCounts& c, const energy::Energies& e) {
   nlohmann::ordered_json j;
@@ -306,9 +367,14 @@ nlohmann::ordered_json CountsJson(const energy::AccessCounts& c, const energy::E
 }
 
 // The uniform-random access energy of the level `name` in `b` (0 when it has none).
+// The access energy of the levels whose toggles data-activity level `name` counts (a level
+// names its activity level, energy::LevelEnergy::activity: the hybrid's RC is L0's, else it is
+// its own name's).
 double AccessPj(const energy::Breakdown& b, const std::string& name) {
-  const energy::LevelBreakdown* l = b.FindLevel(name);
-  return l != nullptr ? l->access_pj : 0.0;
+  double pj = 0;
+  for (const energy::LevelBreakdown& l : b.levels)
+    pj += (l.activity.empty() ? l.name : l.activity) == name ? l.access_pj : 0.0;
+  return pj;
 }
 
 nlohmann::ordered_json MemoryJson(const sim::mem::MemStats& m) {
@@ -331,10 +397,33 @@ nlohmann::ordered_json MemoryJson(const sim::mem::MemStats& m) {
   return j;
 }
 
+// Where each level's and component's per-access figures come from (Gebhart, an estimate, our
+// characterization report), as the design's hierarchy named them.
+nlohmann::ordered_json SourcesJson(const energy::Energies& e) {
+  nlohmann::ordered_json j;
+  j["levels"] = nlohmann::ordered_json::object();
+  for (const auto& l : e.levels)
+    j["levels"][l.name] = l.source;
+  j["components"] = nlohmann::ordered_json::object();
+  for (const auto& c : e.components)
+    j["components"][c.name] = c.source;
+  return j;
+}
+
+std::string SourcesMarkdown(const h::DesignResult& r) {
+  std::string s = fmt::format("\nEnergy figures of {}:\n", r.hierarchy);
+  for (const auto& l : r.energies.levels)
+    s += fmt::format("- {}: {}\n", l.name, l.source);
+  for (const auto& c : r.energies.components)
+    s += fmt::format("- {}: {}\n", c.name, c.source);
+  return s;
+}
+
 nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
   nlohmann::ordered_json j;
   j["design"] = r.design;
   j["hierarchy"] = r.hierarchy;
+  j["energy_sources"] = SourcesJson(r.energies);
   j["active_warps"] = r.sm.active_warps;
   j["two_level"] = r.two_level;
   j["inner_policy"] = r.inner_policy;
@@ -604,6 +693,7 @@ int RunSimCommand(const HarnessArgs& a) {
   const DesignSpec d = LoadDesign(a.designs.at(0));
   const h::DriverOptions o = Options(a);
   CheckDesign(d, o);
+  CheckCharacterizations({d}, o);
   if (!a.json.empty())
     CheckOutputPath(a.json, "--json");
   Loaded l = LoadAll(a.workloads, a.record, a.rtl || a.lockstep || a.rtl_top, BudgetOf(d, o));
@@ -697,6 +787,7 @@ int RunEnergyCommand(const HarnessArgs& a) {
     designs.push_back(LoadDesign(p));
     CheckDesign(designs.back(), o);
   }
+  CheckCharacterizations(designs, o);
   for (const auto& [path, option] : {std::pair{a.csv, "--csv"}, std::pair{a.svg, "--svg"},
                                      std::pair{a.md, "--md"}, std::pair{a.json, "--json"}}) {
     if (!path.empty())
@@ -756,6 +847,8 @@ int RunEnergyCommand(const HarnessArgs& a) {
     if (r.mode != h::RfMode::kModels)
       fmt::print("\n{}: {}", r.hierarchy, RtlSummary(r));
   }
+  for (const auto& r : results)
+    fmt::print("{}", SourcesMarkdown(r));
   fmt::print("{}", SkippedMarkdown(skipped));
   const std::string title =
       a.title.empty() ? "Register-file energy normalized to the MRF-only baseline" : a.title;

@@ -6,7 +6,8 @@
 //                [--svg F] [--md F]
 // A workload is a corpus name, a launch.yaml, an Accel-Sim trace folder / kernelslist.g /
 // .traceg, or "all" for every corpus workload. Common options: --energies F (characterization
-// JSON), --no-hints (HW RFC without liveness hints), --active-warps N, --scheduler S,
+// JSON), --characterization F (a structure's `gpurf characterize` report, repeatable), --no-hints
+// (HW RFC without liveness hints), --active-warps N, --scheduler S,
 // --inner-policy P, --rtl or --lockstep (the design's Verilated structures in the loop; exit 1 at
 // a divergence), --rtl-top (the design's rf_system top instead of its structures; alone: --rtl),
 // --cache-dir DIR, --max-record-mb N, --gpu NAME (a GPU preset, `gpurf gpu list`), --sms N,
@@ -31,6 +32,7 @@ struct HarnessArgs {
   std::vector<std::string> designs;
   std::vector<std::string> workloads;
   std::string energies;
+  std::vector<std::string> characterizations;  // --characterization (repeatable)
   bool no_hints = false;
   int active_warps = 0;
   std::string scheduler;

@@ -44,9 +44,15 @@ void Energies::ScaleRows(int new_row_bits) {
   for (auto& l : levels) {
     l.read_pj *= scale;
     l.write_pj *= scale;
+    if (l.fill_pj >= 0)
+      l.fill_pj *= scale;
+    if (l.drain_pj >= 0)
+      l.drain_pj *= scale;
   }
-  for (auto& c : components)
-    c.pj *= scale;
+  for (auto& c : components) {
+    if (c.per_row)
+      c.pj *= scale;
+  }
   row_bits = new_row_bits;
 }
 
@@ -116,7 +122,7 @@ Breakdown& Breakdown::operator+=(const Breakdown& o) {
     return *this;
   if (levels.empty() && components.empty()) {
     for (const auto& l : o.levels)
-      levels.push_back({l.name, 0, 0, 0});
+      levels.push_back({l.name, 0, 0, 0, l.activity});
     for (const auto& c : o.components)
       components.push_back({c.name, c.label, 0});
   }
@@ -172,8 +178,9 @@ Breakdown Evaluate(const AccessCounts& counts, const Energies& e, const SmGeomet
     const LevelEnergy& le = e.levels[li];
     LevelBreakdown out;
     out.name = le.name;
-    uint64_t reads = c.drains;
-    uint64_t writes = c.writebacks + c.fills;
+    out.activity = le.activity.empty() ? le.name : le.activity;
+    uint64_t reads = 0;
+    uint64_t writes = c.writebacks;
     for (int ui = 0; ui < kNumUnits; ++ui) {
       reads += c.reads[ui];
       writes += c.writes[ui];
@@ -187,8 +194,11 @@ Breakdown Evaluate(const AccessCounts& counts, const Energies& e, const SmGeomet
       out.wire_pj += static_cast<double>(moved) * words * mm * e.pj_per_mm_word;
     }
     out.wire_pj += static_cast<double>(c.writebacks) * words * e.writeback_mm * e.pj_per_mm_word;
+    const double fill_pj = le.fill_pj >= 0 ? le.fill_pj : le.write_pj;
+    const double drain_pj = le.drain_pj >= 0 ? le.drain_pj : le.read_pj;
     out.access_pj =
-        (static_cast<double>(reads) * le.read_pj + static_cast<double>(writes) * le.write_pj) *
+        (static_cast<double>(reads) * le.read_pj + static_cast<double>(writes) * le.write_pj +
+         static_cast<double>(c.fills) * fill_pj + static_cast<double>(c.drains) * drain_pj) *
         rows;
     if (counts.cycles > 0 && sm.clock_ghz > 0) {
       // mW x ns = pJ.

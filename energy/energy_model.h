@@ -44,6 +44,13 @@ struct LevelEnergy {
   // mm from the level to each unit (index Unit); 0: the unit cannot reach the level, and
   // Evaluate() rejects counts that use it.
   std::array<double, kNumUnits> mm{};
+  // Per row access of a fill (a value from a lower level) and of a drain (a value leaving for a
+  // lower level) when a characterization prices them apart; < 0: a write / a read.
+  double fill_pj = -1;
+  double drain_pj = -1;
+  // The data-activity level (sim/harness/rtl_loop.h DataActivity: "MRF", "L1", "L0") whose
+  // toggles rescale this level's access energy with the RTL in the loop; "": its own name.
+  std::string activity = {};
 };
 
 // Energy charged per event that is not a level access (a tag lookup, ...).
@@ -56,6 +63,9 @@ struct ComponentEnergy {
   // this much power for one clock period: pJ = events x leakage_mw / SmGeometry::clock_ghz.
   // Not scaled by Energies::ScaleRows (leakage is per unit, not per row access).
   double leakage_mw = 0;
+  // Whether `pj` is per row access (scaled by Energies::ScaleRows) or per event of a structure
+  // whose width does not follow the lane cluster (a PCRF entry holds a whole warp register).
+  bool per_row = true;
 };
 
 struct Energies {
@@ -115,6 +125,7 @@ struct LevelBreakdown {
   double access_pj = 0;
   double wire_pj = 0;
   double leakage_pj = 0;
+  std::string activity = {};  // LevelEnergy::activity, its name when that is ""
   double total() const { return access_pj + wire_pj + leakage_pj; }
 };
 

@@ -45,12 +45,19 @@ sim::SmConfig SmConfigFor(const DesignSpec& d, const DriverOptions& o, bool& two
 }
 
 void EnergiesFor(const DesignSpec& d, int slots, const std::string& json, energy::Energies& e,
-                 sp::RegisterFileEnergies& pe) {
+                 sp::RegisterFileEnergies& pe,
+                 const std::vector<sp::StructureCharacterization>& structures) {
   // The compiler passes' defaults for the design's allocation, overridden by the JSON.
   pe = sp::DefaultEnergies(PassOptionsFor(d), slots);
   if (!json.empty())
     pe = sp::LoadRegisterFileEnergies(json, pe);
-  e = HarnessHierarchyOf(d).energies(d, slots, pe, json);
+  const HarnessHierarchy& h = HarnessHierarchyOf(d);
+  for (const sp::StructureCharacterization& s : structures) {
+    if (std::find(h.characterized_kinds.begin(), h.characterized_kinds.end(), s.kind) !=
+        h.characterized_kinds.end())
+      pe.structures.push_back(s);
+  }
+  e = h.energies(d, slots, pe, json);
   // Per-access energies are per 128-bit row; a lane cluster of another width scales them.
   e.ScaleRows(32 * d.sm.lane_cluster);
 }
@@ -302,7 +309,7 @@ DesignResult RunDesign(const DesignSpec& d, const std::vector<WorkloadKernel>& k
   res.hierarchy = DescribeHierarchy(d, o, slots);
   sp::PassOptions po = PassOptionsFor(d);
   const bool allocates = CompilerAllocates(d);
-  EnergiesFor(d, slots, o.energies_json, res.energies, po.energies);
+  EnergiesFor(d, slots, o.energies_json, res.energies, po.energies, o.characterizations);
   res.counts = energy::AccessCounts(res.energies);
   res.geometry.lanes = d.sm.lanes;
   res.geometry.cluster_lanes = d.sm.lane_cluster;

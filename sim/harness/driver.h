@@ -34,6 +34,10 @@ struct WorkloadKernel {
 
 struct DriverOptions {
   std::string energies_json;  // "" = Gebhart defaults
+  // --characterization: structures' own characterizations; a design's hierarchy prices the
+  // structures it has from those of the kinds it declares (HarnessHierarchy::
+  // characterized_kinds) and ignores the others.
+  std::vector<sim::passes::StructureCharacterization> characterizations;
   HarnessOptions harness;
   int active_warps = 0;      // > 0: overrides the design's active warps
   std::string scheduler;     // "" = the design's; single-level | two-level
@@ -116,10 +120,12 @@ sim::SmConfig SmConfigFor(const DesignSpec& d, const DriverOptions& o, bool& two
 sim::GpuConfig GpuFor(const DesignSpec& d, const DriverOptions& o);
 
 // The energies for the design's hierarchy (see the file comment), at the design's row width,
-// and the per-access energies the compiler passes use. Throws InputError for a bad
-// characterization JSON.
+// and the per-access energies the compiler passes use; `structures`: the structures'
+// characterizations (those of kinds the hierarchy does not price are left out). Throws
+// InputError for a bad characterization JSON or a component a characterization lacks.
 void EnergiesFor(const DesignSpec& d, int slots, const std::string& json, energy::Energies& e,
-                 sim::passes::RegisterFileEnergies& pass_energies);
+                 sim::passes::RegisterFileEnergies& pass_energies,
+                 const std::vector<sim::passes::StructureCharacterization>& structures = {});
 
 // One line: "HW RFC, 1 level of 6 entries/thread, LRU, liveness hints, 8 slots".
 std::string DescribeHierarchy(const DesignSpec& d, const DriverOptions& o, int slots);

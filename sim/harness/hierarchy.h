@@ -42,6 +42,9 @@ struct HarnessHierarchy {
                                  const sim::passes::RegisterFileEnergies& pe,
                                  const std::string& json)>
       energies;
+  // The structure kinds (`gpurf characterize` families) whose own characterizations
+  // (`--characterization`, RegisterFileEnergies::structures) `energies` prices from; empty: none.
+  std::vector<std::string> characterized_kinds = {};
   // Optional (null: none): the compiler's register release flags (Jeon's pir/pbr,
   // sim/passes/release_flags.h) for this design on SM `sm`; the driver then computes them for
   // every kernel and gives them to the SM as its release points (SmOptions::release_after_read,

@@ -115,6 +115,30 @@ energy::Energies HybridEnergies(const sp::RegisterFileEnergies& pe, const std::s
   e.levels.push_back(std::move(mrf));
   e.levels.push_back(upper("RC", "l0", kRcReadPj, kRcWritePj, pe.l0_read_pj, pe.l0_write_pj));
   e.levels.push_back(upper("RSP", "l1", kRspReadPj, kRspWritePj, pe.l1_read_pj, pe.l1_write_pj));
+  // With the RTL in the loop the RC's rows are counted at L0 and the RSP's at L1 (the hybrid_rc
+  // transactor): the data-dependent estimate rescales them by those toggles.
+  e.levels[1].activity = "L0";
+  e.levels[2].activity = "L1";
+  if (const sp::StructureCharacterization* c = pe.Structure("hybrid-rc")) {
+    // Our own characterization (`--characterization`), per 128-bit slice access, held at every
+    // capacity (the characterized point's figures; Bailey's Cacti figures grow with it). A fill
+    // (the RSP's `fills`) is the family's `rc_fill`, an RC eviction (the RC's `drains`) its
+    // `write_back`; the organizations without transfers have no `rc_fill`, and then no fills.
+    const std::string ours = "ours: " + c->Source() + wires;
+    energy::LevelEnergy& rc = e.levels[1];
+    energy::LevelEnergy& rsp = e.levels[2];
+    rsp.read_pj = c->Component("read");
+    rsp.write_pj = c->Component("write");
+    rc.read_pj = c->Component("rc_hit_read");
+    rc.write_pj = c->Component("rc_write");
+    rc.drain_pj = c->Component("write_back");
+    rc.source = "`rc_hit_read`, `rc_write`, `write_back` (evictions) " + ours;
+    rsp.source = "`read`, `write` " + ours;
+    if (c->Has("rc_fill")) {
+      rsp.fill_pj = c->Component("rc_fill");
+      rsp.source = "`read`, `write`, `rc_fill` (fills) " + ours;
+    }
+  }
   // A lookup that misses reads the set's tags only (a hit's tag check is in the hit read).
   energy::ComponentEnergy miss = energy::gebhart::TagCheckEstimate(2);
   miss.name = "RC misses";
@@ -497,6 +521,7 @@ GPURF_REGISTER(
             },
         .energies = [](const DesignSpec&, int, const sp::RegisterFileEnergies& pe,
                        const std::string& json) { return HybridEnergies(pe, json); },
+        .characterized_kinds = {"hybrid-rc"},
     }))
 
 }  // namespace gpurf::harness

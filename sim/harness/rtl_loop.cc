@@ -172,8 +172,11 @@ const char* DataActivity::LevelName(size_t l) {
 energy::Breakdown DataActivity::DataDependent(const energy::Breakdown& uniform) const {
   energy::Breakdown b = uniform;
   for (auto& bl : b.levels) {
+    // A level counts the toggles of the data-activity level it names (LevelEnergy::activity:
+    // the hybrid's RC rows are counted at L0, its RSP rows at L1), else of its own name.
+    const std::string& as = bl.activity.empty() ? bl.name : bl.activity;
     for (size_t l = 0; l < level.size(); ++l) {
-      if (bl.name == LevelName(l) && level[l].bits > 0)
+      if (as == LevelName(l) && level[l].bits > 0)
         bl.access_pj = bl.access_pj * level[l].Activity() / 0.5;
     }
   }

@@ -131,7 +131,8 @@ struct DataActivity {
   static const char* LevelName(size_t l);
   DataActivity& operator+=(const DataActivity& o);
   // Access energy of `uniform` rescaled by each level's activity (levels without transfers,
-  // and levels `uniform` does not have, keep their uniform-random energy).
+  // and levels `uniform` does not have, keep their uniform-random energy). A breakdown level
+  // takes the activity of the level its `activity` names (energy::LevelEnergy::activity).
   energy::Breakdown DataDependent(const energy::Breakdown& uniform) const;
 };
 

@@ -97,17 +97,21 @@ SourceLoc LocOfByte(const std::string& text, const std::string& file, size_t byt
   return SourceLoc{file, line, col};
 }
 
-}  // namespace
-
-RegisterFileEnergies ParseRegisterFileEnergies(const std::string& text, const std::string& file,
-                                               const RegisterFileEnergies& base) {
-  nlohmann::json j;
+// `text` as JSON; InputError at file:line:column when it is malformed.
+nlohmann::json ParseJsonInput(const std::string& text, const std::string& file) {
   try {
-    j = nlohmann::json::parse(text);
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     const size_t byte = e.byte > 0 ? e.byte - 1 : 0;
     throw InputError(LocOfByte(text, file, byte), "json", "", "malformed JSON", "valid JSON");
   }
+}
+
+}  // namespace
+
+RegisterFileEnergies ParseRegisterFileEnergies(const std::string& text, const std::string& file,
+                                               const RegisterFileEnergies& base) {
+  const nlohmann::json j = ParseJsonInput(text, file);
   const SourceLoc loc{file, 0, 0};
   if (!j.is_object())
     throw InputError(loc, "(top level)", j.dump(), "expected an object");
@@ -175,6 +179,146 @@ RegisterFileEnergies ParseRegisterFileEnergies(const std::string& text, const st
 RegisterFileEnergies LoadRegisterFileEnergies(const std::string& path,
                                               const RegisterFileEnergies& base) {
   return ParseRegisterFileEnergies(ReadInputFile(path, "energies", kMaxJsonInputBytes), path, base);
+}
+
+}  // namespace gpurf::sim::passes
+
+namespace gpurf::sim::passes {
+
+namespace {
+
+std::string ModulePath(const StructureCharacterization& c, const std::string& rest) {
+  return fmt::format("modules[{}].{}", c.index, rest);
+}
+
+double NonNegative(const nlohmann::json& v, const SourceLoc& loc, const std::string& path) {
+  if (!v.is_number() || v.get<double>() < 0)
+    throw InputError(loc, path, v.dump(), "expected a non-negative number", ">= 0");
+  return v.get<double>();
+}
+
+}  // namespace
+
+std::string StructureCharacterization::Source() const {
+  std::vector<std::string> ps;
+  for (const auto& [k, v] : parameters)
+    ps.push_back(fmt::format("{} {:g}", k, v));
+  return fmt::format("gpurf characterize {} ({}; {} nm), {}", kind, fmt::join(ps, ", "), node_nm,
+                     file);
+}
+
+double StructureCharacterization::Component(const std::string& name) const {
+  const auto it = components.find(name);
+  if (it != components.end())
+    return it->second;
+  std::vector<std::string> names;
+  for (const auto& [k, v] : components)
+    names.push_back(k);
+  throw InputError(
+      SourceLoc{file, 0, 0}, ModulePath(*this, "scaled.components." + name), "",
+      fmt::format("the {} characterization has no component '{}'", kind, name),
+      fmt::format("a characterization with it (this one has: {})", fmt::join(names, ", ")));
+}
+
+double StructureCharacterization::Parameter(const std::string& name) const {
+  const auto it = parameters.find(name);
+  if (it == parameters.end()) {
+    throw InputError(SourceLoc{file, 0, 0}, ModulePath(*this, "parameters." + name), "",
+                     fmt::format("the {} characterization has no parameter '{}'", kind, name),
+                     fmt::format("a {} characterization of gpurf characterize", kind));
+  }
+  return it->second;
+}
+
+double StructureCharacterization::ReadPj(double macro_scale) const {
+  return Component("read") + macro_read_pj * macro_scale;
+}
+
+double StructureCharacterization::WritePj(double macro_scale) const {
+  return Component("write") + macro_write_pj * macro_scale;
+}
+
+const StructureCharacterization* RegisterFileEnergies::Structure(const std::string& kind) const {
+  for (const auto& s : structures) {
+    if (s.kind == kind)
+      return &s;
+  }
+  return nullptr;
+}
+
+std::vector<StructureCharacterization> ParseStructureCharacterizations(const std::string& text,
+                                                                       const std::string& file) {
+  const nlohmann::json j = ParseJsonInput(text, file);
+  const SourceLoc loc{file, 0, 0};
+  const char* kReport = "the characterization.json of `gpurf characterize -o DIR`";
+  if (!j.is_object() || !j.contains("modules"))
+    throw InputError(loc, "modules", "", "missing: not a characterization report", kReport);
+  const auto& mods = j.at("modules");
+  if (!mods.is_array() || mods.empty())
+    throw InputError(loc, "modules", mods.dump(), "expected a non-empty array", kReport);
+  std::vector<StructureCharacterization> out;
+  for (size_t i = 0; i < mods.size(); ++i) {
+    const auto& m = mods[i];
+    StructureCharacterization c;
+    c.file = file;
+    c.index = static_cast<int>(i);
+    auto path = [&](const std::string& rest) { return ModulePath(c, rest); };
+    if (!m.is_object())
+      throw InputError(loc, fmt::format("modules[{}]", i), m.dump(), "expected an object", kReport);
+    for (const char* key : {"kind", "module"}) {
+      if (!m.contains(key) || !m.at(key).is_string()) {
+        throw InputError(loc, path(key), m.contains(key) ? m.at(key).dump() : "",
+                         "missing or not a string", kReport);
+      }
+    }
+    c.kind = m.at("kind").get<std::string>();
+    c.module = m.at("module").get<std::string>();
+    if (m.contains("parameters") && m.at("parameters").is_object()) {
+      for (const auto& [k, v] : m.at("parameters").items()) {
+        if (v.is_number())
+          c.parameters[k] = v.get<double>();
+      }
+    }
+    if (!m.contains("scaled") || !m.at("scaled").is_object()) {
+      throw InputError(loc, path("scaled"), m.contains("scaled") ? m.at("scaled").dump() : "",
+                       "no energies scaled to a target node (characterized with --no-scale?)",
+                       "a characterization scaled to the node of the design's energies (without "
+                       "--no-scale)");
+    }
+    const auto& sc = m.at("scaled");
+    if (!sc.contains("to_nm") || !sc.at("to_nm").is_number_integer())
+      throw InputError(loc, path("scaled.to_nm"), "", "missing or not an integer", "a node in nm");
+    c.node_nm = sc.at("to_nm").get<int>();
+    if (!sc.contains("components") || !sc.at("components").is_object() ||
+        sc.at("components").empty()) {
+      throw InputError(loc, path("scaled.components"), "", "missing or empty",
+                       "the per-access energy of every component the family declares");
+    }
+    for (const auto& [k, v] : sc.at("components").items())
+      c.components[k] = NonNegative(v, loc, path("scaled.components." + k));
+    if (m.contains("sram_macro") && !m.at("sram_macro").is_null()) {
+      const auto& sm = m.at("sram_macro");
+      for (const char* key : {"scaled_e_read_pj", "scaled_e_write_pj"}) {
+        if (!sm.is_object() || !sm.contains(key))
+          throw InputError(loc, path(std::string("sram_macro.") + key), "", "missing", kReport);
+      }
+      c.macro_read_pj =
+          NonNegative(sm.at("scaled_e_read_pj"), loc, path("sram_macro.scaled_e_read_pj"));
+      c.macro_write_pj =
+          NonNegative(sm.at("scaled_e_write_pj"), loc, path("sram_macro.scaled_e_write_pj"));
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::vector<StructureCharacterization> LoadStructureCharacterizations(const std::string& path) {
+  // The output folder of `gpurf characterize -o DIR` stands for its characterization.json.
+  std::error_code ec;
+  const std::string file =
+      fs::is_directory(path, ec) ? (fs::path(path) / "characterization.json").string() : path;
+  return ParseStructureCharacterizations(
+      ReadInputFile(file, "--characterization", kMaxJsonInputBytes), file);
 }
 
 }  // namespace gpurf::sim::passes

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -581,9 +582,13 @@ void FineRegSystem::Finish() {
 
 namespace {
 
-// The ACRF is the MRF of Gebhart's frame; FineReg's structures are counted as components whose
-// per-event energies are gpurf estimates from Gebhart's per-row figures (no characterization of
-// the pcrf, live-vector-cache or cta-status-monitor families feeds them yet).
+// The ACRF is the MRF of Gebhart's frame; FineReg's structures are counted as components, per
+// event (a PCRF entry holds a whole warp register, not a lane-cluster row). Without a
+// characterization of the pcrf or live-vector-cache family (`--characterization`) their
+// energies are gpurf estimates from Gebhart's per-row figures; with one they are ours, the PCRF
+// data array rescaled to the design's entries by the SRAM model's law (synth/sram_model.h:
+// energy per access x (W / W0) x sqrt(D / D0)) and its logic (tags, pointer table, free-space
+// monitor) held at the characterized size.
 energy::Energies FineRegEnergies(const DesignSpec& d, int slots, const sp::RegisterFileEnergies& pe,
                                  const std::string& json) {
   energy::Energies e;
@@ -595,14 +600,40 @@ energy::Energies FineRegEnergies(const DesignSpec& d, int slots, const sp::Regis
     mrf.source = pe.source + " (characterization " + json + ")";
   e.levels.push_back(std::move(mrf));
   const std::string est = "gpurf estimate from " + pe.source + ": ";
-  e.components.push_back({"PCRF tag+row writes", "pcrf wr", pe.mrf_write_pj + pe.l0_write_pj,
-                          est + "an MRF row write plus a flop-array write for the tag"});
-  e.components.push_back({"PCRF chain hops", "hops", pe.mrf_read_pj + pe.l0_read_pj,
-                          est + "an MRF row read plus a flop-array read for the tag"});
-  e.components.push_back({"PCRF pointer updates", "ptrs", pe.l0_write_pj,
-                          est + "a flop-array write (pointer table line)"});
-  e.components.push_back({"vector-cache accesses", "vcache", pe.l1_read_pj,
-                          est + "an L1 ORF read (a 32-line flop array)"});
+  auto add = [&](const char* name, const char* label, double pj, std::string source, bool per_row) {
+    energy::ComponentEnergy c{name, label, pj, std::move(source)};
+    c.per_row = per_row;
+    e.components.push_back(std::move(c));
+  };
+  if (const sp::StructureCharacterization* p = pe.Structure("pcrf")) {
+    const FineRegConfig c = FineRegConfig::From(d);
+    const double entries = p->Parameter("entries"), row_bytes = p->Parameter("row_bytes");
+    const double scale = std::sqrt(c.pcrf_entries() / entries) * (c.row_bytes / row_bytes);
+    const std::string ours = fmt::format(
+        "ours: {}; data array (SRAM model) x {:.3g} for {} entries of {} bytes (sqrt(D/D0) x "
+        "W/W0), logic as characterized",
+        p->Source(), scale, c.pcrf_entries(), c.row_bytes);
+    add("PCRF tag+row writes", "pcrf wr", p->WritePj(scale), "`write` " + ours, false);
+    add("PCRF chain hops", "hops", p->ReadPj(scale), "`read` " + ours, false);
+    add("PCRF pointer updates", "ptrs", p->Component("pointer_update"),
+        "`pointer_update` ours: " + p->Source(), false);
+  } else {
+    add("PCRF tag+row writes", "pcrf wr", pe.mrf_write_pj + pe.l0_write_pj,
+        est + "an MRF row write plus a flop-array write for the tag", true);
+    add("PCRF chain hops", "hops", pe.mrf_read_pj + pe.l0_read_pj,
+        est + "an MRF row read plus a flop-array read for the tag", true);
+    add("PCRF pointer updates", "ptrs", pe.l0_write_pj,
+        est + "a flop-array write (pointer table line)", true);
+  }
+  if (const sp::StructureCharacterization* v = pe.Structure("live-vector-cache")) {
+    const FineRegConfig c = FineRegConfig::From(d);
+    add("vector-cache accesses", "vcache", v->Component("read"),
+        fmt::format("`read` ours: {} (the design's cache: {} lines)", v->Source(), c.vector_lines),
+        false);
+  } else {
+    add("vector-cache accesses", "vcache", pe.l1_read_pj,
+        est + "an L1 ORF read (a 32-line flop array)", true);
+  }
   e.row_bits = 128;
   e.pj_per_mm_word = pe.wire_pj_per_mm_32bit;
   e.writeback_mm = pe.mrf_private_mm;
@@ -651,6 +682,7 @@ GPURF_REGISTER(
                   d.name);
             },
         .energies = FineRegEnergies,
+        .characterized_kinds = {"pcrf", "live-vector-cache"},
         .home_resident_warps = [](const DesignSpec& d, const sim::KernelRun& run,
                                   const sim::SmConfig& sm) -> uint64_t {
           // The running CTAs' registers are in the ACRF (full-rf: the whole register file).
