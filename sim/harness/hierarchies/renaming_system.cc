@@ -226,6 +226,7 @@ class RenamingSystem : public RfSystem {
     Advance(cycle);
     Warp& w = warps_[warp];
     int bank = -1;  // the bank of the returned register (none for a spilled one)
+    w.released_spilled[reg] = w.spilled[reg];
     if (w.spilled[reg]) {
       w.spilled[reg] = false;
     } else if (w.phys[reg] >= 0) {
@@ -263,7 +264,17 @@ class RenamingSystem : public RfSystem {
       for (int j = 0; j < in.srcs[s].count; ++j) {
         const int r = in.srcs[s].first + j;
         ++lookups_;
-        if (w.spilled[r]) {
+        if (w.released_spilled[r] && w.released_at[r] == cycle) {
+          // A spilled register released by this very read (pir): the value is loaded from
+          // memory for the read, no register is mapped for it (the table holds no mapping).
+          if (!PirRead(d, r))
+            throw std::logic_error(fmt::format(
+                "renaming: warp {} reads spilled R{} at instruction {} after its release", warp, r,
+                d.inst));
+          w.released_spilled[r] = false;
+          delay = std::max(delay, fill_latency_);
+          ++fills_;
+        } else if (w.spilled[r]) {
           w.spilled[r] = false;
           delay = std::max(delay, fill_latency_ + Map(cycle, warp, r, &in));
           ++fills_;
@@ -273,15 +284,7 @@ class RenamingSystem : public RfSystem {
         } else if (w.phys[r] < 0 && w.released[r]) {
           // Released in this cycle by this very read (pir): the read comes first.
           // (any operand slot of the instruction naming r may carry the flag).
-          const auto& rel = flags_.release;
-          bool own = false;
-          for (size_t t = 0; d.inst < rel.size() && t < in.srcs.size() && t < rel[d.inst].size();
-               ++t) {
-            own = own || (rel[d.inst][t] != 0 && r >= in.srcs[t].first &&
-                          r < in.srcs[t].first + in.srcs[t].count);
-          }
-          own = own && w.released_at[r] == cycle;
-          if (!own)
+          if (!PirRead(d, r) || w.released_at[r] != cycle)
             throw std::logic_error(
                 fmt::format("renaming: warp {} reads R{} at instruction {} after its release", warp,
                             r, d.inst));
@@ -420,6 +423,9 @@ class RenamingSystem : public RfSystem {
     std::array<int16_t, kRegs> phys;
     std::array<bool, kRegs> spilled{}, released{}, written{};
     std::array<uint64_t, kRegs> released_at{};
+    // Released while spilled (its value in memory), at released_at: the read that releases it
+    // (pir) still loads the value.
+    std::array<bool, kRegs> released_spilled{};
     // Renamed registers mapped since the warp's last issue (RTL in the loop: the renaming table
     // maps them in the destination requests of that issue).
     std::vector<uint16_t> fresh;
@@ -513,7 +519,10 @@ class RenamingSystem : public RfSystem {
           s.phys = p.phys;
         }
       }
-      if (!s.release && w.phys[static_cast<size_t>(r)] >= 0)
+      // A source this issue maps again as its destination (fresh: released by this read while
+      // spilled) had no mapping when it was read.
+      const bool remapped = std::find(w.fresh.begin(), w.fresh.end(), r) != w.fresh.end();
+      if (!s.release && !remapped && w.phys[static_cast<size_t>(r)] >= 0)
         s.phys = Id(static_cast<int>(warp), r);
       srcs_.push_back(s);
     });

@@ -7,6 +7,7 @@
 //     included) equal to the C++ models' run;
 //   - a kernel with more registers than the MRF RTL lays out runs on structures generated for
 //     its resident warps (single-level scheduling);
+//   - spill mode (an eighth-size physical file) under bfs in lockstep;
 //   - mutations: a golden model with a flipped output bit of each of the four structures stops
 //     the run with SM cycle, structure, signal, expected and actual value;
 //   - corrupted expectations: transactions that disagree with what the RTL does (a row the
@@ -92,6 +93,31 @@ TEST(RenamingLoop, KernelWithMoreRegistersRunsOnRtlForItsResidentWarps) {
       << r.kernels[0].rtl_sm;
   EXPECT_EQ(r.cycles, models.cycles);
   EXPECT_EQ(r.counts.events, models.counts.events);
+}
+
+// Regression: in spill mode (an eighth-size physical file: 16 registers per bank, less than one
+// bfs CTA needs) a spilled register read with its pir release bit and written again by the same
+// instruction was reported to the renaming table as mapped (to the destination's new register)
+// although the table held no mapping for it, and its read loaded nothing. The read now loads the
+// value (a fill) and the lookup reports no mapping: zero divergence, the models' timing.
+TEST(RenamingLoop, SpilledRegisterReleasedByItsReadIsLoadedAndUnmapped) {
+  const DesignSpec d = LoadDesignFromString(
+      DesignText(std::string(kRenaming) + "  physical_bytes: 8192\n", "single-level"),
+      "renaming_eighth.yaml");
+  DriverOptions models_opt = Options(RfMode::kModels), rtl_opt = Options(RfMode::kLockstep);
+  models_opt.gpu.sms = rtl_opt.gpu.sms = 1;
+  const WorkloadKernel& bfs = Kernel("bfs");
+  const DesignResult models = RunDesign(d, {bfs}, models_opt);
+  DesignResult rtl;
+  ASSERT_NO_THROW(rtl = RunDesign(d, {bfs}, rtl_opt));
+  ASSERT_TRUE(rtl.rtl_skipped.empty());
+  EXPECT_EQ(rtl.cycles, models.cycles);
+  EXPECT_EQ(rtl.counts.events, models.counts.events);
+  const int spills = rtl.energies.ComponentIndex("register spills");
+  const int fills = rtl.energies.ComponentIndex("register fills");
+  EXPECT_GT(rtl.counts.events.at(static_cast<size_t>(spills)), 1000U);
+  EXPECT_GT(rtl.counts.events.at(static_cast<size_t>(fills)), 1000U);
+  EXPECT_GT(rtl.activity.value_checks, 0U);
 }
 
 // Lockstep with one structure's golden model broken (bit `bit` of output `port`, its `nth`
