@@ -85,6 +85,7 @@ TEST(FormalView, EveryRtlAssertionIsTheMacroWithItsMessage) {
       {"orf-l0", {"--split", "false"}},
       {"live-vector-cache", {}},
       {"cta-status-monitor", {}},
+      {"pcrf", {}},
       {"availability-vectors", {}},
       {"release-flag-cache", {}},
       {"renaming-table", {}},
@@ -142,6 +143,12 @@ const std::vector<std::string> kTags = {
     "--banks",      "2",    "--sets",  "4", "--ways", "2", "--addr-width", "16",
     "--line-bytes", "1024", "--warps", "2", "--regs", "2", "--lookups",    "1"};
 
+// FineReg's PCRF, small: 4 entries of 4-byte rows (flip-flops), 2 CTA slots, 2 warps x 2
+// registers, 4-cycle pipelined hops (3 walk stages).
+const std::vector<std::string> kPcrf = {"--entries",   "4", "--ctas",      "2",
+                                        "--warps",     "2", "--regs",      "2",
+                                        "--row-bytes", "4", "--data-impl", "flops"};
+
 // Bailey's hybrid-rc (its proofs and mutations are soak: minutes per solver run), small: 2 sets x 2
 // ways (512 bytes of 128-byte lines), 2 RSP slots, 2 warps x 8 registers, 1-bit values.
 const std::vector<std::string> kHybrid = {"--rc-bytes", "512", "--rsp-bytes",  "256",
@@ -196,6 +203,7 @@ const Config kConfigs[] = {
      {"--entries", "2", "--pc-bits", "8", "--align-bits", "0", "--vector-bits", "8",
       "--decode-width", "1"},
      3},
+    {"Pcrf", "pcrf", kPcrf, 4},
     {"AvailabilityVectors", "availability-vectors", kAvail, 3},
     {"ReleaseFlagCacheFolded", "release-flag-cache", kRelFlag, 3},
     // I1 (mapped-once) takes minutes of solver time: soak_prove_renaming_table_mapped_once.
@@ -374,6 +382,21 @@ const Mutation kMutations[] = {
      "assign sel = b_found ? b_sel : a_sel;",
      "switch-choice",
      "chk_best"},
+    // PCRF: a corrupted next pointer (the old tail links to the entry after the new one): the
+    // chain no longer reaches its new tail from its head.
+    {"PcrfCorruptedNextPointer", "pcrf", kPcrf, "", "next_q <= alloc_entry;",
+     "next_q <= alloc_entry + EntryBits'(1);", "chain-shape", "chk_shadow_bad"},
+    // PCRF: the free counter misses appends (a miscounted free count). (Missing the walk's frees
+    // needs an append, a restore and a walk through the 3 stages: beyond K = 4.)
+    {"PcrfFreeCountMissesAppends", "pcrf", kPcrf, "", "free_count_q - CountBits'(app_fire)",
+     "free_count_q", "free-count", "free_count_q"},
+    // PCRF: a restore empties the line's count but leaves its head pointer valid.
+    {"PcrfHeadValidAfterRestore", "pcrf", kPcrf, "",
+     "if (rs_here) begin\n          head_valid_q <= 1'b0;",
+     "if (rs_here) begin\n          head_valid_q <= 1'b1;", "one-chain", "chk_head_bad"},
+    // PCRF: the new entry of an append does not get the end bit: its chain has no end.
+    {"PcrfChainWithoutEnd", "pcrf", kPcrf, "", "end_q <= 1'b1;\n", "end_q <= 1'b0;\n", "end-bits",
+     "chk_tail_open"},
     // The last group is flagged one group late (when fewer than N, not at most N, are left).
     {"LiveVectorLastGroupLate",
      "live-vector-cache",

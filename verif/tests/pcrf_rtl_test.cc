@@ -89,11 +89,11 @@ const test::InvariantMutation kInvariantMutations[] = {
     // Find-next-free also offers entry 1 when it holds a register: two chains share it.
     {"I3_AppendIntoOccupiedEntry", "if (!alloc_found && free[e]) begin",
      "if (!alloc_found && (free[e] || e == 1)) begin", "I3 violated: append into occupied"},
-    // A corrupted next pointer: the old tail links to the entry after the new one. The walk
-    // strays into another CTA's chain and meets its end bit with entries of its own left (a
-    // stray into a free entry would fire I2 instead; with this seed it is I4).
-    {"I4_CorruptedNextPointer", "next_q <= alloc_entry;", "next_q <= alloc_entry + EntryBits'(1);",
-     "I4 violated: entry"},
+    // A corrupted next pointer: the old tail links to the entry after the new one. The chain
+    // shadow reports it at the link, before any walk strays into another CTA's chain (which
+    // would trip I4's end-bit check, or I2 in a free entry).
+    {"Chain_CorruptedNextPointer", "next_q <= alloc_entry;",
+     "next_q <= alloc_entry + EntryBits'(1);", "chain shadow violated"},
     // The new entry of an append does not get the end bit: its chain has no end.
     {"I4_ChainWithoutEnd", "end_q <= 1'b1;\n", "end_q <= 1'b0;\n", "I4 violated"},
     // A restore empties the line's count but leaves its head pointer valid.

@@ -258,6 +258,103 @@ void AddOutputs(Module& m) {
   m.Add(Assign("free_count_o", "rst_ni ? free_count_q : '0"));
 }
 
+// The chain shadow (GPURF_ASSERTIONS only): per entry its owner (free, the chain of CTA slot
+// gh_cta, the walk, or in flight in the walk pipeline) and its rank (position from the chain's
+// head, or from the walker's next entry), updated from the same handshakes as the RTL but
+// without following pointers. Its checks relate each occupied entry to its successor (same
+// owner, rank + 1, or the end bit at the last rank), the heads, tails and walker pointer to
+// ranks 0 and count - 1, and the entries of each owner to its live count; together they say
+// that every chain is a simple path from its head of exactly count entries ending with the end
+// bit, which makes I1-I5 inductive (gpurf prove pcrf).
+void AddChainShadow(Ifdef& d) {
+  d.items.push_back(MakeItem(CommentItem{
+      "Chain shadow: each entry's owner (0 free, 1 a CTA's chain, 2 the walk, 3 in flight) and\n"
+      "rank; an auxiliary invariant for the formal proofs, checked in simulation too."}));
+  d.items.push_back(Decl("gh_kind", "1", "owner kind", "NumEntries"));
+  d.items.push_back(Decl("gh_cta", Msb("CtaBits"), "owning CTA slot (kind 1)", "NumEntries"));
+  d.items.push_back(Decl("gh_rank", Msb("CountBits"), "position in its chain", "NumEntries"));
+  d.items.push_back(Decl("chk_own", "31", "entries on each CTA's chain", "NumCtas"));
+  d.items.push_back(Decl("chk_own_walk", "31", "entries of the walk"));
+  d.items.push_back(Decl("chk_own_flight", "31", "entries in flight"));
+  d.items.push_back(Decl("chk_flight", "31", "pipeline stages before the last holding one"));
+  d.items.push_back(Decl("chk_shadow_bad", "", "some chain shadow relation fails"));
+  d.items.push_back(Decl("chk_in_stage", "", "an in-flight entry is in a pipeline stage"));
+  d.items.push_back(Blank());
+  GenerateFor g{"gen_shadow", "e", "NumEntries", {}};
+  g.items.push_back(Decl("kind_q", "1", "owner kind"));
+  g.items.push_back(Decl("cta_q", Msb("CtaBits"), "owning CTA slot"));
+  g.items.push_back(Decl("rank_q", Msb("CountBits"), "rank"));
+  g.items.push_back(Ff(
+      "", {NonBlocking("kind_q", "2'd0"), NonBlocking("cta_q", "'0"), NonBlocking("rank_q", "'0")},
+      {IfThen("rs_fire && (kind_q == 2'd1) && (cta_q == rs_cta_i)",
+              {NonBlocking("kind_q", "2'd2")}),
+       IfThen("issue && (kind_q == 2'd2)", {NonBlocking("rank_q", "rank_q - CountBits'(1)")}),
+       IfThen("issue && (wk_ptr_q == EntryBits'(e))", {NonBlocking("kind_q", "2'd3")}),
+       IfThen("rd_fire && (rd_entry == EntryBits'(e))", {NonBlocking("kind_q", "2'd0")}),
+       IfThen("app_fire && (alloc_entry == EntryBits'(e))",
+              {NonBlocking("kind_q", "2'd1"), NonBlocking("cta_q", "app_cta_i"),
+               NonBlocking("rank_q", "app_chain ? count[app_cta_i] : '0")})}));
+  g.items.push_back(Assign("gh_kind[e]", "kind_q"));
+  g.items.push_back(Assign("gh_cta[e]", "cta_q"));
+  g.items.push_back(Assign("gh_rank[e]", "rank_q"));
+  d.items.push_back(MakeItem(std::move(g)));
+  d.items.push_back(Blank());
+  const std::string rank = "32'(gh_rank[e])";
+  const std::string nxt = "tag_next[e]";
+  const std::string succ = "(32'(gh_rank[tag_next[e]]) == " + rank + " + 1)";
+  d.items.push_back(Comb(
+      "p_chain_shadow",
+      {Blocking("chk_shadow_bad", "1'b0"), Blocking("chk_in_stage", "1'b0"),
+       Blocking("chk_own_walk", "'0"), Blocking("chk_own_flight", "'0"),
+       Blocking("chk_flight", "'0"), ForLoop("c", "NumCtas", {Blocking("chk_own[c]", "'0")}),
+       ForLoop(
+           "e", "NumEntries",
+           {IfThen("(gh_kind[e] != 2'd0) != tag_valid[e]", {Blocking("chk_shadow_bad", "1'b1")}),
+            IfThen(
+                "gh_kind[e] == 2'd1",
+                {Blocking("chk_own[gh_cta[e]]", "chk_own[gh_cta[e]] + 1"),
+                 IfThen("!head_valid[gh_cta[e]] || (" + rank + " >= 32'(count[gh_cta[e]])) || ((" +
+                            rank + " == 0) != (head[gh_cta[e]] == EntryBits'(e))) || ((" + rank +
+                            " + 1 == 32'(count[gh_cta[e]])) != (tail[gh_cta[e]] == "
+                            "EntryBits'(e))) || (tag_end[e] != (" +
+                            rank + " + 1 == 32'(count[gh_cta[e]])))",
+                        {Blocking("chk_shadow_bad", "1'b1")}),
+                 IfThen("!tag_end[e] && ((gh_kind[" + nxt + "] != 2'd1) || (gh_cta[" + nxt +
+                            "] != gh_cta[e]) || !" + succ + ")",
+                        {Blocking("chk_shadow_bad", "1'b1")})}),
+            IfThen("gh_kind[e] == 2'd2",
+                   {Blocking("chk_own_walk", "chk_own_walk + 1"),
+                    IfThen("(" + rank + " >= 32'(wk_left_q)) || ((" + rank +
+                               " == 0) != (wk_ptr_q == EntryBits'(e))) || (tag_end[e] != (" + rank +
+                               " + 1 == 32'(wk_left_q)))",
+                           {Blocking("chk_shadow_bad", "1'b1")}),
+                    IfThen("!tag_end[e] && ((gh_kind[" + nxt + "] != 2'd2) || !" + succ + ")",
+                           {Blocking("chk_shadow_bad", "1'b1")})}),
+            IfThen(
+                "gh_kind[e] == 2'd3",
+                {Blocking("chk_own_flight", "chk_own_flight + 1"), Blocking("chk_in_stage", "1'b0"),
+                 ForLoop("k", "Stages - 1",
+                         {IfThen("pv_q[k] && (pe_q[k] == EntryBits'(e))",
+                                 {Blocking("chk_in_stage", "1'b1")})}),
+                 IfThen("!chk_in_stage", {Blocking("chk_shadow_bad", "1'b1")})})}),
+       ForLoop("c", "NumCtas",
+               {IfThen("chk_own[c] != 32'(count[c])", {Blocking("chk_shadow_bad", "1'b1")}),
+                IfThen("head_valid[c] && ((gh_kind[head[c]] != 2'd1) || (gh_cta[head[c]] != "
+                       "CtaBits'(c)) || (gh_rank[head[c]] != '0) || (gh_kind[tail[c]] != 2'd1) "
+                       "|| (gh_cta[tail[c]] != CtaBits'(c)) || (32'(gh_rank[tail[c]]) + 1 != "
+                       "32'(count[c])))",
+                       {Blocking("chk_shadow_bad", "1'b1")})}),
+       IfThen("chk_own_walk != 32'(wk_left_q)", {Blocking("chk_shadow_bad", "1'b1")}),
+       IfThen("(wk_left_q != '0) && ((gh_kind[wk_ptr_q] != 2'd2) || (gh_rank[wk_ptr_q] != '0))",
+              {Blocking("chk_shadow_bad", "1'b1")}),
+       ForLoop("k", "Stages - 1",
+               {IfThen("pv_q[k]", {Blocking("chk_flight", "chk_flight + 1"),
+                                   IfThen("gh_kind[pe_q[k]] != 2'd3",
+                                          {Blocking("chk_shadow_bad", "1'b1")})})}),
+       IfThen("chk_own_flight != chk_flight", {Blocking("chk_shadow_bad", "1'b1")})}));
+  d.items.push_back(Blank());
+}
+
 Ifdef Assertions() {
   Ifdef d{"GPURF_ASSERTIONS", {}};
   d.items.push_back(MakeItem(CommentItem{
@@ -289,6 +386,7 @@ Ifdef Assertions() {
                                           IfThen("issue && pv_q[k] && (pe_q[k] == wk_ptr_q)",
                                                  {Blocking("chk_twice", "1'b1")})})})}));
   d.items.push_back(Blank());
+  AddChainShadow(d);
   Always a{AlwaysKind::kPlain, "posedge clk_i or negedge rst_ni", "p_invariants", {}};
   a.body.push_back(IfThen(
       "rst_ni",
@@ -313,6 +411,9 @@ Ifdef Assertions() {
                "wk_ptr_q", "tag_end[wk_ptr_q]", "wk_left_q"}),
        Assert("!chk_head_bad",
               {Quote("%m: I5 violated: a head pointer valid bit disagrees with the live count")}),
+       Assert("!chk_shadow_bad",
+              {Quote("%m: chain shadow violated: an entry's owner, rank, successor or end bit, "
+                     "or an owner's entry count, disagrees with the pointers")}),
        Assert("!app_valid_i || 32'(app_cta_i) < NumCtas",
               {Quote("%m: contract violated: append CTA %0d >= NumCtas"), "app_cta_i"}),
        Assert("!rs_valid_i || 32'(rs_cta_i) < NumCtas",
