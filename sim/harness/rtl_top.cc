@@ -15,7 +15,10 @@ RtlStructure PrepareRtlTop(const DesignSpec& d, const sim::SmConfig& sm,
   const DesignStructure* ds = nullptr;
   const RtlTopKind* kind = nullptr;
   for (const auto& s : d.structures) {
-    if (const RtlTopKind* t = Registry<RtlTopKind>::Get().Find(s.kind)) {
+    // A generated top wins over one the design lists as skipped (finereg: the generic rf_system
+    // is skipped, its finereg_system is the top).
+    const RtlTopKind* t = Registry<RtlTopKind>::Get().Find(s.kind);
+    if (t != nullptr && (ds == nullptr || s.implemented() || !ds->implemented())) {
       ds = &s;
       kind = t;
     }
@@ -41,7 +44,8 @@ RtlStructure PrepareRtlTop(const DesignSpec& d, const sim::SmConfig& sm,
                      "--active-warps override, for --rtl-top");
   }
   RtlStructure s{ds->name, *ds->spec, Emit(*ds->spec), {}};
-  s.built = BuildModel(s.rtl, build);
+  if (!kind->per_kernel)
+    s.built = BuildModel(s.rtl, build);
   return s;
 }
 

@@ -36,6 +36,9 @@ class RtlTopSystem : public sim::RegisterFileSystem, public StructureListener {
 // The harness side of a kind that is a register-file system top (registered under the kind's
 // name, base/registry.h).
 struct RtlTopKind {
+  // The top is generated again for each kernel (make() builds it): PrepareRtlTop only checks
+  // that the design's top is generated and builds no model.
+  bool per_kernel = false;
   // Warp slots of the top (0: it holds every warp); must equal the SM's active warps.
   std::function<int(const StructureSpec&)> warp_slots;
   // Why kernel `k` cannot run with this top in the loop on `sm` (as RtlTransactorKind's).
