@@ -124,8 +124,8 @@ TEST_F(FineRegRtlTopCli, LockstepTopPassesAndSaysSo) {
   text.replace(text.find(from), from.size(), "pcrf_bytes: 8192");
   const std::string d = Write("finereg_small.yaml", text);
   const std::string json = (dir_ / "r.json").string();
-  const test::CliResult r = Run(
-      fmt::format("sim {} -w reduction --sms 1 --lockstep --rtl-top --json {}", d, json));
+  const test::CliResult r =
+      Run(fmt::format("sim {} -w reduction --sms 1 --lockstep --rtl-top --json {}", d, json));
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("in lockstep with its golden model, zero divergence"), std::string::npos)
       << r.out;
