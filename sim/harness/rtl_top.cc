@@ -65,6 +65,21 @@ std::string RtlKernelProblem(const std::vector<RtlStructure>& structures, const 
   return {};
 }
 
+std::string KernelWhere(const sim::Kernel& k, uint32_t warp, uint32_t inst) {
+  if (inst >= k.code.size())
+    return fmt::format("warp {}", warp);
+  const sim::Instruction& in = k.code[inst];
+  return fmt::format("warp {}, instruction {} at PC {:#x} ({})", warp, inst, in.pc, in.opcode);
+}
+
+void CountToggles(DataActivity& a, ActivityLevel l, Bits& last, const Bits& now) {
+  auto& v = a.level[static_cast<size_t>(l)];
+  v.toggles += static_cast<uint64_t>(last.popcount_xor(now));
+  v.bits += static_cast<uint64_t>(now.width());
+  ++v.transfers;
+  last = now;
+}
+
 std::unique_ptr<RtlTopSystem> MakeRtlTopSystem(const DesignSpec& d, const sim::Kernel& k,
                                                const sim::SmConfig& sm, RfSystem& inner,
                                                const RtlStructure& top, const RtlLoopOptions& opt) {

@@ -56,6 +56,13 @@ struct RtlTopKind {
 std::string RtlKernelProblem(const std::vector<RtlStructure>& structures, const sim::Kernel& k,
                              const sim::SmConfig& sm);
 
+// For the tops' divergence reports: "warp W, instruction I at PC 0x.. (opcode)", or "warp W"
+// when `inst` is no instruction of `k`.
+std::string KernelWhere(const sim::Kernel& k, uint32_t warp, uint32_t inst);
+// A row `now` crossed a data port of level `l` whose previous row was `last`: its toggled bits
+// counted in `a`, and `last` becomes `now`.
+void CountToggles(DataActivity& a, ActivityLevel l, Bits& last, const Bits& now);
+
 // The system of the kind of `top`.
 std::unique_ptr<RtlTopSystem> MakeRtlTopSystem(const DesignSpec& d, const sim::Kernel& k,
                                                const sim::SmConfig& sm, RfSystem& inner,

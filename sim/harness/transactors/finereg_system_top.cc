@@ -171,6 +171,7 @@ class FineregSystemTop : public RtlTopSystem {
   void Toggle(ActivityLevel l, Bits& last, const Bits& now);
 
   const PortValues& Step();
+  void Eval(const std::string& what);  // the outputs of the inputs as set; no edge
   void Idle();
   void Drain();
   bool ReadsInFlight(int slot, int reg) const;
@@ -299,10 +300,7 @@ void FineregSystemTop::Enter(uint64_t cycle, uint32_t warp, const sim::DynInst* 
 }
 
 std::string FineregSystemTop::Where(uint32_t warp, uint32_t inst) const {
-  if (inst >= k_.code.size())
-    return fmt::format("warp {}", warp);
-  const sim::Instruction& in = k_.code[inst];
-  return fmt::format("warp {}, instruction {} at PC {:#x} ({})", warp, inst, in.pc, in.opcode);
+  return KernelWhere(k_, warp, inst);
 }
 
 void FineregSystemTop::Fail(const std::string& what) const {
@@ -322,11 +320,7 @@ void FineregSystemTop::CheckValue(const std::string& signal, const RowExpect& e,
 }
 
 void FineregSystemTop::Toggle(ActivityLevel l, Bits& last, const Bits& now) {
-  auto& a = act_.level[static_cast<size_t>(l)];
-  a.toggles += static_cast<uint64_t>(last.popcount_xor(now));
-  a.bits += static_cast<uint64_t>(now.width());
-  ++a.transfers;
-  last = now;
+  CountToggles(act_, l, last, now);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -341,14 +335,18 @@ void FineregSystemTop::Idle() {
   in_[P::kDispReady] = Bits(1, 1);
 }
 
-const PortValues& FineregSystemTop::Step() {
-  in_[P::kRstN] = Bits(1, 1);
-  in_[P::kDispReady] = Bits(1, 1);
+void FineregSystemTop::Eval(const std::string& what) {
   try {
     be_->Eval(in_, out_);
   } catch (const RtlDivergence& e) {
-    Fail(Where(ctx_warp_, ctx_inst_) + ": " + e.what());
+    Fail(what + ": " + e.what());
   }
+}
+
+const PortValues& FineregSystemTop::Step() {
+  in_[P::kRstN] = Bits(1, 1);
+  in_[P::kDispReady] = Bits(1, 1);
+  Eval(Where(ctx_warp_, ctx_inst_));
   if (out_[P::kDispValid].bit(0)) {
     const uint64_t tag = out_[P::kDispTag].get(0, spec_.tag_width);
     auto it = std::find_if(flights_.begin(), flights_.end(),
@@ -412,11 +410,7 @@ bool FineregSystemTop::ReadsInFlight(int slot, int reg) const {
 void FineregSystemTop::WaitIdle(const std::string& what, uint64_t bound) {
   for (uint64_t n = 0;; ++n) {
     Idle();
-    try {
-      be_->Eval(in_, out_);
-    } catch (const RtlDivergence& e) {
-      Fail(what + ": " + e.what());
-    }
+    Eval(what);
     if (!out_[P::kBusy].bit(0))
       return;
     if (n > bound)
@@ -712,11 +706,7 @@ void FineregSystemTop::Process() {
         restore_writes = 0;
         // The free-space monitor's count after the switch is the system's.
         Idle();
-        try {
-          be_->Eval(in_, out_);
-        } catch (const RtlDivergence& x) {
-          Fail(x.what());
-        }
+        Eval(fmt::format("after the switch of CTA slot {}", e.cta));
         const int free = static_cast<int>(out_[P::kFreeCount].get(0, spec_.pcrf.count_bits));
         if (sys_free_ >= 0 && free != sys_free_ + extra_)
           Fail(
