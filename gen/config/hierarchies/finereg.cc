@@ -167,10 +167,17 @@ GPURF_REGISTER(HierarchyKind, finereg, "finereg",
                    .max_levels = 1,
                    .structures = FineRegStructures,
                    .system_skip_reason =
-                       [](const HierarchyInputs&) {
+                       [](const HierarchyInputs& in) {
+                         if (in.hierarchy.Enum("switch_target") == "pcrf" &&
+                             in.hierarchy.Int("pcrf_bytes") > 0)
+                           return std::string(
+                               "the generic register-file system top has no FineReg "
+                               "composition: the design's top is finereg_system "
+                               "(finereg-system family)");
                          return std::string(
-                             "the generic register-file system top has no FineReg composition: "
-                             "the design's top is finereg_system (finereg-system family)");
+                             "the generic register-file system top has no FineReg composition, "
+                             "and the FineReg top (finereg_system) needs switch_target: pcrf "
+                             "with pcrf_bytes > 0");
                        },
                    .energy_sources =
                        [](const DesignSpec&) {

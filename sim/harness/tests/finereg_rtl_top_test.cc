@@ -135,5 +135,19 @@ TEST_F(FineRegRtlTopCli, LockstepTopPassesAndSaysSo) {
   EXPECT_NE(j.find("\"rf_mode\": \"lockstep\""), std::string::npos) << j;
 }
 
+// A FineReg design without a PCRF has no finereg_system top: exit 2 naming the field and why.
+TEST_F(FineRegRtlTopCli, DesignWithoutPcrfTopExitsTwo) {
+  std::string text = test::Slurp(GPURF_SOURCE_DIR "/configs/examples/finereg.yaml");
+  const std::string from = "switch_target: pcrf";
+  ASSERT_NE(text.find(from), std::string::npos);
+  text.replace(text.find(from), from.size(), "switch_target: dram");
+  const std::string d = Write("finereg_dram.yaml", text);
+  const test::CliResult r = Run(fmt::format("sim {} -w vectorAdd --sms 1 --rtl-top", d));
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("finereg_dram.yaml:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("hierarchy"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("needs switch_target: pcrf"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace gpurf::harness
