@@ -15,7 +15,10 @@ RtlStructure PrepareRtlTop(const DesignSpec& d, const sim::SmConfig& sm,
   const DesignStructure* ds = nullptr;
   const RtlTopKind* kind = nullptr;
   for (const auto& s : d.structures) {
-    if (const RtlTopKind* t = Registry<RtlTopKind>::Get().Find(s.kind)) {
+    // A generated top wins over one the design lists as skipped (finereg: the generic rf_system
+    // is skipped, its finereg_system is the top).
+    const RtlTopKind* t = Registry<RtlTopKind>::Get().Find(s.kind);
+    if (t != nullptr && (ds == nullptr || s.implemented() || !ds->implemented())) {
       ds = &s;
       kind = t;
     }
@@ -41,7 +44,8 @@ RtlStructure PrepareRtlTop(const DesignSpec& d, const sim::SmConfig& sm,
                      "--active-warps override, for --rtl-top");
   }
   RtlStructure s{ds->name, *ds->spec, Emit(*ds->spec), {}};
-  s.built = BuildModel(s.rtl, build);
+  if (!kind->per_kernel)
+    s.built = BuildModel(s.rtl, build);
   return s;
 }
 
@@ -59,6 +63,21 @@ std::string RtlKernelProblem(const std::vector<RtlStructure>& structures, const 
     }
   }
   return {};
+}
+
+std::string KernelWhere(const sim::Kernel& k, uint32_t warp, uint32_t inst) {
+  if (inst >= k.code.size())
+    return fmt::format("warp {}", warp);
+  const sim::Instruction& in = k.code[inst];
+  return fmt::format("warp {}, instruction {} at PC {:#x} ({})", warp, inst, in.pc, in.opcode);
+}
+
+void CountToggles(DataActivity& a, ActivityLevel l, Bits& last, const Bits& now) {
+  auto& v = a.level[static_cast<size_t>(l)];
+  v.toggles += static_cast<uint64_t>(last.popcount_xor(now));
+  v.bits += static_cast<uint64_t>(now.width());
+  ++v.transfers;
+  last = now;
 }
 
 std::unique_ptr<RtlTopSystem> MakeRtlTopSystem(const DesignSpec& d, const sim::Kernel& k,

@@ -36,6 +36,9 @@ class RtlTopSystem : public sim::RegisterFileSystem, public StructureListener {
 // The harness side of a kind that is a register-file system top (registered under the kind's
 // name, base/registry.h).
 struct RtlTopKind {
+  // The top is generated again for each kernel (make() builds it): PrepareRtlTop only checks
+  // that the design's top is generated and builds no model.
+  bool per_kernel = false;
   // Warp slots of the top (0: it holds every warp); must equal the SM's active warps.
   std::function<int(const StructureSpec&)> warp_slots;
   // Why kernel `k` cannot run with this top in the loop on `sm` (as RtlTransactorKind's).
@@ -52,6 +55,13 @@ struct RtlTopKind {
 // (PrepareRtl's, or PrepareRtlTop's one top), empty when it can.
 std::string RtlKernelProblem(const std::vector<RtlStructure>& structures, const sim::Kernel& k,
                              const sim::SmConfig& sm);
+
+// For the tops' divergence reports: "warp W, instruction I at PC 0x.. (opcode)", or "warp W"
+// when `inst` is no instruction of `k`.
+std::string KernelWhere(const sim::Kernel& k, uint32_t warp, uint32_t inst);
+// A row `now` crossed a data port of level `l` whose previous row was `last`: its toggled bits
+// counted in `a`, and `last` becomes `now`.
+void CountToggles(DataActivity& a, ActivityLevel l, Bits& last, const Bits& now);
 
 // The system of the kind of `top`.
 std::unique_ptr<RtlTopSystem> MakeRtlTopSystem(const DesignSpec& d, const sim::Kernel& k,

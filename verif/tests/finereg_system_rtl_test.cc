@@ -63,6 +63,17 @@ TEST_P(FineregSystemMatrix, LockstepMatchesModel) {
   EXPECT_TRUE(r.passed()) << r.Summary();
 }
 
+// FineReg's 128 pending CTA slots (the finereg design's top, `--rtl-top`): the assertion-only
+// per-CTA count array was reset in a loop Verilator cannot unroll past 64 CTA slots
+// (BLKLOOPINIT, a build error with GPURF_ASSERTIONS); it is one flat vector now.
+TEST(FineregSystemPaperCtas, BuildsAndMatchesModel) {
+  const FineregSystemSpec spec =
+      test::MakeFineregSystemSpec({{"ctas", "128"}, {"entries", "64"}, {"warps", "16"}});
+  const TempDir waves("gpurf-finereg-sys-ctas");
+  const VerifyResult r = test::VerifyMutant(spec, EmitFineregSystem(spec), 10000, 31, waves);
+  EXPECT_TRUE(r.passed()) << r.Summary();
+}
+
 INSTANTIATE_TEST_SUITE_P(Shapes, FineregSystemMatrix,
                          ::testing::Range<size_t>(0, std::size(kMatrix)), test::CaseNames(kMatrix));
 

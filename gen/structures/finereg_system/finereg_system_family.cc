@@ -24,9 +24,6 @@ GPURF_REGISTER(
                 {"activity",
                  "the system top is characterized through its structures (MRF, pcrf), each with "
                  "its own activity driver; its energy is theirs"},
-                {"transactor",
-                 "not yet driven in the SM harness loop (no --rtl-top transactor); the finereg "
-                 "hierarchy's RTL loop drives its structures separately"},
             },
     }))
 

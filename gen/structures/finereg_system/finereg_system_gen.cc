@@ -297,19 +297,23 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
   m.Blank();
 
   Ifdef d{"GPURF_ASSERTIONS", {}};
+  // One flat vector (CTA c's count at bits c * CountBits): reset without a loop, which
+  // Verilator cannot unroll for more than 64 CTA slots (BLKLOOPINIT, the 128 of FineReg).
+  const auto saved = [](const std::string& c) {
+    return fmt::format("saved_q[32'({}) * CountBits +: CountBits]", c);
+  };
+  d.items.push_back(Decl("saved_q", Msb(fmt::format("{} * CountBits", s.pcrf.ctas)),
+                         "registers the RMU appended per CTA slot, not yet restored"));
   d.items.push_back(
-      MakeItem(Net{"saved_q", Msb("CountBits"), std::to_string(s.pcrf.ctas),
-                   "registers the RMU appended per CTA slot, not yet restored", "mem2reg"}));
-  d.items.push_back(
-      Ff("p_saved", {ForLoop("c", std::to_string(s.pcrf.ctas), {NonBlocking("saved_q[c]", "'0")})},
-         {IfThen("app_fire", {NonBlocking("saved_q[cta_q]", "saved_q[cta_q] + CountBits'(1)")}),
-          IfThen("rs_fire", {NonBlocking("saved_q[rs_cta_i]", "'0")})}));
+      Ff("p_saved", {NonBlocking("saved_q", "'0")},
+         {IfThen("app_fire", {NonBlocking(saved("cta_q"), saved("cta_q") + " + CountBits'(1)")}),
+          IfThen("rs_fire", {NonBlocking(saved("rs_cta_i"), "'0")})}));
   Body checks = {
       Assert(fmt::format("!sv_fire || 32'(sv_base_i) + {} <= {}", s.cta_warps, s.warps),
              {Quote("%m: save of CTA warps %0d.. beyond the ACRF's warps"), "sv_base_i"}),
       Assert(fmt::format("!rs_fire || 32'(rs_base_i) + {} <= {}", s.cta_warps, s.warps),
              {Quote("%m: restore into CTA warps %0d.. beyond the ACRF's warps"), "rs_base_i"}),
-      Assert("!sv_fire || saved_q[sv_cta_i] == '0",
+      Assert("!sv_fire || " + saved("sv_cta_i") + " == '0",
              {Quote("%m: save into CTA slot %0d, which holds a chain"), "sv_cta_i"}),
       Assert("!rmu_disp || " + StateIs(kSvWait),
              {Quote("%m: an RMU read returned with none in flight")}),
@@ -324,9 +328,9 @@ GeneratedStructure EmitFineregSystem(const FineregSystemSpec& s) {
       Assert("!take || (pcrf_out_last == (left_q == CountBits'(1)))",
              {Quote("%m: S3 violated: end bit %0d with %0d registers left"), "pcrf_out_last",
               "left_q"}),
-      Assert("!rs_fire || pcrf_q_count == saved_q[rs_cta_i]",
+      Assert("!rs_fire || pcrf_q_count == " + saved("rs_cta_i"),
              {Quote("%m: S4 violated: CTA %0d has %0d registers on its chain, %0d were saved"),
-              "rs_cta_i", "pcrf_q_count", "saved_q[rs_cta_i]"}),
+              "rs_cta_i", "pcrf_q_count", saved("rs_cta_i")}),
   };
   d.items.push_back(emit::MisuseCheck(std::move(checks)));
   m.Add(MakeItem(std::move(d)));

@@ -286,10 +286,7 @@ void RfSystemTop::Enter(uint64_t cycle, uint32_t warp, const sim::DynInst* d) {
 }
 
 std::string RfSystemTop::Where(uint32_t warp, uint32_t inst) const {
-  if (inst >= k_.code.size())
-    return fmt::format("warp {}", warp);
-  const sim::Instruction& in = k_.code[inst];
-  return fmt::format("warp {}, instruction {} at PC {:#x} ({})", warp, inst, in.pc, in.opcode);
+  return KernelWhere(k_, warp, inst);
 }
 
 void RfSystemTop::Fail(const std::string& what) const {
@@ -317,11 +314,7 @@ void RfSystemTop::CheckValue(const std::string& signal, const Expect& e, const B
 }
 
 void RfSystemTop::Toggle(Level l, Bits& last, const Bits& now) {
-  auto& a = act_.level[static_cast<size_t>(l)];
-  a.toggles += static_cast<uint64_t>(last.popcount_xor(now));
-  a.bits += static_cast<uint64_t>(now.width());
-  ++a.transfers;
-  last = now;
+  CountToggles(act_, l, last, now);
 }
 
 // ---------------------------------------------------------------------------------------------
