@@ -14,14 +14,10 @@
 namespace gpurf {
 namespace {
 
-int WarpRegisterBytes(const DesignSpec& d) {
-  return 4 * d.sm.lanes;
-}
-
 std::vector<DesignStructure> FineRegStructures(const HierarchyInputs& in) {
   const DesignSpec& d = in.design;
   const ParamSet& hier = in.hierarchy;
-  const int row = WarpRegisterBytes(d);
+  const int row = d.sm.WarpRegisterBytes();
   const long long acrf = hier.Int("acrf_bytes");
   const long long pcrf = hier.Int("pcrf_bytes");
   if (acrf < row || acrf % row != 0) {

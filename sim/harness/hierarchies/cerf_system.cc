@@ -53,7 +53,7 @@ CerfConfig CerfConfig::From(const DesignSpec& d) {
       d.hierarchy.cerf_bytes == 0 ? static_cast<int>(d.mrf.capacity_bytes) : d.hierarchy.cerf_bytes;
   c.ways = d.hierarchy.ways;
   c.tag_banks = d.hierarchy.tag_banks;
-  c.line_bytes = 4 * d.sm.lanes;
+  c.line_bytes = d.sm.WarpRegisterBytes();
   c.prioritized = d.hierarchy.replacement != "lru-fair";
   c.prefix = d.hierarchy.address_prefix;
   // The design's tag array (cerf_tags) sets the address width, so that the system looks up the

@@ -44,6 +44,7 @@
 #include <bit>
 #include <vector>
 
+#include "base/int_math.h"
 #include "base/registry.h"
 #include "gen/structures/registry.h"
 #include "gen/structures/tag_array/tag_array_ports.h"
@@ -64,14 +65,9 @@ int AllocRegs(const sim::Kernel& k, const sim::SmConfig& sm) {
   return (std::max(1, k.regs_per_thread) + unit - 1) / unit * unit;
 }
 
-int CeilLog2(uint64_t x) {
-  return x <= 1 ? 0 : 64 - std::countl_zero(x - 1);
-}
-
 // Bits of the dense register address (at least one).
 int RegAddrBits(const sim::Kernel& k, const sim::SmConfig& sm) {
-  return std::max(
-      1, CeilLog2(static_cast<uint64_t>(sm.warps) * static_cast<uint64_t>(AllocRegs(k, sm))));
+  return IndexBits(static_cast<uint64_t>(sm.warps) * static_cast<uint64_t>(AllocRegs(k, sm)));
 }
 
 std::string KernelProblem(const StructureSpec& st, const sim::Kernel& k, const sim::SmConfig& sm) {
@@ -141,7 +137,7 @@ class TagArrayTransactor : public RtlTransactor {
     return ((s_.AddrMask() >> low) << low) | (ra << s_.offset_bits);
   }
   int RaBits(int warps) const {
-    return std::max(1, CeilLog2(static_cast<uint64_t>(warps) * static_cast<uint64_t>(regs_)));
+    return IndexBits(static_cast<uint64_t>(warps) * static_cast<uint64_t>(regs_));
   }
 
   std::string Describe(const TagRequest& t, const TagLookup& l) const {
@@ -166,7 +162,7 @@ class TagArrayTransactor : public RtlTransactor {
       return "memory side";
     if (t.cause == TagRequest::Cause::kExitFree)
       return fmt::format("CTA exit of warp {}", t.lookups.front().warp);
-    return ctx_.Where(ctx_.warp(), ctx_.inst());
+    return ctx_.Where();
   }
 
   void Request(const TagRequest& t) {
@@ -231,8 +227,7 @@ class TagArrayTransactor : public RtlTransactor {
     const int aw = s_.addr_width;
     const size_t count = e - b;
     std::vector<int> per_bank(static_cast<size_t>(s_.banks), 0);
-    r.Idle();
-    r.in[P::kRstN] = Bits(1, 1);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kReqValid] = Bits(1, 1);
     for (size_t k = 0; k < count; ++k) {
       const TagLookup& l = t.lookups[b + k];
@@ -288,8 +283,7 @@ class TagArrayTransactor : public RtlTransactor {
       }
       ctx_.Clock(r);
       // The request is latched at acceptance: idle inputs from the next cycle on.
-      r.Idle();
-      r.in[P::kRstN] = Bits(1, 1);
+      r.IdleOutOfReset(P::kRstN);
     }
     if (cycles - 1 != serial)
       ctx_.Fail(r, fmt::format("{}: {}: the request took {} cycles, its banks serialize to {}",
