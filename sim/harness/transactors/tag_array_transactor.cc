@@ -58,16 +58,10 @@ namespace {
 using P = TagArrayPort;
 using S = TagArraySpec;
 
-// Registers per warp of the cerf system's re-indexing: the kernel's, rounded to the allocation
-// unit (as the register file allocates them).
-int AllocRegs(const sim::Kernel& k, const sim::SmConfig& sm) {
-  const int unit = std::max<int>(1, static_cast<int>(sm.register_alloc_unit));
-  return (std::max(1, k.regs_per_thread) + unit - 1) / unit * unit;
-}
-
 // Bits of the dense register address (at least one).
 int RegAddrBits(const sim::Kernel& k, const sim::SmConfig& sm) {
-  return IndexBits(static_cast<uint64_t>(sm.warps) * static_cast<uint64_t>(AllocRegs(k, sm)));
+  return IndexBits(static_cast<uint64_t>(sm.warps) *
+                   static_cast<uint64_t>(sim::AllocatedRegsPerThread(k, sm)));
 }
 
 std::string KernelProblem(const StructureSpec& st, const sim::Kernel& k, const sim::SmConfig& sm) {
@@ -78,7 +72,7 @@ std::string KernelProblem(const StructureSpec& st, const sim::Kernel& k, const s
   return fmt::format(
       "kernel {}: {} warps x {} registers need {} register-address bits, the tag array's RGen "
       "fields (lk_warp_i, lk_reg_i) have {}",
-      k.name, sm.warps, AllocRegs(k, sm), ra, s.warp_bits + s.reg_bits);
+      k.name, sm.warps, sim::AllocatedRegsPerThread(k, sm), ra, s.warp_bits + s.reg_bits);
 }
 
 const char* OpName(S::Op op) {
@@ -115,7 +109,7 @@ class TagArrayTransactor : public RtlTransactor {
       : RtlTransactor(std::move(dut), ctx), s_(SpecAs<S>(st.spec)) {
     if (const std::string p = KernelProblem(st.spec, ctx.kernel(), ctx.sm()); !p.empty())
       throw std::runtime_error("RTL in the loop: " + p);
-    regs_ = AllocRegs(ctx.kernel(), ctx.sm());
+    regs_ = sim::AllocatedRegsPerThread(ctx.kernel(), ctx.sm());
     off_mask_ = (uint64_t{1} << s_.offset_bits) - 1;
   }
 
