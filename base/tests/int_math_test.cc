@@ -49,8 +49,9 @@ TEST(IntMath, CeilLog2MatchesDoublingAroundEveryPowerOfTwo) {
     const uint64_t p = uint64_t{1} << b;
     for (const uint64_t x : {p - 1, p, p + 1}) {
       EXPECT_EQ(CeilLog2(x), CeilLog2ByDoubling(x)) << "x = " << x;
-      if (x <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      if (x <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
         EXPECT_EQ(CeilLog2(static_cast<int64_t>(x)), CeilLog2ByDoubling(x)) << "x = " << x;
+      }
     }
   }
 }
@@ -82,10 +83,10 @@ TEST(IntMath, IsPow2) {
   for (int b = 0; b < 64; ++b) {
     const uint64_t p = uint64_t{1} << b;
     EXPECT_TRUE(IsPow2(p)) << b;
-    if (b >= 2)
+    if (b >= 2) {
       EXPECT_FALSE(IsPow2(p + 1)) << b;
-    if (b >= 2)
       EXPECT_FALSE(IsPow2(p - 1)) << b;
+    }
   }
 }
 
