@@ -37,6 +37,9 @@ struct SmConfig {
   int warp_size = 32;
   // Derived.
   int clusters = 8;
+  // Bytes of one warp register: one 32-bit register of each lane (a physical register of the
+  // renaming, a FineReg ACRF/PCRF row, a cerf line).
+  int WarpRegisterBytes() const { return 4 * lanes; }
   // The fields the file writes (lanes, warps, active_warps...), with their values' locations: a
   // GPU preset supplies the others (sim/harness/gpu.h).
   std::map<std::string, SourceLoc> given;

@@ -20,6 +20,7 @@
 #include "gen/rtl_primitives.h"
 #include "gen/structures/flop_array/flop_array_gen.h"
 #include "gen/structures/flop_array/flop_array_spec.h"
+#include "gen/tests/test_util.h"
 #include "gen/vlog/ast.h"
 #include "gen/vlog/printer.h"
 
@@ -43,12 +44,7 @@ bool Contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-int Count(const std::string& s, const std::string& part) {
-  int n = 0;
-  for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1))
-    ++n;
-  return n;
-}
+using test::Count;
 
 const std::map<std::string, std::string> k3r1w = {
     {"entries", "48"}, {"width", "128"}, {"read_ports", "3"}, {"write_ports", "1"}};

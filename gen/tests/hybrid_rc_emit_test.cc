@@ -14,6 +14,7 @@
 #include "gen/structures/hybrid_rc/hybrid_rc_ports.h"
 #include "gen/structures/hybrid_rc/hybrid_rc_spec.h"
 #include "gen/structures/registry.h"
+#include "gen/tests/test_util.h"
 
 namespace gpurf {
 namespace {
@@ -27,12 +28,7 @@ HybridRcSpec Make(const std::map<std::string, std::string>& values) {
   return SpecAs<HybridRcSpec>(k->make_spec(p));
 }
 
-int Count(const std::string& s, const std::string& part) {
-  int n = 0;
-  for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1))
-    ++n;
-  return n;
-}
+using test::Count;
 
 const GeneratedFile& Top(const GeneratedStructure& g) {
   return g.files.back();

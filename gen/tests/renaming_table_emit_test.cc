@@ -11,6 +11,7 @@
 #include "gen/structures/registry.h"
 #include "gen/structures/renaming_table/renaming_table_gen.h"
 #include "gen/structures/renaming_table/renaming_table_spec.h"
+#include "gen/tests/test_util.h"
 
 namespace gpurf {
 namespace {
@@ -33,12 +34,7 @@ std::string TopText(const GeneratedStructure& g) {
   return "";
 }
 
-int Count(const std::string& s, const std::string& part) {
-  int n = 0;
-  for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1))
-    ++n;
-  return n;
-}
+using test::Count;
 
 TEST(RenamingTableSpec, DefaultsAreThePaperPoint) {
   const RenamingTableSpec s = Make({});

@@ -15,6 +15,7 @@
 #include "gen/structures/registry.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_gen.h"
 #include "gen/structures/warp_scheduler/warp_scheduler_spec.h"
+#include "gen/tests/test_util.h"
 
 namespace gpurf {
 namespace {
@@ -28,12 +29,7 @@ StructureSpec Make(const std::string& kind, const std::map<std::string, std::str
   return k->make_spec(p);
 }
 
-int Count(const std::string& s, const std::string& part) {
-  int n = 0;
-  for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1))
-    ++n;
-  return n;
-}
+using test::Count;
 
 TEST(SchedulerSpec, DefaultsAndDerivedWidths) {
   const auto s = SpecAs<WarpSchedulerSpec>(Make("warp-scheduler", {}));

@@ -16,4 +16,12 @@ inline std::vector<std::string> Lines(const std::string& text) {
   return out;
 }
 
+// Occurrences of `part` in `s`, overlapping ones included ("aaa" holds "aa" twice).
+inline int Count(const std::string& s, const std::string& part) {
+  int n = 0;
+  for (size_t at = s.find(part); at != std::string::npos; at = s.find(part, at + 1))
+    ++n;
+  return n;
+}
+
 }  // namespace gpurf::test

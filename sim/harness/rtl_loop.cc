@@ -263,6 +263,11 @@ void RtlDut::Idle() {
   }
 }
 
+void RtlDut::IdleOutOfReset(int rst_n) {
+  Idle();
+  in[rst_n] = Bits(1, 1);
+}
+
 void RtlLoopContext::Enter(uint64_t cycle, uint32_t warp, const sim::DynInst* d) {
   cycle_ = cycle;
   warp_ = warp;

@@ -32,6 +32,9 @@ struct RtlDut {
 
   // Every input low (the reset input too).
   void Idle();
+  // Every input low but the active-low reset input `rst_n`, which is high (reset deasserted): the
+  // start of an ordinary cycle, before the transactor drives the ports it uses.
+  void IdleOutOfReset(int rst_n);
 };
 
 // The structure that holds every register of every warp (every design has one): the rows are
@@ -79,6 +82,8 @@ class RtlLoopContext {
 
   // Reports: "warp W, instruction I at PC (opcode)".
   std::string Where(uint32_t warp, uint32_t inst) const;
+  // The same for the current event's warp and instruction (warp(), inst()).
+  std::string Where() const { return Where(warp(), inst()); }
   // Stops the run with RtlDivergence: SM cycle, structure `d`, its top and RTL cycle, kernel.
   [[noreturn]] void Fail(const RtlDut& d, const std::string& what) const;
   // The same for a difference no one structure shows.

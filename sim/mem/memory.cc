@@ -19,18 +19,12 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "base/int_math.h"
 #include "sim/mem/cache.h"
 
 namespace gpurf::sim::mem {
 
 namespace {
-
-bool IsPow2(uint64_t x) {
-  return x != 0 && (x & (x - 1)) == 0;
-}
-int Log2(uint64_t x) {
-  return std::countr_zero(x);
-}
 
 // Bits lo..hi (inclusive) of a 32-bit mask.
 uint32_t RangeMask(uint32_t lo, uint32_t hi) {
@@ -80,7 +74,7 @@ void Coalesce(const Access& a, uint32_t line_bytes, uint32_t sector_bytes,
               std::vector<LineRequest>& out) {
   out.clear();
   CheckGeometry(line_bytes, sector_bytes, "Coalesce");
-  const int ls = Log2(line_bytes), ss = Log2(sector_bytes);
+  const int ls = Log2Pow2(line_bytes), ss = Log2Pow2(sector_bytes);
   const uint64_t n = a.lane_bytes == 0 ? 1 : a.lane_bytes;
   const uint32_t spl_mask = (line_bytes >> ss) - 1;
   for (uint32_t m = a.mask; m != 0; m &= m - 1) {
@@ -204,8 +198,8 @@ struct SmCache {
   void Init(const CacheConfig& c, const char* what) {
     cfg = c;
     CheckGeometry(c.line_bytes, c.sector_bytes, what);
-    line_shift = Log2(c.line_bytes);
-    sector_shift = Log2(c.sector_bytes);
+    line_shift = Log2Pow2(c.line_bytes);
+    sector_shift = Log2Pow2(c.sector_bytes);
     if (c.bytes == 0)
       return;
     if (c.ways < 1 || c.mshrs < 1 || c.mshr_merge < 1 || c.hit_latency < 0)
@@ -737,8 +731,8 @@ MemorySystem::Impl::Impl(const MemoryConfig& c, int sms) : cfg(c) {
     s.cc.Init(c.const_cache, "const_cache");
   }
   CheckGeometry(c.l2.line_bytes, c.l2.sector_bytes, "l2");
-  l2_line_shift = Log2(c.l2.line_bytes);
-  l2_sector_shift = Log2(c.l2.sector_bytes);
+  l2_line_shift = Log2Pow2(c.l2.line_bytes);
+  l2_sector_shift = Log2Pow2(c.l2.sector_bytes);
   if (c.l2.bytes != 0) {
     if (c.l2.ways < 1)
       throw std::invalid_argument(fmt::format("l2: ways {} must be >= 1", c.l2.ways));
@@ -753,7 +747,7 @@ MemorySystem::Impl::Impl(const MemoryConfig& c, int sms) : cfg(c) {
   }
   slices.resize(static_cast<size_t>(c.l2_slices));
   slice_of = Mod(slices.size());
-  slice_shift = Log2(slices.size());
+  slice_shift = Log2Pow2(slices.size());
   l2_set_of = Mod(l2_sets_per_slice == 0 ? 1 : l2_sets_per_slice);
   for (Queue& q : slices)
     q.fixed_per_byte = static_cast<double>(kOne) / c.l2_bytes_per_cycle_slice;

@@ -215,9 +215,7 @@ Occupancy ComputeOccupancy(const Kernel& k, const std::vector<std::vector<const 
     o.warps_per_cta = std::max(o.warps_per_cta, c.size());
   // Registers are allocated per warp: lanes x registers per thread, the latter rounded up to
   // the allocation unit.
-  const uint64_t unit = std::max<uint32_t>(1, cfg.register_alloc_unit);
-  const uint64_t per_thread =
-      (static_cast<uint64_t>(std::max(1, k.regs_per_thread)) + unit - 1) / unit * unit;
+  const uint64_t per_thread = static_cast<uint64_t>(AllocatedRegsPerThread(k, cfg));
   o.regs_per_cta = o.warps_per_cta * static_cast<uint64_t>(cfg.lanes) * per_thread;
   o.hard = static_cast<uint64_t>(std::max(0, cfg.cta_slots));
   o.hard = std::min<uint64_t>(
@@ -1026,6 +1024,11 @@ std::pair<Occupancy, size_t> OccupancyOf(const KernelRun& run, const SmConfig& c
 std::pair<Occupancy, size_t> OccupancyOf(const KernelRun& run, const SmConfig& cfg) {
   return run.kernel == nullptr ? std::pair<Occupancy, size_t>{}
                                : OccupancyOf(run, cfg, run.kernel->regs_per_thread);
+}
+
+int AllocatedRegsPerThread(const Kernel& k, const SmConfig& cfg) {
+  const int unit = std::max<int>(1, static_cast<int>(cfg.register_alloc_unit));
+  return (std::max(1, k.regs_per_thread) + unit - 1) / unit * unit;
 }
 
 uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg) {

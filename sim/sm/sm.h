@@ -300,6 +300,10 @@ uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg);
 // warps a recompiled kernel would keep resident).
 uint64_t MaxLiveWarps(const KernelRun& run, const SmConfig& cfg, int regs_per_thread);
 
+// Registers per thread that static allocation gives `k` on an SM of `cfg`: the kernel's (at least
+// one) rounded up to sm.register_alloc_unit (a unit of 0 counts as 1).
+int AllocatedRegsPerThread(const Kernel& k, const SmConfig& cfg);
+
 // The registers (32-bit) that `run`'s resident CTAs hold on one SM of `sms` under static
 // allocation: resident CTAs x registers per CTA (lanes x registers per thread rounded up to
 // sm.register_alloc_unit, per warp). Resident CTAs: the occupancy MaxLiveWarps uses (CTA slots,

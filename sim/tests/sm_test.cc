@@ -342,6 +342,30 @@ TEST(Sm, RegisterAllocationUnitRoundsRegistersPerThread) {
   EXPECT_EQ(MaxLiveWarps(f.run, cfg), 40u);
 }
 
+// The registers per thread static allocation gives (the occupancy above, and the cerf system's
+// and the tag-array transactor's dense register numbering): at least one, rounded up to the unit;
+// a unit of 0 counts as 1.
+TEST(Sm, AllocatedRegsPerThread) {
+  Kernel k;
+  SmConfig cfg;
+  const auto regs = [&](int r, uint32_t unit) {
+    k.regs_per_thread = r;
+    cfg.register_alloc_unit = unit;
+    return AllocatedRegsPerThread(k, cfg);
+  };
+  EXPECT_EQ(regs(0, 1), 1);
+  EXPECT_EQ(regs(0, 4), 4);
+  EXPECT_EQ(regs(1, 1), 1);
+  EXPECT_EQ(regs(1, 0), 1);
+  EXPECT_EQ(regs(21, 0), 21);
+  EXPECT_EQ(regs(21, 1), 21);
+  EXPECT_EQ(regs(21, 4), 24);
+  EXPECT_EQ(regs(24, 4), 24);
+  EXPECT_EQ(regs(25, 4), 28);
+  EXPECT_EQ(regs(63, 8), 64);
+  EXPECT_EQ(regs(255, 256), 256);
+}
+
 // The occupancy at a compile budget (Jeon's compiler-spill baseline): the same CTAs of 8 warps
 // at other registers per thread, the kernel's own count untouched. 16384 registers (64 KB),
 // unit 4: 21 -> 24 registers give 2 CTAs (16 warps), 16 give 4 (32 warps), 10 -> 12 give 5

@@ -38,7 +38,7 @@ std::vector<DesignStructure> CerfStructures(const HierarchyInputs& in) {
                             d.mrf.capacity_bytes),
                 fmt::format("{} (or leave it out)", d.mrf.capacity_bytes));
   }
-  const int line = 4 * d.sm.lanes;  // a warp register
+  const int line = d.sm.WarpRegisterBytes();
   const long long lines = bytes / line;
   const int ways = d.hierarchy.ways;
   if (!std::has_single_bit(static_cast<unsigned>(ways)))

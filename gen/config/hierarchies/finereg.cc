@@ -19,10 +19,6 @@
 namespace gpurf {
 namespace {
 
-int WarpRegisterBytes(const DesignSpec& d) {
-  return 4 * d.sm.lanes;
-}
-
 // The FineReg system top of one lane cluster (gen/structures/finereg_system): the ACRF with the
 // design's MRF organisation (its banks per cluster, collectors, row width) for every warp context,
 // the PCRF with the design's entries (one lane cluster's slice of each warp register) and pending
@@ -82,7 +78,7 @@ DesignStructure FineRegSystemTop(const HierarchyInputs& in, long long entries) {
 std::vector<DesignStructure> FineRegStructures(const HierarchyInputs& in) {
   const DesignSpec& d = in.design;
   const ParamSet& hier = in.hierarchy;
-  const int row = WarpRegisterBytes(d);
+  const int row = d.sm.WarpRegisterBytes();
   const long long acrf = hier.Int("acrf_bytes");
   const long long pcrf = hier.Int("pcrf_bytes");
   if (acrf < row || acrf % row != 0) {

@@ -12,30 +12,25 @@
 namespace gpurf {
 namespace {
 
-// Bytes of one physical register: one architected register of a whole warp.
-int WarpRegisterBytes(const DesignSpec& d) {
-  return 4 * d.sm.lanes;
-}
-
 // Physical registers per bank of one lane cluster's MRF (the renaming keeps a register in the
 // bank of its architected number, so every bank has its share).
 int PhysicalPerBank(const DesignSpec& d, const ParamSet& hier) {
   const long long bytes =
       hier.Int("physical_bytes") == 0 ? d.mrf.capacity_bytes : hier.Int("physical_bytes");
-  return static_cast<int>(bytes / WarpRegisterBytes(d) / std::max(1, d.mrf.banks_per_cluster));
+  return static_cast<int>(bytes / d.sm.WarpRegisterBytes() / std::max(1, d.mrf.banks_per_cluster));
 }
 
 std::vector<DesignStructure> RenamingStructures(const HierarchyInputs& in) {
   const DesignSpec& d = in.design;
   const ParamSet& hier = in.hierarchy;
   const int banks = std::max(1, d.mrf.banks_per_cluster);
-  const long long unit = static_cast<long long>(WarpRegisterBytes(d)) * banks;
+  const long long unit = static_cast<long long>(d.sm.WarpRegisterBytes()) * banks;
   const long long phys = hier.Int("physical_bytes");
   if (phys != 0 && (phys % unit != 0 || phys > d.mrf.capacity_bytes)) {
     hier.Reject("physical_bytes",
                 fmt::format("the physical file holds whole warp registers ({} bytes) in each of "
                             "the {} banks and at most the architected {} bytes",
-                            WarpRegisterBytes(d), banks, d.mrf.capacity_bytes),
+                            d.sm.WarpRegisterBytes(), banks, d.mrf.capacity_bytes),
                 fmt::format("a multiple of {} up to {} (0: the architected file)", unit,
                             d.mrf.capacity_bytes));
   }

@@ -6,16 +6,9 @@
 #include <bit>
 
 #include "base/hash.h"
+#include "base/int_math.h"
 
 namespace gpurf {
-
-namespace {
-
-int IndexBits(int n) {
-  return std::max(1, static_cast<int>(std::bit_width(static_cast<unsigned>(n - 1))));
-}
-
-}  // namespace
 
 const std::vector<ParamDesc>& CtaThrottleSpec::ParamDescs() {
   static const std::vector<ParamDesc> descs = {

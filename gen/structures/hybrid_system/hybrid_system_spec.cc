@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "base/hash.h"
+#include "base/int_math.h"
 
 namespace gpurf {
 
@@ -33,13 +34,6 @@ const std::vector<ParamDesc>& HybridSystemSpec::ParamDescs() {
 }
 
 namespace {
-
-int Bits(int n) {  // max(1, ceil(log2 n))
-  int b = 1;
-  while ((1 << b) < n)
-    ++b;
-  return b;
-}
 
 // A sub-spec parameter that keeps the location of the system parameter it came from.
 void SetFrom(ParamSet& sub, const ParamSet& sys, const std::string& key, const std::string& text,
@@ -78,7 +72,7 @@ HybridSystemSpec HybridSystemSpec::FromParams(const ParamSet& p) {
   s.qidx_width = std::countr_zero(static_cast<unsigned>(s.queue));
   s.mrf_tag_width = s.qidx_width + 1;  // queue entries, and the fill's read (tag = queue)
   s.wbq_idx_width = std::countr_zero(static_cast<unsigned>(s.wbq));
-  s.wbq_cnt_width = Bits(s.wbq + 1);
+  s.wbq_cnt_width = IndexBits(s.wbq + 1);
   {
     const int banks = p.IntAsInt("banks");
     const int regs = 1 << s.reg_width;

@@ -3,17 +3,9 @@
 #include <fmt/format.h>
 
 #include "base/hash.h"
+#include "base/int_math.h"
 
 namespace gpurf {
-
-namespace {
-int BitsFor(int n) {  // max(1, ceil(log2(n)))
-  int b = 1;
-  while ((1LL << b) < n)
-    ++b;
-  return b;
-}
-}  // namespace
 
 const std::vector<ParamDesc>& MrfSpec::ParamDescs() {
   static const std::vector<ParamDesc> descs = {
@@ -67,10 +59,10 @@ MrfSpec MrfSpec::FromParams(const ParamSet& p) {
              "macro (or banks x rows x width <= 4194304)");
   }
 
-  s.row_addr_width = BitsFor(s.rows);
-  s.bank_width = BitsFor(s.banks);
-  s.warp_width = BitsFor(s.warps);
-  s.reg_width = BitsFor(s.regs);
+  s.row_addr_width = IndexBits(s.rows);
+  s.bank_width = IndexBits(s.banks);
+  s.warp_width = IndexBits(s.warps);
+  s.reg_width = IndexBits(s.regs);
   s.num_slots = s.collectors * kSlots;
   s.kind = "mrf";
   s.config_hash = HashHex(s.kind + ":" + p.Canonical(), 6);

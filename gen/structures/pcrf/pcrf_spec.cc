@@ -5,17 +5,9 @@
 #include <bit>
 
 #include "base/hash.h"
+#include "base/int_math.h"
 
 namespace gpurf {
-
-namespace {
-
-// Bits of an index into n things (at least 1).
-int IndexBits(int n) {
-  return n <= 2 ? 1 : std::bit_width(static_cast<unsigned>(n - 1));
-}
-
-}  // namespace
 
 const std::vector<ParamDesc>& PcrfSpec::ParamDescs() {
   static const std::vector<ParamDesc> descs = {

@@ -5,16 +5,9 @@
 #include <bit>
 
 #include "base/hash.h"
+#include "base/int_math.h"
 
 namespace gpurf {
-
-namespace {
-
-int CeilLog2(int v) {
-  return v <= 1 ? 0 : static_cast<int>(std::bit_width(static_cast<unsigned>(v - 1)));
-}
-
-}  // namespace
 
 const std::vector<ParamDesc>& RenamingTableSpec::ParamDescs() {
   static const std::vector<ParamDesc> descs = {

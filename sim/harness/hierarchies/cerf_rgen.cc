@@ -6,41 +6,29 @@
 #include <bit>
 #include <stdexcept>
 
+#include "base/int_math.h"
+
 namespace gpurf::harness {
-
-namespace {
-
-bool Pow2(int64_t x) {
-  return x > 0 && (x & (x - 1)) == 0;
-}
-int Log2(uint64_t x) {
-  return std::countr_zero(x);
-}
-int CeilLog2(uint64_t x) {
-  return x <= 1 ? 0 : 64 - std::countl_zero(x - 1);
-}
-
-}  // namespace
 
 std::string RegMemIndexer::Params::Problem() const {
   if (warps < 1 || regs < 1)
     return fmt::format("warps {} and regs {} must be at least 1", warps, regs);
-  if (!Pow2(line_bytes) || !Pow2(banks) || !Pow2(sets))
+  if (!IsPow2(line_bytes) || !IsPow2(banks) || !IsPow2(sets))
     return fmt::format("line_bytes {}, banks {} and sets {} must be powers of two", line_bytes,
                        banks, sets);
   if (sets < banks)
     return fmt::format("{} sets cannot be spread over {} tag banks", sets, banks);
   if (addr_width < 8 || addr_width > 63)
     return fmt::format("addr_width {} outside 8..63", addr_width);
-  const int off = Log2(static_cast<uint64_t>(line_bytes));
-  const int ra = std::max(1, CeilLog2(static_cast<uint64_t>(warps) * static_cast<uint64_t>(regs)));
+  const int off = Log2Pow2(static_cast<uint64_t>(line_bytes));
+  const int ra = IndexBits(static_cast<uint64_t>(warps) * static_cast<uint64_t>(regs));
   const int pre = addr_width - off - ra;
   if (pre < 1)
     return fmt::format(
         "{} warps x {} registers need {} register-address bits above the {}-bit offset: no "
         "prefix bit is left in {}-bit addresses",
         warps, regs, ra, off, addr_width);
-  if (off + Log2(static_cast<uint64_t>(sets)) > addr_width)
+  if (off + Log2Pow2(static_cast<uint64_t>(sets)) > addr_width)
     return fmt::format("{} sets of {}-byte lines do not fit {}-bit addresses", sets, line_bytes,
                        addr_width);
   if (prefix < -1 || (prefix >= 0 && pre < 63 && prefix >= (int64_t{1} << pre)))
@@ -51,12 +39,11 @@ std::string RegMemIndexer::Params::Problem() const {
 RegMemIndexer::RegMemIndexer(const Params& p) : p_(p) {
   if (const std::string problem = p.Problem(); !problem.empty())
     throw std::invalid_argument("reg-mem re-indexing: " + problem);
-  offset_bits_ = Log2(static_cast<uint64_t>(p.line_bytes));
-  reg_addr_bits_ =
-      std::max(1, CeilLog2(static_cast<uint64_t>(p.warps) * static_cast<uint64_t>(p.regs)));
+  offset_bits_ = Log2Pow2(static_cast<uint64_t>(p.line_bytes));
+  reg_addr_bits_ = IndexBits(static_cast<uint64_t>(p.warps) * static_cast<uint64_t>(p.regs));
   prefix_bits_ = p.addr_width - offset_bits_ - reg_addr_bits_;
-  bank_bits_ = Log2(static_cast<uint64_t>(p.banks));
-  set_in_bank_bits_ = Log2(static_cast<uint64_t>(p.sets / p.banks));
+  bank_bits_ = Log2Pow2(static_cast<uint64_t>(p.banks));
+  set_in_bank_bits_ = Log2Pow2(static_cast<uint64_t>(p.sets / p.banks));
   prefix_ = p.prefix < 0 ? (uint64_t{1} << prefix_bits_) - 1 : static_cast<uint64_t>(p.prefix);
 }
 

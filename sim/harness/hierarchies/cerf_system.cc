@@ -40,11 +40,6 @@ TagArraySpec TagSpec(const CerfConfig& c) {
   return TagArraySpec::FromParams(p);
 }
 
-int AllocRegs(const sim::Kernel& k, const sim::SmConfig& sm) {
-  const int unit = std::max<int>(1, static_cast<int>(sm.register_alloc_unit));
-  return (std::max(1, k.regs_per_thread) + unit - 1) / unit * unit;
-}
-
 }  // namespace
 
 CerfConfig CerfConfig::From(const DesignSpec& d) {
@@ -53,7 +48,7 @@ CerfConfig CerfConfig::From(const DesignSpec& d) {
       d.hierarchy.cerf_bytes == 0 ? static_cast<int>(d.mrf.capacity_bytes) : d.hierarchy.cerf_bytes;
   c.ways = d.hierarchy.ways;
   c.tag_banks = d.hierarchy.tag_banks;
-  c.line_bytes = 4 * d.sm.lanes;
+  c.line_bytes = d.sm.WarpRegisterBytes();
   c.prioritized = d.hierarchy.replacement != "lru-fair";
   c.prefix = d.hierarchy.address_prefix;
   // The design's tag array (cerf_tags) sets the address width, so that the system looks up the
@@ -94,10 +89,10 @@ CerfSystem::CerfSystem(const sim::Kernel& k, const sim::SmConfig& sm, int mrf_ba
     : RfSystem(k, sm, mrf_banks, collectors),
       cfg_(c),
       live_(live),
-      regs_(AllocRegs(k, sm)),
+      regs_(sim::AllocatedRegsPerThread(k, sm)),
       lat_dram_(sm.lat_dram),
       rgen_(RegMemIndexer::Params{.warps = sm.warps,
-                                  .regs = AllocRegs(k, sm),
+                                  .regs = sim::AllocatedRegsPerThread(k, sm),
                                   .line_bytes = c.line_bytes,
                                   .banks = c.tag_banks,
                                   .sets = c.sets(),

@@ -34,27 +34,21 @@ class AvailabilityVectorsTransactor : public RtlTransactor {
   }
 
  private:
-  void Start(RtlDut& r) {
-    r.Idle();
-    r.in[P::kRstN] = Bits(1, 1);
-  }
-
   void CheckBank(RtlDut& r, int bank, int free_before, const char* what) {
     if (bank < 0 || bank >= spec_.banks)
-      ctx_.Fail(r, fmt::format("{}: {} in bank {}, the structure has banks 0..{}",
-                               ctx_.Where(ctx_.warp(), ctx_.inst()), what, bank, spec_.banks - 1));
+      ctx_.Fail(r, fmt::format("{}: {} in bank {}, the structure has banks 0..{}", ctx_.Where(),
+                               what, bank, spec_.banks - 1));
     const int got =
         static_cast<int>(r.out[P::kFreeCount].get(bank * spec_.count_bits, spec_.count_bits));
     if (got != free_before)
-      ctx_.Fail(
-          r, fmt::format("{}: {} in bank {}: free_count_o[{}] is {}, the system has {} free "
-                         "registers",
-                         ctx_.Where(ctx_.warp(), ctx_.inst()), what, bank, bank, got, free_before));
+      ctx_.Fail(r, fmt::format("{}: {} in bank {}: free_count_o[{}] is {}, the system has {} free "
+                               "registers",
+                               ctx_.Where(), what, bank, bank, got, free_before));
   }
 
   void Allocate(const AvAllocate& a) {
     RtlDut& r = dut_;
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kAllocReq].set_bit(a.bank, true);
     const int want_stall = a.wake ? spec_.wake_cycles : 0;
     const int want_id = spec_.Id(a.bank, a.row);
@@ -65,20 +59,19 @@ class AvailabilityVectorsTransactor : public RtlTransactor {
       if (r.out[P::kAllocNone].bit(a.bank))
         ctx_.Fail(r, fmt::format("{}: allocation in bank {}: alloc_none_o[{}] is 1, the system "
                                  "maps row {} ({} free)",
-                                 ctx_.Where(ctx_.warp(), ctx_.inst()), a.bank, a.bank, a.row,
-                                 a.free_before));
+                                 ctx_.Where(), a.bank, a.bank, a.row, a.free_before));
       if (r.out[P::kAllocGrant].bit(a.bank)) {
         const int id =
             static_cast<int>(r.out[P::kAllocId].get(a.bank * spec_.id_bits, spec_.id_bits));
         if (id != want_id)
-          ctx_.Fail(r, fmt::format("{}: allocation in bank {}: alloc_id_o[{}] is {} (row {}), the "
-                                   "system maps id {} (row {})",
-                                   ctx_.Where(ctx_.warp(), ctx_.inst()), a.bank, a.bank, id,
-                                   spec_.RowOf(id), want_id, a.row));
+          ctx_.Fail(r,
+                    fmt::format("{}: allocation in bank {}: alloc_id_o[{}] is {} (row {}), the "
+                                "system maps id {} (row {})",
+                                ctx_.Where(), a.bank, a.bank, id, spec_.RowOf(id), want_id, a.row));
         if (n != want_stall)
           ctx_.Fail(r, fmt::format("{}: allocation in bank {}: granted after {} stall cycles, the "
                                    "system {} ({} cycles)",
-                                   ctx_.Where(ctx_.warp(), ctx_.inst()), a.bank, n,
+                                   ctx_.Where(), a.bank, n,
                                    a.wake ? "wakes a gated subarray" : "maps in a powered one",
                                    want_stall));
         ctx_.Clock(r);
@@ -88,15 +81,15 @@ class AvailabilityVectorsTransactor : public RtlTransactor {
       if (n >= want_stall)
         ctx_.Fail(r, fmt::format("{}: allocation in bank {}: no grant after {} cycles, the system "
                                  "maps row {} after {} ({})",
-                                 ctx_.Where(ctx_.warp(), ctx_.inst()), a.bank, n + 1, a.row,
-                                 want_stall, a.wake ? "wake-up" : "no wake-up"));
+                                 ctx_.Where(), a.bank, n + 1, a.row, want_stall,
+                                 a.wake ? "wake-up" : "no wake-up"));
       ctx_.Clock(r);
     }
   }
 
   void Release(const AvRelease& a) {
     RtlDut& r = dut_;
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kRelValid].set_bit(0, true);
     r.in[P::kRelId].set(0, spec_.id_bits, static_cast<uint64_t>(spec_.Id(a.bank, a.row)));
     ctx_.Eval(r);

@@ -52,10 +52,7 @@ class CtaStatusMonitorTransactor : public RtlTransactor {
  private:
   std::string Where() const { return ctx_.Where(ctx_.warp(), ctx_.inst()); }
 
-  void Start(RtlDut& r) {
-    r.Idle();
-    r.in[P::kRstN] = Bits(1, 1);
-  }
+  void Start(RtlDut& r) { r.IdleOutOfReset(P::kRstN); }
 
   void CheckSlot(RtlDut& r, int cta, const char* what) {
     if (cta < 0 || cta >= spec_.ctas)

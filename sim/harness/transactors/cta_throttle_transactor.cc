@@ -62,22 +62,15 @@ class CtaThrottleTransactor : public RtlTransactor {
   }
 
  private:
-  std::string Where() const { return ctx_.Where(ctx_.warp(), ctx_.inst()); }
-
-  void Start(RtlDut& r) {
-    r.Idle();
-    r.in[P::kRstN] = Bits(1, 1);
-  }
-
   void CheckSlot(RtlDut& r, int slot, const char* what) {
     if (slot < 0 || slot >= spec_.slots)
-      ctx_.Fail(r, fmt::format("{}: {} of CTA slot {}, the structure has slots 0..{}", Where(),
+      ctx_.Fail(r, fmt::format("{}: {} of CTA slot {}, the structure has slots 0..{}", ctx_.Where(),
                                what, slot, spec_.slots - 1));
   }
   void CheckBank(RtlDut& r, int bank, const char* what) {
     if (bank < 0 || bank >= spec_.banks)
-      ctx_.Fail(r, fmt::format("{}: {} in bank {}, the structure has banks 0..{}", Where(), what,
-                               bank, spec_.banks - 1));
+      ctx_.Fail(r, fmt::format("{}: {} in bank {}, the structure has banks 0..{}", ctx_.Where(),
+                               what, bank, spec_.banks - 1));
   }
 
   // The edge of the request on the inputs; then the RTL's state must be the system's.
@@ -89,13 +82,13 @@ class CtaThrottleTransactor : public RtlTransactor {
 
   // After an edge: the RTL's state must be the system's.
   void CheckState(RtlDut& r, const CtState& s, const std::string& what) {
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     ctx_.Eval(r);
     const bool valid = r.out[P::kReservedValid].bit(0);
     const int res = valid ? static_cast<int>(r.out[P::kReserved].get(0, spec_.slot_bits)) : -1;
     if (res != s.reserved)
       ctx_.Fail(r, fmt::format("{}: after the {}: reserved_o is {}, the system reserves {}",
-                               Where(), what, valid ? std::to_string(res) : "none",
+                               ctx_.Where(), what, valid ? std::to_string(res) : "none",
                                s.reserved >= 0 ? fmt::format("CTA slot {}", s.reserved) : "none"));
     for (int b = 0; b < spec_.banks; ++b) {
       const int got =
@@ -104,22 +97,22 @@ class CtaThrottleTransactor : public RtlTransactor {
       if (got != want)
         ctx_.Fail(r, fmt::format("{}: after the {}: free_count_o[{}] is {}, the system has {} "
                                  "free registers in bank {}",
-                                 Where(), what, b, got, want, b));
+                                 ctx_.Where(), what, b, got, want, b));
     }
     if (r.out[P::kSpillMode].bit(0) != s.spill_mode)
       ctx_.Fail(r, fmt::format("{}: after the {}: spill_mode_o is {}, the system's spill mode {}",
-                               Where(), what, r.out[P::kSpillMode].bit(0) ? 1 : 0,
+                               ctx_.Where(), what, r.out[P::kSpillMode].bit(0) ? 1 : 0,
                                s.spill_mode ? "is on" : "is off"));
     if (r.out[P::kThrottle].bit(0) != s.throttle)
-      ctx_.Fail(
-          r, fmt::format("{}: after the {}: throttle_o is {}, the system's throttle is {}", Where(),
-                         what, r.out[P::kThrottle].bit(0) ? 1 : 0, s.throttle ? "on" : "off"));
+      ctx_.Fail(r, fmt::format("{}: after the {}: throttle_o is {}, the system's throttle is {}",
+                               ctx_.Where(), what, r.out[P::kThrottle].bit(0) ? 1 : 0,
+                               s.throttle ? "on" : "off"));
   }
 
   void Launch(const CtLaunch& l) {
     RtlDut& r = dut_;
     CheckSlot(r, l.slot, "launch");
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kLaunchValid] = Bits(1, 1);
     r.in[P::kLaunchSlot].set(0, spec_.slot_bits, static_cast<uint64_t>(l.slot));
     for (int b = 0; b < spec_.banks; ++b) {
@@ -137,7 +130,7 @@ class CtaThrottleTransactor : public RtlTransactor {
   void Exit(const CtExit& e) {
     RtlDut& r = dut_;
     CheckSlot(r, e.slot, "exit");
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kExitValid] = Bits(1, 1);
     r.in[P::kExitSlot].set(0, spec_.slot_bits, static_cast<uint64_t>(e.slot));
     Edge(r, e.after, fmt::format("exit of CTA slot {}", e.slot));
@@ -146,13 +139,13 @@ class CtaThrottleTransactor : public RtlTransactor {
   void IssueCheck(const CtIssueCheck& c) {
     RtlDut& r = dut_;
     CheckSlot(r, c.slot, "issue check");
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     ctx_.Eval(r);
     const bool thr = r.out[P::kThrottle].bit(0), ok = r.out[P::kIssueOk].bit(c.slot);
     if (thr != c.throttle || ok != c.ok)
       ctx_.Fail(r, fmt::format("{}: issue check of CTA slot {}: throttle_o {} issue_ok_o[{}] {}, "
                                "the system's throttle is {} and it {} the warp",
-                               Where(), c.slot, thr ? 1 : 0, c.slot, ok ? 1 : 0,
+                               ctx_.Where(), c.slot, thr ? 1 : 0, c.slot, ok ? 1 : 0,
                                c.throttle ? "on" : "off", c.ok ? "issues" : "holds back"));
   }
 
@@ -162,8 +155,8 @@ class CtaThrottleTransactor : public RtlTransactor {
     if (static_cast<int>(a.banks.size()) > spec_.alloc_ports)
       ctx_.Fail(r, fmt::format("{}: allocation check of {} registers, the structure has {} "
                                "allocation ports",
-                               Where(), a.banks.size(), spec_.alloc_ports));
-    Start(r);
+                               ctx_.Where(), a.banks.size(), spec_.alloc_ports));
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kAllocSlot].set(0, spec_.slot_bits, static_cast<uint64_t>(a.slot));
     for (size_t i = 0; i < a.banks.size(); ++i) {
       CheckBank(r, a.banks[i], "allocation check");
@@ -176,7 +169,7 @@ class CtaThrottleTransactor : public RtlTransactor {
     if (grant != a.grant)
       ctx_.Fail(r, fmt::format("{}: allocation check of CTA slot {} (registers in banks {}): "
                                "alloc_grant_o is {}, the system {} the instruction's registers",
-                               Where(), a.slot, fmt::join(a.banks, ", "), grant ? 1 : 0,
+                               ctx_.Where(), a.slot, fmt::join(a.banks, ", "), grant ? 1 : 0,
                                a.grant ? "maps" : "refuses"));
   }
 
@@ -184,7 +177,7 @@ class CtaThrottleTransactor : public RtlTransactor {
     RtlDut& r = dut_;
     CheckSlot(r, m.slot, "mapping");
     CheckBank(r, m.bank, "mapping");
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kAllocSlot].set(0, spec_.slot_bits, static_cast<uint64_t>(m.slot));
     r.in[P::kAllocValid].set_bit(0, true);
     r.in[P::kAllocBank].set(0, spec_.bank_bits, static_cast<uint64_t>(m.bank));
@@ -198,7 +191,7 @@ class CtaThrottleTransactor : public RtlTransactor {
     if (!r.out[P::kAllocGrant].bit(0))
       ctx_.Fail(r, fmt::format("{}: mapping of a register of CTA slot {} in bank {}: "
                                "alloc_grant_o is 0, the system maps it{}",
-                               Where(), m.slot, m.bank,
+                               ctx_.Where(), m.slot, m.bank,
                                m.spill_slot >= 0 ? " (spilling one of the full bank)" : ""));
     for (int b = 0; b < spec_.banks; ++b) {
       const uint64_t got = r.out[P::kSpill].get(b * spec_.spill_bits, spec_.spill_bits);
@@ -206,7 +199,7 @@ class CtaThrottleTransactor : public RtlTransactor {
       if (got != want)
         ctx_.Fail(r, fmt::format("{}: mapping of a register of CTA slot {} in bank {}: spill_o[{}] "
                                  "is {}, the system spills {}",
-                                 Where(), m.slot, m.bank, b, got, want));
+                                 ctx_.Where(), m.slot, m.bank, b, got, want));
     }
     ctx_.Clock(r);
     CheckState(r, m.after, fmt::format("mapping of CTA slot {} in bank {}", m.slot, m.bank));
@@ -215,7 +208,7 @@ class CtaThrottleTransactor : public RtlTransactor {
   void Release(const CtRelease& e) {
     RtlDut& r = dut_;
     CheckSlot(r, e.slot, "release");
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     if (e.bank >= 0) {
       CheckBank(r, e.bank, "release");
       r.in[P::kRelValid].set_bit(0, true);

@@ -137,8 +137,7 @@ class HybridRcTransactor : public RtlTransactor {
       ctx_.Fail(dut_, fmt::format("the hybrid-rc stores {} bits of a register, the register home "
                                   "{}: the design's widths must agree for the loop",
                                   spec_.width, ctx_.width()));
-    dut_.Idle();
-    dut_.in[P::kRstN] = Bits(1, 1);
+    dut_.IdleOutOfReset(P::kRstN);
   }
 
   // Eval; every write-back channel must show what `want` says (and its row the register's);

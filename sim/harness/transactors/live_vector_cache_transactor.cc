@@ -58,11 +58,6 @@ class LiveVectorCacheTransactor : public RtlTransactor {
   }
 
  private:
-  void Start(RtlDut& r) {
-    r.Idle();
-    r.in[P::kRstN] = Bits(1, 1);
-  }
-
   void Lookup(const LvcLookup& l) {
     RtlDut& r = dut_;
     ctx_.Blame(l.warp, l.inst);
@@ -72,7 +67,7 @@ class LiveVectorCacheTransactor : public RtlTransactor {
       ctx_.Fail(r, fmt::format("{}: live-register vector {:#x} has registers beyond the "
                                "live-vector-cache's {} bits",
                                where, l.vector, spec_.vector_bits));
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kLkValid] = Bits(1, 1);
     r.in[P::kLkPc].set(0, spec_.pc_bits, pc);
     ctx_.Eval(r);
@@ -90,7 +85,7 @@ class LiveVectorCacheTransactor : public RtlTransactor {
     if (!l.hit)
       Fill(r, l, pc, where);
     Decode(r, l, where);
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     ctx_.Eval(r);
     const uint64_t h = r.out[P::kHitCount].get(0, 32), m = r.out[P::kMissCount].get(0, 32);
     if (h != (hits_ & 0xffffffffULL) || m != (misses_ & 0xffffffffULL))
@@ -101,7 +96,7 @@ class LiveVectorCacheTransactor : public RtlTransactor {
 
   // The miss's request, taken in its first cycle, and the vector's response in the next.
   void Fill(RtlDut& r, const LvcLookup& l, uint64_t pc, const std::string& where) {
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kMemReqReady] = Bits(1, 1);
     ctx_.Eval(r);
     if (!r.out[P::kMemReqValid].bit(0) || r.out[P::kMemReqPc].get(0, spec_.pc_bits) != pc)
@@ -110,7 +105,7 @@ class LiveVectorCacheTransactor : public RtlTransactor {
                                where, pc, r.out[P::kMemReqValid].bit(0) ? 1 : 0,
                                r.out[P::kMemReqPc].get(0, spec_.pc_bits), pc));
     ctx_.Clock(r);
-    Start(r);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kMemRespValid] = Bits(1, 1);
     r.in[P::kMemRespVector].set(0, std::min(64, spec_.vector_bits), l.vector);
     ctx_.Eval(r);
@@ -132,7 +127,7 @@ class LiveVectorCacheTransactor : public RtlTransactor {
     const size_t bound = want.size() + 2;
     bool last = false;
     for (size_t c = 0; c < bound && !last; ++c) {
-      Start(r);
+      r.IdleOutOfReset(P::kRstN);
       r.in[P::kDecReady] = Bits(1, 1);
       ctx_.Eval(r);
       if (!r.out[P::kDecValid].bit(0))

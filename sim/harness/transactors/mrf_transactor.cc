@@ -130,8 +130,7 @@ class MrfTransactor : public RtlTransactor, public RegisterHome {
     using P = MrfModel::Port;
     RtlDut& m = dut_;
     const MrfSpec& s = spec_;
-    m.Idle();
-    m.in[P::kRstN] = Bits(1, 1);
+    m.IdleOutOfReset(P::kRstN);
     m.in[P::kDispReady] = Bits(1, 1);
     const bool iv = offer_issue && !queue_.empty();
     if (iv) {

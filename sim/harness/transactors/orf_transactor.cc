@@ -88,8 +88,7 @@ class OrfTransactor : public RtlTransactor {
     RtlDut& o = dut_;
     for (int e = 0; e < kEntries; ++e)
       valid_[Index(slot, e)] = 0;
-    o.Idle();
-    o.in[P::kRstN] = Bits(1, 1);
+    o.IdleOutOfReset(P::kRstN);
     o.in[P::kInv] = Bits(1, 1);
     o.in[P::kInvSlot].set(0, o.in[P::kInvSlot].width(), static_cast<uint64_t>(slot));
     ctx_.Eval(o);
@@ -124,8 +123,7 @@ class OrfTransactor : public RtlTransactor {
     const int dw = o.in[P::kWdata].width();
     // Reads: one per port and cycle, in order.
     while (!reads.empty()) {
-      o.Idle();
-      o.in[P::kRstN] = Bits(1, 1);
+      o.IdleOutOfReset(P::kRstN);
       std::array<int, 3> port_op{-1, -1, -1};
       std::vector<Op> rest;
       for (size_t i = 0; i < reads.size(); ++i) {
@@ -152,8 +150,7 @@ class OrfTransactor : public RtlTransactor {
       ctx_.Eval(o);
       if (registered_) {  // read data shows one cycle after the read
         ctx_.Clock(o);
-        o.Idle();
-        o.in[P::kRstN] = Bits(1, 1);
+        o.IdleOutOfReset(P::kRstN);
         ctx_.Eval(o);
       }
       for (int port = 0; port < 3; ++port) {
@@ -171,8 +168,7 @@ class OrfTransactor : public RtlTransactor {
       reads = std::move(rest);
     }
     for (const auto& op : writes) {
-      o.Idle();
-      o.in[P::kRstN] = Bits(1, 1);
+      o.IdleOutOfReset(P::kRstN);
       o.in[P::kWe] = Bits(1, 1);
       o.in[P::kWslot].set(0, sw, static_cast<uint64_t>(slot));
       o.in[P::kWentry].set(0, ew, static_cast<uint64_t>(op.entry));

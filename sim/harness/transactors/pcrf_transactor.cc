@@ -113,10 +113,7 @@ class PcrfTransactor : public RtlTransactor {
   }
   std::string Where() const { return ctx_.Where(ctx_.warp(), ctx_.inst()); }
 
-  void Start(RtlDut& r) {
-    r.Idle();
-    r.in[P::kRstN] = Bits(1, 1);
-  }
+  void Start(RtlDut& r) { r.IdleOutOfReset(P::kRstN); }
 
   void CheckRange(RtlDut& r, int v, int n, const char* what) {
     if (v < 0 || v >= n)

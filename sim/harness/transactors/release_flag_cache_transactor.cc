@@ -41,7 +41,7 @@ class ReleaseFlagCacheTransactor : public RtlTransactor {
     if (spec_.addr_bits < 64 && a >> spec_.addr_bits != 0)
       ctx_.Fail(r, fmt::format("{}: pir group {} needs word address {:#x}, more than the {} "
                                "address bits of the cache's PCs",
-                               ctx_.Where(ctx_.warp(), ctx_.inst()), group, a, spec_.addr_bits));
+                               ctx_.Where(), group, a, spec_.addr_bits));
     return a << spec_.offset_bits;
   }
 
@@ -51,8 +51,7 @@ class ReleaseFlagCacheTransactor : public RtlTransactor {
     const uint64_t payload_mask =
         spec_.payload_bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << spec_.payload_bits) - 1;
     const uint64_t flags = f.flags & payload_mask;
-    r.Idle();
-    r.in[P::kRstN] = Bits(1, 1);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kLkValid] = Bits(1, 1);
     r.in[P::kLkPc].set(0, spec_.pc_bits, pc);
     ctx_.Eval(r);
@@ -60,34 +59,32 @@ class ReleaseFlagCacheTransactor : public RtlTransactor {
     if (hit != f.hit || miss == f.hit)
       ctx_.Fail(r, fmt::format("{}: lookup of pir group {} (PC {:#x}): lk_hit_o {} lk_miss_o {}, "
                                "the system's cache {}",
-                               ctx_.Where(ctx_.warp(), ctx_.inst()), f.group, pc, hit ? 1 : 0,
-                               miss ? 1 : 0, f.hit ? "hits" : "misses"));
+                               ctx_.Where(), f.group, pc, hit ? 1 : 0, miss ? 1 : 0,
+                               f.hit ? "hits" : "misses"));
     if (hit) {
       const uint64_t got = r.out[P::kLkFlags].get(0, spec_.payload_bits);
       if (got != flags)
         ctx_.Fail(r, fmt::format("{}: lookup of pir group {} (PC {:#x}): lk_flags_o is {:#x}, the "
                                  "pir's release flags are {:#x}",
-                                 ctx_.Where(ctx_.warp(), ctx_.inst()), f.group, pc, got, flags));
+                                 ctx_.Where(), f.group, pc, got, flags));
     }
     ++(hit ? hits_ : misses_);
     ctx_.Clock(r);
     if (!hit) {
-      r.Idle();
-      r.in[P::kRstN] = Bits(1, 1);
+      r.IdleOutOfReset(P::kRstN);
       r.in[P::kFillValid] = Bits(1, 1);
       r.in[P::kFillPc].set(0, spec_.pc_bits, pc);
       r.in[P::kFillFlags].set(0, spec_.payload_bits, flags);
       ctx_.Eval(r);
       ctx_.Clock(r);
     }
-    r.Idle();
-    r.in[P::kRstN] = Bits(1, 1);
+    r.IdleOutOfReset(P::kRstN);
     ctx_.Eval(r);
     const uint64_t h = r.out[P::kHitCount].get(0, 32), m = r.out[P::kMissCount].get(0, 32);
     if (h != (hits_ & 0xffffffffU) || m != (misses_ & 0xffffffffU))
       ctx_.Fail(r, fmt::format("{}: hit_count_o {} miss_count_o {}, the system's cache had {} hits "
                                "and {} misses",
-                               ctx_.Where(ctx_.warp(), ctx_.inst()), h, m, hits_, misses_));
+                               ctx_.Where(), h, m, hits_, misses_));
   }
 
   ReleaseFlagCacheSpec spec_;

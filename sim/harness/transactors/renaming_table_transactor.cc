@@ -70,8 +70,7 @@ class RenamingTableTransactor : public RtlTransactor {
   // conflict counter the transactor's.
   template <class F>
   void Offer(RtlDut& r, uint32_t warp, int op, F&& set) {
-    r.Idle();
-    r.in[P::kRstN] = Bits(1, 1);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kReqValid] = Bits(1, 1);
     r.in[P::kReqOp].set(0, 2, static_cast<uint64_t>(op));
     r.in[P::kReqWarp].set(0, spec_.warp_bits, warp);
@@ -91,8 +90,7 @@ class RenamingTableTransactor : public RtlTransactor {
   // The next cycle of a request already accepted: the request inputs low.
   void Continue(RtlDut& r) {
     ctx_.Clock(r);
-    r.Idle();
-    r.in[P::kRstN] = Bits(1, 1);
+    r.IdleOutOfReset(P::kRstN);
     ctx_.Eval(r);
   }
 

@@ -194,8 +194,7 @@ class RfcTransactor : public RtlTransactor {
     int got = 0;
     bool done = false;
     for (int n = 0; n < 4 * entries + 16 && !done; ++n) {
-      r.Idle();
-      r.in[p.rst_n] = Bits(1, 1);
+      r.IdleOutOfReset(p.rst_n);
       r.in[p.wb_ready] = Bits(1, 1);
       ctx_.Eval(r);
       if (r.out[p.wb_valid].bit(0)) {

@@ -44,6 +44,7 @@
 #include <bit>
 #include <vector>
 
+#include "base/int_math.h"
 #include "base/registry.h"
 #include "gen/structures/registry.h"
 #include "gen/structures/tag_array/tag_array_ports.h"
@@ -57,21 +58,10 @@ namespace {
 using P = TagArrayPort;
 using S = TagArraySpec;
 
-// Registers per warp of the cerf system's re-indexing: the kernel's, rounded to the allocation
-// unit (as the register file allocates them).
-int AllocRegs(const sim::Kernel& k, const sim::SmConfig& sm) {
-  const int unit = std::max<int>(1, static_cast<int>(sm.register_alloc_unit));
-  return (std::max(1, k.regs_per_thread) + unit - 1) / unit * unit;
-}
-
-int CeilLog2(uint64_t x) {
-  return x <= 1 ? 0 : 64 - std::countl_zero(x - 1);
-}
-
 // Bits of the dense register address (at least one).
 int RegAddrBits(const sim::Kernel& k, const sim::SmConfig& sm) {
-  return std::max(
-      1, CeilLog2(static_cast<uint64_t>(sm.warps) * static_cast<uint64_t>(AllocRegs(k, sm))));
+  return IndexBits(static_cast<uint64_t>(sm.warps) *
+                   static_cast<uint64_t>(sim::AllocatedRegsPerThread(k, sm)));
 }
 
 std::string KernelProblem(const StructureSpec& st, const sim::Kernel& k, const sim::SmConfig& sm) {
@@ -82,7 +72,7 @@ std::string KernelProblem(const StructureSpec& st, const sim::Kernel& k, const s
   return fmt::format(
       "kernel {}: {} warps x {} registers need {} register-address bits, the tag array's RGen "
       "fields (lk_warp_i, lk_reg_i) have {}",
-      k.name, sm.warps, AllocRegs(k, sm), ra, s.warp_bits + s.reg_bits);
+      k.name, sm.warps, sim::AllocatedRegsPerThread(k, sm), ra, s.warp_bits + s.reg_bits);
 }
 
 const char* OpName(S::Op op) {
@@ -119,7 +109,7 @@ class TagArrayTransactor : public RtlTransactor {
       : RtlTransactor(std::move(dut), ctx), s_(SpecAs<S>(st.spec)) {
     if (const std::string p = KernelProblem(st.spec, ctx.kernel(), ctx.sm()); !p.empty())
       throw std::runtime_error("RTL in the loop: " + p);
-    regs_ = AllocRegs(ctx.kernel(), ctx.sm());
+    regs_ = sim::AllocatedRegsPerThread(ctx.kernel(), ctx.sm());
     off_mask_ = (uint64_t{1} << s_.offset_bits) - 1;
   }
 
@@ -141,7 +131,7 @@ class TagArrayTransactor : public RtlTransactor {
     return ((s_.AddrMask() >> low) << low) | (ra << s_.offset_bits);
   }
   int RaBits(int warps) const {
-    return std::max(1, CeilLog2(static_cast<uint64_t>(warps) * static_cast<uint64_t>(regs_)));
+    return IndexBits(static_cast<uint64_t>(warps) * static_cast<uint64_t>(regs_));
   }
 
   std::string Describe(const TagRequest& t, const TagLookup& l) const {
@@ -166,7 +156,7 @@ class TagArrayTransactor : public RtlTransactor {
       return "memory side";
     if (t.cause == TagRequest::Cause::kExitFree)
       return fmt::format("CTA exit of warp {}", t.lookups.front().warp);
-    return ctx_.Where(ctx_.warp(), ctx_.inst());
+    return ctx_.Where();
   }
 
   void Request(const TagRequest& t) {
@@ -231,8 +221,7 @@ class TagArrayTransactor : public RtlTransactor {
     const int aw = s_.addr_width;
     const size_t count = e - b;
     std::vector<int> per_bank(static_cast<size_t>(s_.banks), 0);
-    r.Idle();
-    r.in[P::kRstN] = Bits(1, 1);
+    r.IdleOutOfReset(P::kRstN);
     r.in[P::kReqValid] = Bits(1, 1);
     for (size_t k = 0; k < count; ++k) {
       const TagLookup& l = t.lookups[b + k];
@@ -288,8 +277,7 @@ class TagArrayTransactor : public RtlTransactor {
       }
       ctx_.Clock(r);
       // The request is latched at acceptance: idle inputs from the next cycle on.
-      r.Idle();
-      r.in[P::kRstN] = Bits(1, 1);
+      r.IdleOutOfReset(P::kRstN);
     }
     if (cycles - 1 != serial)
       ctx_.Fail(r, fmt::format("{}: {}: the request took {} cycles, its banks serialize to {}",
