@@ -67,6 +67,90 @@ TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
             Extra(s, "switches") + Extra(s, "switches kept (no PCRF room)"));
 }
 
+// Watches the pcrf's data ports from the golden model's side in lockstep: every row appended
+// (app_valid_i with app_ready_o at an edge) and walked out (out_valid_o with out_ready_i), and
+// the bits of the followed lanes (the low `bits`) that differ from the previous row on the same
+// port: a count independent of the transactor's, kept in `seen` (the model ends with the run).
+class PcrfPortWatch : public CycleModel {
+ public:
+  struct Seen {
+    uint64_t rows = 0, toggles = 0;
+  };
+  PcrfPortWatch(std::unique_ptr<CycleModel> m, int bits, std::shared_ptr<Seen> seen)
+      : m_(std::move(m)), bits_(bits), seen_(std::move(seen)) {}
+  void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override {
+    m_->Outputs(in, out, defined);
+    out_ = out;
+  }
+  void Clock(const PortValues& in) override {
+    if (in[PcrfPort::kAppValid].bit(0) && out_[PcrfPort::kAppReady].bit(0))
+      Count(last_app_, in[PcrfPort::kAppData]);
+    if (out_[PcrfPort::kOutValid].bit(0) && in[PcrfPort::kOutReady].bit(0))
+      Count(last_out_, out_[PcrfPort::kOutData]);
+    m_->Clock(in);
+  }
+  std::string Failure() const override { return m_->Failure(); }
+
+ private:
+  void Count(std::vector<bool>& last, const Bits& row) {
+    last.resize(static_cast<size_t>(bits_), false);
+    for (int b = 0; b < bits_; ++b) {
+      const bool v = row.bit(b);
+      seen_->toggles += v != last[static_cast<size_t>(b)] ? 1 : 0;
+      last[static_cast<size_t>(b)] = v;
+    }
+    ++seen_->rows;
+  }
+  std::unique_ptr<CycleModel> m_;
+  int bits_;
+  std::shared_ptr<Seen> seen_;
+  PortValues out_;
+  std::vector<bool> last_app_, last_out_;
+};
+
+// The PCRF's appended and walked rows are counted at its data-activity level (the toggles of the
+// lane cluster's bits, equal to the count watched on the ports) and rescale its tag+row writes
+// and chain hops in the data-dependent energy.
+TEST(FineRegLoop, PcrfRowTogglesAreCountedAndRescaleItsEnergy) {
+  const DesignSpec d = FineRegSmallPcrf();
+  const WorkloadKernel& wk = Kernel("reduction");
+  DriverOptions o = OneSm(RfMode::kLockstep);
+  auto watch = std::make_shared<PcrfPortWatch::Seen>();
+  int pcrfs = 0;
+  o.rtl.make_model = [&](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
+    if (s.kind() != "pcrf")
+      return MakeModel(s);
+    ++pcrfs;
+    return std::make_unique<PcrfPortWatch>(MakeModel(s), 128, watch);  // 4 lanes x 32 bits
+  };
+  DesignResult r;
+  ASSERT_NO_THROW(r = RunDesign(d, {wk}, o));
+  ASSERT_EQ(pcrfs, 1);
+  ASSERT_EQ(r.energies.row_bits, 128);
+  const RfStats& s = r.kernels.at(0).rf;
+  const auto& p = r.activity.pcrf;
+  // Every append and every walked row, 128 bits each.
+  EXPECT_EQ(
+      p.transfers,
+      r.counts.events.at(static_cast<size_t>(r.energies.ComponentIndex("PCRF tag+row writes"))) +
+          Extra(s, "restored entries"));
+  EXPECT_EQ(p.transfers, watch->rows);
+  EXPECT_EQ(p.bits, 128 * p.transfers);
+  EXPECT_GT(p.toggles, 0u);
+  EXPECT_EQ(p.toggles, watch->toggles);
+  // Kernel values toggle fewer bits than uniform random data: the PCRF's row energy falls by
+  // the activity / 0.5, its pointer updates and the other events keep theirs.
+  EXPECT_LT(p.Activity(), 0.5);
+  for (const char* n : DataActivity::kPcrfRowComponents) {
+    const double uniform = r.energy.FindComponent(n)->pj, data = r.data_energy.FindComponent(n)->pj;
+    EXPECT_GT(uniform, 0.0) << n;
+    EXPECT_LT(data, uniform) << n;
+    EXPECT_NEAR(data, uniform * p.Activity() / 0.5, 1e-6 * uniform) << n;
+  }
+  EXPECT_DOUBLE_EQ(r.data_energy.FindComponent("PCRF pointer updates")->pj,
+                   r.energy.FindComponent("PCRF pointer updates")->pj);
+}
+
 // Regression: the loop derives the design again for the warps each kernel keeps resident, which
 // changed the pcrf's `regs` with the MRF's registers per thread, so the whole-corpus run built a
 // new multi-minute Verilator model of the 1024-entry PCRF per kernel shape. The loop's pcrf
