@@ -16,6 +16,7 @@
 
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "base/registry.h"
@@ -321,6 +322,38 @@ TEST_F(FineRegCorruptedExpectation, MonitorReportsTheCounts) {
   ExpectMentions(Report(CsmSet(0, 2, 2, {2, 0})),
                  {"after the start or resume of CTA slot 0: active_count_o 1 pending_count_o 0",
                   "the system has 2 CTAs active and 0 pending"});
+}
+
+// `gpurf energy --rtl` on a finereg design reports the PCRF's row toggles beside the levels' and
+// its data-dependent row energy below the uniform-random one, in the table and the JSON.
+class FineRegRtlCli : public rtl_points::RtlCliFixture {
+ protected:
+  FineRegRtlCli() : RtlCliFixture("gpurf_finereg_rtl_cli_") {}
+};
+
+TEST_F(FineRegRtlCli, EnergyReportsThePcrfToggles) {
+  std::ifstream f(GPURF_SOURCE_DIR "/configs/examples/finereg.yaml");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  const size_t at = text.find("pcrf_bytes: 131072");
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, 18, "pcrf_bytes: 8192");
+  const std::string design = Write("finereg_small.yaml", text);
+  const std::string json = (dir_ / "r.json").string();
+  const test::CliResult r =
+      Run(fmt::format("energy {} -w reduction --sms 1 --rtl --json {}", design, json));
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("  PCRF  "), std::string::npos) << r.out;
+  std::ifstream jf(json);
+  const nlohmann::json j = nlohmann::json::parse(jf);
+  const auto& p = j.at("designs").at(0).at("rtl").at("levels").at("PCRF");
+  EXPECT_GT(p.at("toggles").get<uint64_t>(), 0u);
+  EXPECT_EQ(p.at("bits").get<uint64_t>(), 128 * p.at("transfers").get<uint64_t>());
+  EXPECT_GT(p.at("uniform_access_pj").get<double>(), 0.0);
+  EXPECT_NEAR(p.at("data_access_pj").get<double>(),
+              p.at("uniform_access_pj").get<double>() * p.at("activity").get<double>() / 0.5,
+              1e-6 * p.at("uniform_access_pj").get<double>());
 }
 
 }  // namespace
