@@ -36,10 +36,11 @@
 // instruction (PC and opcode), signal, expected and actual values.
 //
 // Data-dependent switching. Every row that crosses a data port (MRF write data and operand
-// data, RFC write, lookup and write-back data, ORF write and read data) is compared with the
-// previous row on the same logical port (the bus holds its last value between transfers); the
-// differing bits are toggles, counted per hierarchy level. DataActivity turns them into an
-// activity factor; with uniformly random data half the bits toggle, which is what the
+// data, RFC write, lookup and write-back data, ORF write and read data, the PCRF's appended and
+// walked rows) is compared with the previous row on the same logical port (the bus holds its
+// last value between transfers); the differing bits are toggles, counted per hierarchy level
+// (the PCRF's apart, its energies being events: DataActivity::pcrf). DataActivity turns them into
+// an activity factor; with uniformly random data half the bits toggle, which is what the
 // characterized per-access energies assume (synth/ stimulus), so the data-dependent access
 // energy of a level is its uniform-random access energy x activity / 0.5.
 #pragma once

@@ -332,14 +332,7 @@ class FineRegRtlCli : public rtl_points::RtlCliFixture {
 };
 
 TEST_F(FineRegRtlCli, EnergyReportsThePcrfToggles) {
-  std::ifstream f(GPURF_SOURCE_DIR "/configs/examples/finereg.yaml");
-  std::stringstream ss;
-  ss << f.rdbuf();
-  std::string text = ss.str();
-  const size_t at = text.find("pcrf_bytes: 131072");
-  ASSERT_NE(at, std::string::npos);
-  text.replace(at, 18, "pcrf_bytes: 8192");
-  const std::string design = Write("finereg_small.yaml", text);
+  const std::string design = Write("finereg_small.yaml", rtl_points::FineRegSmallPcrfText());
   const std::string json = (dir_ / "r.json").string();
   const test::CliResult r =
       Run(fmt::format("energy {} -w reduction --sms 1 --rtl --json {}", design, json));
