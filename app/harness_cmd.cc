@@ -377,6 +377,17 @@ double AccessPj(const energy::Breakdown& b, const std::string& name) {
   return pj;
 }
 
+// The energy of FineReg's PCRF row accesses in `b` (its components that are one row each,
+// h::DataActivity::kPcrfRowComponents).
+double PcrfRowPj(const energy::Breakdown& b) {
+  double pj = 0;
+  for (const char* name : h::DataActivity::kPcrfRowComponents) {
+    if (const energy::ComponentBreakdown* c = b.FindComponent(name))
+      pj += c->pj;
+  }
+  return pj;
+}
+
 nlohmann::ordered_json MemoryJson(const sim::mem::MemStats& m) {
   nlohmann::ordered_json j;
   j["warp_accesses"] = m.warp_accesses;
@@ -473,6 +484,15 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
                            {"activity", la.Activity()},
                            {"uniform_access_pj", AccessPj(r.energy, name)},
                            {"data_access_pj", AccessPj(r.data_energy, name)}};
+    }
+    if (r.activity.pcrf.transfers > 0) {
+      const auto& la = r.activity.pcrf;
+      a["levels"]["PCRF"] = {{"transfers", la.transfers},
+                             {"bits", la.bits},
+                             {"toggles", la.toggles},
+                             {"activity", la.Activity()},
+                             {"uniform_access_pj", PcrfRowPj(r.energy)},
+                             {"data_access_pj", PcrfRowPj(r.data_energy)}};
     }
     a["data_energy_pj"] = r.data_energy.total_pj();
     j["rtl"] = a;
@@ -605,6 +625,14 @@ std::string RtlSummary(const h::DesignResult& r) {
     s += fmt::format("  {:<4} {:>12} {:>14} {:>9.3f} {:>16.1f} {:>16.1f}\n", name, la.transfers,
                      la.toggles, la.Activity(), AccessPj(r.energy, name),
                      AccessPj(r.data_energy, name));
+  }
+  if (r.activity.pcrf.transfers > 0) {
+    const auto& la = r.activity.pcrf;
+    s += fmt::format(
+        "  {:<4} {:>12} {:>14} {:>9.3f} {:>16.1f} {:>16.1f}  (appends and walks, "
+        "the lane cluster's bits; its tag+row writes and chain hops)\n",
+        "PCRF", la.transfers, la.toggles, la.Activity(), PcrfRowPj(r.energy),
+        PcrfRowPj(r.data_energy));
   }
   const double b = r.base_energy.total_pj();
   s += fmt::format(

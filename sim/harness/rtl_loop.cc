@@ -149,12 +149,24 @@ std::unique_ptr<StructureBackend> MakeLockstepBackend(std::unique_ptr<DutModel> 
 // ---------------------------------------------------------------------------------------------
 // DataActivity
 
+void DataActivity::Level::Transfer(Bits& last, const Bits& now) {
+  if (last.width() != now.width())
+    last = Bits(now.width());  // the bus starts at zero
+  toggles += static_cast<uint64_t>(last.popcount_xor(now));
+  bits += static_cast<uint64_t>(now.width());
+  ++transfers;
+  last = now;
+}
+
 DataActivity& DataActivity::operator+=(const DataActivity& o) {
   for (size_t l = 0; l < level.size(); ++l) {
     level[l].transfers += o.level[l].transfers;
     level[l].bits += o.level[l].bits;
     level[l].toggles += o.level[l].toggles;
   }
+  pcrf.transfers += o.pcrf.transfers;
+  pcrf.bits += o.pcrf.bits;
+  pcrf.toggles += o.pcrf.toggles;
   value_checks += o.value_checks;
   dropped_result_writes += o.dropped_result_writes;
   restored_rows += o.restored_rows;
@@ -178,6 +190,16 @@ energy::Breakdown DataActivity::DataDependent(const energy::Breakdown& uniform) 
     for (size_t l = 0; l < level.size(); ++l) {
       if (as == LevelName(l) && level[l].bits > 0)
         bl.access_pj = bl.access_pj * level[l].Activity() / 0.5;
+    }
+  }
+  if (pcrf.bits > 0) {
+    for (const char* name : kPcrfRowComponents) {
+      auto it = std::find_if(b.components.begin(), b.components.end(),
+                             [&](const energy::ComponentBreakdown& c) { return c.name == name; });
+      if (it == b.components.end())
+        throw std::logic_error(fmt::format(
+            "PCRF rows toggled in the loop but the energy breakdown has no component '{}'", name));
+      it->pj = it->pj * pcrf.Activity() / 0.5;
     }
   }
   return b;
@@ -317,13 +339,7 @@ void RtlLoopContext::CheckValue(const RtlDut& d, const std::string& signal, cons
 }
 
 void RtlLoopContext::Toggle(ActivityLevel l, Bits& last, const Bits& now) {
-  if (last.width() != now.width())
-    last = Bits(now.width());  // the bus starts at zero
-  auto& a = act_.level[static_cast<size_t>(l)];
-  a.toggles += static_cast<uint64_t>(last.popcount_xor(now));
-  a.bits += static_cast<uint64_t>(now.width());
-  ++a.transfers;
-  last = now;
+  act_.level[static_cast<size_t>(l)].Transfer(last, now);
 }
 
 void RtlLoopContext::Eval(RtlDut& d) {

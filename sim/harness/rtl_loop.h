@@ -36,14 +36,16 @@
 // instruction (PC and opcode), signal, expected and actual values.
 //
 // Data-dependent switching. Every row that crosses a data port (MRF write data and operand
-// data, RFC write, lookup and write-back data, ORF write and read data) is compared with the
-// previous row on the same logical port (the bus holds its last value between transfers); the
-// differing bits are toggles, counted per hierarchy level. DataActivity turns them into an
-// activity factor; with uniformly random data half the bits toggle, which is what the
+// data, RFC write, lookup and write-back data, ORF write and read data, the PCRF's appended and
+// walked rows) is compared with the previous row on the same logical port (the bus holds its
+// last value between transfers); the differing bits are toggles, counted per hierarchy level
+// (the PCRF's apart, its energies being events: DataActivity::pcrf). DataActivity turns them into
+// an activity factor; with uniformly random data half the bits toggle, which is what the
 // characterized per-access energies assume (synth/ stimulus), so the data-dependent access
 // energy of a level is its uniform-random access energy x activity / 0.5.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -109,8 +111,16 @@ struct DataActivity {
     uint64_t bits = 0;       // their bits
     uint64_t toggles = 0;    // bits that differ from the previous row on the same port
     double Activity() const { return bits ? static_cast<double>(toggles) / bits : 0.0; }
+    // Row `now` crossed the port whose previous row is `last` (zero at first): counts it and
+    // its toggles, and makes it the port's last row.
+    void Transfer(Bits& last, const Bits& now);
   };
   std::array<Level, kNumActivityLevels> level{};
+  // FineReg's PCRF (pcrf transactor): the rows appended (app_data_i) and walked out
+  // (out_data_o), each against the previous row on its port, over the bits that hold the lane
+  // cluster's kernel values (the row's other lanes are the loop's pattern, not data). The PCRF
+  // is priced by events, not as a level: DataDependent rescales kPcrfRowComponents by it.
+  Level pcrf;
   uint64_t value_checks = 0;  // rows compared with the kernel's values (all equal, or a stop)
   uint64_t rtl_cycles = 0;    // clock edges of all structures
   // Result writes a structure dropped because their warp was descheduled before they arrived
@@ -127,12 +137,18 @@ struct DataActivity {
   uint64_t vector_lookups = 0;
   uint64_t status_decisions = 0;  // CTA status monitor stall decisions equal to the system's
 
+  // The finereg hierarchy's components that are one PCRF row access each (its tag+row writes
+  // and chain hops, sim/harness/hierarchies/finereg_system.cc), rescaled by `pcrf`.
+  static constexpr std::array<const char*, 2> kPcrfRowComponents = {"PCRF tag+row writes",
+                                                                    "PCRF chain hops"};
   // The name of level `l` (index ActivityLevel), as the energies name it.
   static const char* LevelName(size_t l);
   DataActivity& operator+=(const DataActivity& o);
   // Access energy of `uniform` rescaled by each level's activity (levels without transfers,
   // and levels `uniform` does not have, keep their uniform-random energy). A breakdown level
-  // takes the activity of the level its `activity` names (energy::LevelEnergy::activity).
+  // takes the activity of the level its `activity` names (energy::LevelEnergy::activity). With
+  // PCRF rows counted, kPcrfRowComponents take the PCRF's activity (std::logic_error when
+  // `uniform` lacks one: the loop ran a PCRF whose events are priced under another name).
   energy::Breakdown DataDependent(const energy::Breakdown& uniform) const;
 };
 

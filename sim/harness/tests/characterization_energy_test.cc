@@ -259,5 +259,65 @@ TEST(CharacterizationEnergy, RcAndRspTogglesRescaleTheirLevels) {
               1e-9);
 }
 
+// The PCRF's row toggles (pcrf transactor: appends and walks) rescale its tag+row writes and
+// chain hops, not its pointer updates nor a level whose rows did not move.
+TEST(CharacterizationEnergy, PcrfTogglesRescaleItsRowAccesses) {
+  const DesignSpec d = LoadDesign(GPURF_SOURCE_DIR "/configs/examples/finereg.yaml");
+  energy::Energies e;
+  sp::RegisterFileEnergies pe;
+  EnergiesFor(d, 32, "", e, pe, sp::ParseStructureCharacterizations(PcrfReport(), "p.json"));
+  energy::AccessCounts c(e);
+  c.levels[0].reads[0] = 10;
+  for (auto& n : c.events)
+    n = 5;
+  const energy::Breakdown uniform = energy::Evaluate(c, e, energy::SmGeometry{});
+  DataActivity a;
+  a.pcrf = {8, 1000, 200};  // activity 0.2: 0.4 of the uniform-random energy
+  const energy::Breakdown data = a.DataDependent(uniform);
+  for (const char* n : DataActivity::kPcrfRowComponents) {
+    ASSERT_NE(uniform.FindComponent(n), nullptr) << n;
+    EXPECT_GT(uniform.FindComponent(n)->pj, 0.0) << n;
+    EXPECT_NEAR(data.FindComponent(n)->pj, uniform.FindComponent(n)->pj * 0.4, 1e-9) << n;
+  }
+  EXPECT_DOUBLE_EQ(data.FindComponent("PCRF pointer updates")->pj,
+                   uniform.FindComponent("PCRF pointer updates")->pj);
+  EXPECT_DOUBLE_EQ(data.FindComponent("vector-cache accesses")->pj,
+                   uniform.FindComponent("vector-cache accesses")->pj);
+  EXPECT_DOUBLE_EQ(data.FindLevel("MRF")->access_pj, uniform.FindLevel("MRF")->access_pj);
+  // Summed over kernels, the PCRF's counts add up like a level's.
+  DataActivity sum;
+  sum += a;
+  sum += a;
+  EXPECT_EQ(sum.pcrf.transfers, 16u);
+  EXPECT_EQ(sum.pcrf.bits, 2000u);
+  EXPECT_EQ(sum.pcrf.toggles, 400u);
+  // PCRF rows counted for a breakdown that does not price them under those names: an error, not
+  // a silently uniform estimate.
+  energy::Breakdown other = uniform;
+  other.components.erase(other.components.begin());
+  EXPECT_THROW(a.DataDependent(other), std::logic_error);
+  // Without PCRF rows the components keep their uniform-random energy.
+  EXPECT_DOUBLE_EQ(DataActivity{}.DataDependent(uniform).components_pj(), uniform.components_pj());
+}
+
+// A row crossing a port counts the bits that differ from the port's previous row (zero first).
+TEST(CharacterizationEnergy, TransferCountsTheBitsThatDifferFromThePreviousRow) {
+  DataActivity::Level l;
+  Bits last;
+  Bits a(130), b(130);
+  a.set(0, 64, 0xF0F0ULL);  // 8 bits set
+  a.set_bit(129, true);     // 9
+  b.set(0, 64, 0x0FF0ULL);  // differs from a in 8 bits of the low word, and bit 129
+  l.Transfer(last, a);
+  EXPECT_EQ(l.toggles, 9u);
+  l.Transfer(last, b);
+  EXPECT_EQ(l.toggles, 9u + 9u);
+  l.Transfer(last, b);
+  EXPECT_EQ(l.toggles, 18u);
+  EXPECT_EQ(l.transfers, 3u);
+  EXPECT_EQ(l.bits, 390u);
+  EXPECT_EQ(last, b);
+}
+
 }  // namespace
 }  // namespace gpurf::harness

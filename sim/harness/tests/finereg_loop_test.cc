@@ -16,6 +16,7 @@
 
 #include <fstream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "base/registry.h"
@@ -65,6 +66,90 @@ TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
   // decided again while they last).
   EXPECT_GE(rtl.activity.status_decisions,
             Extra(s, "switches") + Extra(s, "switches kept (no PCRF room)"));
+}
+
+// Watches the pcrf's data ports from the golden model's side in lockstep: every row appended
+// (app_valid_i with app_ready_o at an edge) and walked out (out_valid_o with out_ready_i), and
+// the bits of the followed lanes (the low `bits`) that differ from the previous row on the same
+// port: a count independent of the transactor's, kept in `seen` (the model ends with the run).
+class PcrfPortWatch : public CycleModel {
+ public:
+  struct Seen {
+    uint64_t rows = 0, toggles = 0;
+  };
+  PcrfPortWatch(std::unique_ptr<CycleModel> m, int bits, std::shared_ptr<Seen> seen)
+      : m_(std::move(m)), bits_(bits), seen_(std::move(seen)) {}
+  void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override {
+    m_->Outputs(in, out, defined);
+    out_ = out;
+  }
+  void Clock(const PortValues& in) override {
+    if (in[PcrfPort::kAppValid].bit(0) && out_[PcrfPort::kAppReady].bit(0))
+      Count(last_app_, in[PcrfPort::kAppData]);
+    if (out_[PcrfPort::kOutValid].bit(0) && in[PcrfPort::kOutReady].bit(0))
+      Count(last_out_, out_[PcrfPort::kOutData]);
+    m_->Clock(in);
+  }
+  std::string Failure() const override { return m_->Failure(); }
+
+ private:
+  void Count(std::vector<bool>& last, const Bits& row) {
+    last.resize(static_cast<size_t>(bits_), false);
+    for (int b = 0; b < bits_; ++b) {
+      const bool v = row.bit(b);
+      seen_->toggles += v != last[static_cast<size_t>(b)] ? 1 : 0;
+      last[static_cast<size_t>(b)] = v;
+    }
+    ++seen_->rows;
+  }
+  std::unique_ptr<CycleModel> m_;
+  int bits_;
+  std::shared_ptr<Seen> seen_;
+  PortValues out_;
+  std::vector<bool> last_app_, last_out_;
+};
+
+// The PCRF's appended and walked rows are counted at its data-activity level (the toggles of the
+// lane cluster's bits, equal to the count watched on the ports) and rescale its tag+row writes
+// and chain hops in the data-dependent energy.
+TEST(FineRegLoop, PcrfRowTogglesAreCountedAndRescaleItsEnergy) {
+  const DesignSpec d = FineRegSmallPcrf();
+  const WorkloadKernel& wk = Kernel("reduction");
+  DriverOptions o = OneSm(RfMode::kLockstep);
+  auto watch = std::make_shared<PcrfPortWatch::Seen>();
+  int pcrfs = 0;
+  o.rtl.make_model = [&](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
+    if (s.kind() != "pcrf")
+      return MakeModel(s);
+    ++pcrfs;
+    return std::make_unique<PcrfPortWatch>(MakeModel(s), 128, watch);  // 4 lanes x 32 bits
+  };
+  DesignResult r;
+  ASSERT_NO_THROW(r = RunDesign(d, {wk}, o));
+  ASSERT_EQ(pcrfs, 1);
+  ASSERT_EQ(r.energies.row_bits, 128);
+  const RfStats& s = r.kernels.at(0).rf;
+  const auto& p = r.activity.pcrf;
+  // Every append and every walked row, 128 bits each.
+  EXPECT_EQ(
+      p.transfers,
+      r.counts.events.at(static_cast<size_t>(r.energies.ComponentIndex("PCRF tag+row writes"))) +
+          Extra(s, "restored entries"));
+  EXPECT_EQ(p.transfers, watch->rows);
+  EXPECT_EQ(p.bits, 128 * p.transfers);
+  EXPECT_GT(p.toggles, 0u);
+  EXPECT_EQ(p.toggles, watch->toggles);
+  // Kernel values toggle fewer bits than uniform random data: the PCRF's row energy falls by
+  // the activity / 0.5, its pointer updates and the other events keep theirs.
+  EXPECT_LT(p.Activity(), 0.5);
+  for (const char* n : DataActivity::kPcrfRowComponents) {
+    const double uniform = r.energy.FindComponent(n)->pj, data = r.data_energy.FindComponent(n)->pj;
+    EXPECT_GT(uniform, 0.0) << n;
+    EXPECT_LT(data, uniform) << n;
+    EXPECT_NEAR(data, uniform * p.Activity() / 0.5, 1e-6 * uniform) << n;
+  }
+  EXPECT_DOUBLE_EQ(r.data_energy.FindComponent("PCRF pointer updates")->pj,
+                   r.energy.FindComponent("PCRF pointer updates")->pj);
 }
 
 // Regression: the loop derives the design again for the warps each kernel keeps resident, which
@@ -237,6 +322,31 @@ TEST_F(FineRegCorruptedExpectation, MonitorReportsTheCounts) {
   ExpectMentions(Report(CsmSet(0, 2, 2, {2, 0})),
                  {"after the start or resume of CTA slot 0: active_count_o 1 pending_count_o 0",
                   "the system has 2 CTAs active and 0 pending"});
+}
+
+// `gpurf energy --rtl` on a finereg design reports the PCRF's row toggles beside the levels' and
+// its data-dependent row energy below the uniform-random one, in the table and the JSON.
+class FineRegRtlCli : public rtl_points::RtlCliFixture {
+ protected:
+  FineRegRtlCli() : RtlCliFixture("gpurf_finereg_rtl_cli_") {}
+};
+
+TEST_F(FineRegRtlCli, EnergyReportsThePcrfToggles) {
+  const std::string design = Write("finereg_small.yaml", rtl_points::FineRegSmallPcrfText());
+  const std::string json = (dir_ / "r.json").string();
+  const test::CliResult r =
+      Run(fmt::format("energy {} -w reduction --sms 1 --rtl --json {}", design, json));
+  ASSERT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("  PCRF  "), std::string::npos) << r.out;
+  std::ifstream jf(json);
+  const nlohmann::json j = nlohmann::json::parse(jf);
+  const auto& p = j.at("designs").at(0).at("rtl").at("levels").at("PCRF");
+  EXPECT_GT(p.at("toggles").get<uint64_t>(), 0u);
+  EXPECT_EQ(p.at("bits").get<uint64_t>(), 128 * p.at("transfers").get<uint64_t>());
+  EXPECT_GT(p.at("uniform_access_pj").get<double>(), 0.0);
+  EXPECT_NEAR(p.at("data_access_pj").get<double>(),
+              p.at("uniform_access_pj").get<double>() * p.at("activity").get<double>() / 0.5,
+              1e-6 * p.at("uniform_access_pj").get<double>());
 }
 
 }  // namespace

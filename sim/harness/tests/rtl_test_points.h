@@ -145,7 +145,7 @@ inline void ExpectMentions(const std::string& m, std::initializer_list<const cha
 
 // configs/examples/finereg.yaml with a 64-entry (8 KB) PCRF: its Verilator model builds in
 // seconds, the example's 1024-entry PCRF in minutes (that one runs in the soak corpus run).
-inline DesignSpec FineRegSmallPcrf() {
+inline std::string FineRegSmallPcrfText() {
   std::ifstream f(GPURF_SOURCE_DIR "/configs/examples/finereg.yaml");
   std::stringstream ss;
   ss << f.rdbuf();
@@ -154,7 +154,10 @@ inline DesignSpec FineRegSmallPcrf() {
   const size_t at = text.find(from);
   EXPECT_NE(at, std::string::npos);
   text.replace(at, from.size(), "pcrf_bytes: 8192");
-  return LoadDesignFromString(text, "finereg_small.yaml");
+  return text;
+}
+inline DesignSpec FineRegSmallPcrf() {
+  return LoadDesignFromString(FineRegSmallPcrfText(), "finereg_small.yaml");
 }
 
 // Options for one SM (FineReg's figures on one SM keep its pending-CTA pools busy).

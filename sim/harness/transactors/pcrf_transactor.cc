@@ -23,6 +23,11 @@
 // (PcrfPendingResult: then the ACRF gets the newer value with the restore and the PCRF's row is
 // checked against the append only).
 //
+// Toggles. Each row appended and each row walked out counts its toggles against the previous
+// row on the same port (DataActivity::pcrf), over the low bits that hold the kernel's values:
+// the pattern lanes would only measure the pattern. `gpurf energy --rtl` rescales the PCRF's
+// tag+row writes and chain hops by that activity (rtl_loop.h "Data-dependent switching").
+//
 // The structure is generated as the design declares it (entries from the PCRF bytes, the row of
 // one warp register, the resident CTAs' pointer table); a kernel whose threads have more
 // registers than the tag's register index holds is reported as a kernel the loop cannot run.
@@ -146,6 +151,9 @@ class PcrfTransactor : public RtlTransactor {
                                Where(), what, got_free, free));
   }
 
+  // The low bits of a row that hold the kernel's values (the lane cluster the loop follows).
+  int FollowedBits() const { return std::min(ctx_.width(), spec_.row_bits); }
+
   // The row appended: the kernel's row of the register in the low bits, the pattern above.
   Bits Row(const PcrfAppend& a) {
     Bits row(spec_.row_bits);
@@ -179,6 +187,7 @@ class PcrfTransactor : public RtlTransactor {
     r.in[P::kAppWarp].set(0, spec_.warp_bits, static_cast<uint64_t>(a.warp_in_cta));
     r.in[P::kAppReg].set(0, spec_.reg_bits, static_cast<uint64_t>(a.reg));
     r.in[P::kAppData] = row;
+    ctx_.activity().pcrf.Transfer(last_append_, row.slice(0, FollowedBits()));
     ctx_.Eval(r);
     const std::string what = fmt::format("save of warp {} (warp id {} of CTA slot {}) r{}", a.warp,
                                          a.warp_in_cta, a.cta, a.reg);
@@ -273,6 +282,7 @@ class PcrfTransactor : public RtlTransactor {
       ctx_.Fail(r, fmt::format("{}: {}: entry {} was not appended for warp {} r{}", Where(), what,
                                want.entry, want.warp, want.reg));
     const Bits& data = r.out[P::kOutData];
+    ctx_.activity().pcrf.Transfer(last_walked_, data.slice(0, FollowedBits()));
     if (data != s.row)
       ctx_.Fail(
           r, fmt::format("{}: {}: out_data_o of entry {} (warp {} r{}) is {}, the row "
@@ -299,6 +309,8 @@ class PcrfTransactor : public RtlTransactor {
   std::vector<Saved> saved_;                // per entry: what the loop appended there
   std::unordered_map<uint64_t, int> held_;  // (warp, register) -> entry
   uint64_t appends_ = 0;
+  // The previous row on the append port and on the walk's output port (their data toggles).
+  Bits last_append_, last_walked_;
 };
 
 }  // namespace
