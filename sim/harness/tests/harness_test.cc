@@ -11,6 +11,7 @@
 #include "gen/config/yaml_loader.h"
 #include "sim/harness/driver.h"
 #include "sim/harness/hierarchy.h"
+#include "sim/harness/tests/corpus_kernels.h"
 #include "sim/passes/analysis.h"
 #include "sim/tests/cli_fixture.h"
 #include "sim/tests/kernels_util.h"
@@ -212,22 +213,10 @@ TEST(Harness, BankConflictsDelayOperands) {
 // kernels of Gebhart's evaluation (what FewerActiveWarpsLowerIpc needs); WholeCorpus (label soak)
 // runs the same per-kernel checks on every corpus kernel (the later, gather-heavy ones too), which
 // took about 150 s of CPU in the default suite.
-const std::set<std::string> kSdkKernels = {
-    "bfs",       "bitonicSort", "blackScholes", "convolutionSeparable", "histogram", "hotspot",
-    "matrixMul", "nbody",       "reduction",    "scalarProd",           "transpose", "vectorAdd"};
-
 template <bool kWhole>
 class CorpusRuns : public testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    for (const auto& name : sim::ListWorkloads(sim::DefaultCorpusDir())) {
-      if (!kWhole && !kSdkKernels.count(name))
-        continue;
-      runs_.push_back(sim::RunWorkload(
-          sim::LoadLaunch(sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), name))));
-      kernels_.push_back({name, &runs_.back()->compiled.kernel, &runs_.back()->run});
-    }
-  }
+  static void SetUpTestSuite() { corpus_kernels::Run(kWhole, runs_, kernels_); }
   static void TearDownTestSuite() {
     kernels_.clear();
     runs_.clear();
@@ -381,10 +370,10 @@ TEST_F(Corpus, FewerActiveWarpsLowerIpc) {
   // gather-heavy kernels need more warps in flight: docs/results.md).
   std::vector<WorkloadKernel> kernels;
   for (const auto& k : kernels_) {
-    if (kSdkKernels.count(k.workload))
+    if (corpus_kernels::Sdk().count(k.workload))
       kernels.push_back(k);
   }
-  ASSERT_EQ(kernels.size(), kSdkKernels.size());
+  ASSERT_EQ(kernels.size(), corpus_kernels::Sdk().size());
   DriverOptions all, eight, four;
   all.scheduler = "single-level";
   eight.active_warps = 8;
