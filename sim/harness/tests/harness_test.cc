@@ -11,6 +11,7 @@
 #include "gen/config/yaml_loader.h"
 #include "sim/harness/driver.h"
 #include "sim/harness/hierarchy.h"
+#include "sim/harness/tests/corpus_kernels.h"
 #include "sim/passes/analysis.h"
 #include "sim/tests/cli_fixture.h"
 #include "sim/tests/kernels_util.h"
@@ -208,25 +209,23 @@ TEST(Harness, BankConflictsDelayOperands) {
   EXPECT_EQ(r2.kernels[0].sm.operand_delay_cycles, 0u);
 }
 
-// The corpus, executed once for all tests.
-class Corpus : public testing::Test {
+// The corpus, executed once per test suite. Corpus (label unit) runs the twelve CUDA SDK-style
+// kernels of Gebhart's evaluation (what FewerActiveWarpsLowerIpc needs); WholeCorpus (label soak)
+// runs the same per-kernel checks on every corpus kernel (the later, gather-heavy ones too), which
+// took about 150 s of CPU in the default suite.
+template <bool kWhole>
+class CorpusRuns : public testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    for (const auto& name : sim::ListWorkloads(sim::DefaultCorpusDir())) {
-      runs_.push_back(sim::RunWorkload(
-          sim::LoadLaunch(sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), name))));
-      kernels_.push_back({name, &runs_.back()->compiled.kernel, &runs_.back()->run});
-    }
-  }
+  static void SetUpTestSuite() { corpus_kernels::Run(kWhole, runs_, kernels_); }
   static void TearDownTestSuite() {
     kernels_.clear();
     runs_.clear();
   }
-  static std::vector<std::unique_ptr<sim::WorkloadRun>> runs_;
-  static std::vector<WorkloadKernel> kernels_;
+  static inline std::vector<std::unique_ptr<sim::WorkloadRun>> runs_;
+  static inline std::vector<WorkloadKernel> kernels_;
 };
-std::vector<std::unique_ptr<sim::WorkloadRun>> Corpus::runs_;
-std::vector<WorkloadKernel> Corpus::kernels_;
+using Corpus = CorpusRuns<false>;
+using WholeCorpus = CorpusRuns<true>;
 
 uint64_t Reads(const energy::LevelCounts& c) {
   return c.reads[0] + c.reads[1];
@@ -235,8 +234,8 @@ uint64_t Writes(const energy::LevelCounts& c) {
   return c.writes[0] + c.writes[1];
 }
 
-TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
-  ASSERT_GE(kernels_.size(), 10u);
+void CheckEveryHierarchyRunsEveryKernelAndCountsAddUp(const std::vector<WorkloadKernel>& kernels) {
+  ASSERT_GE(kernels.size(), 10u);
   struct Case {
     const char* hier;
     bool hints;
@@ -249,8 +248,8 @@ TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
     o.harness.liveness_hints = c.hints;
     o.baseline = c.hier == kMrfOnly;
     const DesignSpec d = Design(c.hier);
-    const DesignResult r = RunDesign(d, kernels_, o);
-    ASSERT_EQ(r.kernels.size(), kernels_.size());
+    const DesignResult r = RunDesign(d, kernels, o);
+    ASSERT_EQ(r.kernels.size(), kernels.size());
     for (const auto& k : r.kernels) {
       SCOPED_TRACE(fmt::format("{} / {} / hints {}", r.hierarchy, k.kernel, c.hints));
       const auto& cnt = k.rf.counts;
@@ -284,6 +283,12 @@ TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
     EXPECT_EQ(r.warp_instructions, work);
   }
 }
+TEST_F(Corpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
+  CheckEveryHierarchyRunsEveryKernelAndCountsAddUp(kernels_);
+}
+TEST_F(WholeCorpus, EveryHierarchyRunsEveryKernelAndCountsAddUp) {
+  CheckEveryHierarchyRunsEveryKernelAndCountsAddUp(kernels_);
+}
 
 // The MRF-only baseline, simulated on a thread beside the design, is the MRF-only design run on
 // its own: same cycles per kernel, whatever the design's hierarchy.
@@ -306,17 +311,17 @@ TEST_F(Corpus, BaselineBesideTheDesignIsTheMrfOnlyDesign) {
   }
 }
 
-TEST_F(Corpus, SwOrfCountsMatchTheCompilersStaticCounts) {
+void CheckSwOrfCountsMatchTheCompilersStaticCounts(const std::vector<WorkloadKernel>& kernels) {
   for (const char* hier : {kSw2, kSw3, kSw3u}) {
     const DesignSpec d = Design(hier);
-    const DesignResult r = RunDesign(d, kernels_, {});
+    const DesignResult r = RunDesign(d, kernels, {});
     sp::PassOptions po = PassOptionsFor(d);
     po.energies = sp::GebhartEnergies(3, 8);
-    for (size_t i = 0; i < kernels_.size(); ++i) {
-      SCOPED_TRACE(fmt::format("{} / {}", r.hierarchy, kernels_[i].workload));
-      const sp::KernelAnalysis a = sp::AnalyzeKernel(*kernels_[i].kernel, po);
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      SCOPED_TRACE(fmt::format("{} / {}", r.hierarchy, kernels[i].workload));
+      const sp::KernelAnalysis a = sp::AnalyzeKernel(*kernels[i].kernel, po);
       const sp::AccessCounts s =
-          sp::CountAccesses(*kernels_[i].kernel, a.alloc, po.energies, kernels_[i].run);
+          sp::CountAccesses(*kernels[i].kernel, a.alloc, po.energies, kernels[i].run);
       const auto& c = r.kernels[i].rf.counts;
       for (int l = 0; l < 3; ++l) {
         const auto& lc = Lvl(c, r.energies, sp::RfLevelName(static_cast<sp::RfLevel>(l)));
@@ -326,14 +331,20 @@ TEST_F(Corpus, SwOrfCountsMatchTheCompilersStaticCounts) {
     }
   }
 }
+TEST_F(Corpus, SwOrfCountsMatchTheCompilersStaticCounts) {
+  CheckSwOrfCountsMatchTheCompilersStaticCounts(kernels_);
+}
+TEST_F(WholeCorpus, SwOrfCountsMatchTheCompilersStaticCounts) {
+  CheckSwOrfCountsMatchTheCompilersStaticCounts(kernels_);
+}
 
-TEST_F(Corpus, BiggerL1MeansFewerMrfReads) {
+void CheckBiggerL1MeansFewerMrfReads(const std::vector<WorkloadKernel>& kernels) {
   auto mrf_reads = [&](const char* kind, int levels, int entries) {
     const DesignSpec d = Design(fmt::format(
         "  kind: {}\n  levels: {}\n  l1_entries_per_thread: {}\n", kind, levels, entries));
     DriverOptions o;
     o.baseline = false;
-    const DesignResult r = RunDesign(d, kernels_, o);
+    const DesignResult r = RunDesign(d, kernels, o);
     return Reads(Lvl(r.counts, r.energies, "MRF"));
   };
   uint64_t prev = ~uint64_t{0};
@@ -345,21 +356,24 @@ TEST_F(Corpus, BiggerL1MeansFewerMrfReads) {
   EXPECT_LT(mrf_reads("hw-rfc", 2, 8), mrf_reads("hw-rfc", 2, 1));
   EXPECT_LT(mrf_reads("sw-orf", 2, 6), mrf_reads("sw-orf", 2, 1));
 }
+TEST_F(Corpus, BiggerL1MeansFewerMrfReads) {
+  CheckBiggerL1MeansFewerMrfReads(kernels_);
+}
+TEST_F(WholeCorpus, BiggerL1MeansFewerMrfReads) {
+  CheckBiggerL1MeansFewerMrfReads(kernels_);
+}
 
 TEST_F(Corpus, FewerActiveWarpsLowerIpc) {
   const DesignSpec d = Design(kMrfOnly);
   // Gebhart's Figure 18 is one SM with its share of the memory bandwidth (--sms 1), on the
   // twelve CUDA SDK-style kernels the corpus had when the claim was checked (the later,
   // gather-heavy kernels need more warps in flight: docs/results.md).
-  const std::set<std::string> sdk = {
-      "bfs",       "bitonicSort", "blackScholes", "convolutionSeparable", "histogram", "hotspot",
-      "matrixMul", "nbody",       "reduction",    "scalarProd",           "transpose", "vectorAdd"};
   std::vector<WorkloadKernel> kernels;
   for (const auto& k : kernels_) {
-    if (sdk.count(k.workload))
+    if (corpus_kernels::Sdk().count(k.workload))
       kernels.push_back(k);
   }
-  ASSERT_EQ(kernels.size(), sdk.size());
+  ASSERT_EQ(kernels.size(), corpus_kernels::Sdk().size());
   DriverOptions all, eight, four;
   all.scheduler = "single-level";
   eight.active_warps = 8;

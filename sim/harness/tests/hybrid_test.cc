@@ -13,6 +13,7 @@
 #include "models/hybrid_rc_model.h"
 #include "sim/harness/driver.h"
 #include "sim/harness/hybrid_system.h"
+#include "sim/harness/tests/corpus_kernels.h"
 #include "sim/tests/cli_fixture.h"
 #include "sim/tests/kernels_util.h"
 #include "sim/workload/launch.h"
@@ -212,15 +213,12 @@ TEST(HybridRc, EnergiesNameTheirSources) {
   EXPECT_NE(e.components[0].source.find("estimate"), std::string::npos);
 }
 
-// Every corpus kernel on every hybrid variant: it runs, and the counts add up.
-TEST(HybridRc, EveryCorpusKernelRunsAndCountsAddUp) {
+// Corpus kernels on every hybrid variant: they run, and the counts add up. The default suite runs
+// the twelve SDK-style kernels, WholeCorpusHybridRc (label soak) every corpus kernel.
+void CheckCorpusKernelsRunAndCountsAddUp(bool whole) {
   std::vector<std::unique_ptr<sim::WorkloadRun>> runs;
   std::vector<WorkloadKernel> kernels;
-  for (const auto& name : sim::ListWorkloads(sim::DefaultCorpusDir())) {
-    runs.push_back(
-        sim::RunWorkload(sim::LoadLaunch(sim::WorkloadLaunchPath(sim::DefaultCorpusDir(), name))));
-    kernels.push_back({name, &runs.back()->compiled.kernel, &runs.back()->run});
-  }
+  corpus_kernels::Run(whole, runs, kernels);
   ASSERT_GE(kernels.size(), 10u);
   struct Case {
     int rc, rsp;
@@ -285,6 +283,12 @@ TEST(HybridRc, EveryCorpusKernelRunsAndCountsAddUp) {
       work = r.warp_instructions;
     EXPECT_EQ(r.warp_instructions, work);
   }
+}
+TEST(HybridRc, EveryCorpusKernelRunsAndCountsAddUp) {
+  CheckCorpusKernelsRunAndCountsAddUp(false);
+}
+TEST(WholeCorpusHybridRc, EveryCorpusKernelRunsAndCountsAddUp) {
+  CheckCorpusKernelsRunAndCountsAddUp(true);
 }
 
 class HybridCli : public test::CliFixture {
