@@ -69,8 +69,23 @@ TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
   // decided again while they last).
   EXPECT_GE(rtl.activity.status_decisions,
             Extra(s, "switches") + Extra(s, "switches kept (no PCRF room)"));
-  // The monitor chose among several ready pending CTAs (ready_i shows the whole candidate set).
+}
+
+// spmv on one SM with the 64-entry PCRF keeps several pending CTAs ready at once: the monitor
+// picks among them (ready_i shows the whole candidate set) as the system does, zero divergence,
+// with the models-only run's timing.
+TEST(FineRegLoop, MonitorPicksAmongSeveralReadyCtasAsTheSystem) {
+  const DesignSpec d = FineRegSmallPcrf();
+  const WorkloadKernel& wk = Kernel("spmv");
+  const DesignResult models = RunDesign(d, {wk}, OneSm(RfMode::kModels));
+  DesignResult rtl;
+  ASSERT_NO_THROW(rtl = RunDesign(d, {wk}, OneSm(RfMode::kLockstep)));
+  ASSERT_TRUE(rtl.rtl_skipped.empty()) << rtl.rtl_skipped.front().reason;
+  EXPECT_EQ(rtl.cycles, models.cycles);
+  ASSERT_EQ(rtl.kernels.size(), 1u);
+  EXPECT_GT(Extra(rtl.kernels[0].rf, "restores"), 0u);
   EXPECT_GT(rtl.activity.status_multi_ready, 0u);
+  EXPECT_LE(rtl.activity.status_multi_ready, rtl.activity.status_decisions);
 }
 
 // Regression: the loop derives the design again for the warps each kernel keeps resident, which
@@ -95,7 +110,7 @@ TEST(FineRegLoop, OnePcrfModelForEveryRegisterCount) {
 // Lockstep with the golden model of `kind` replaced by `broken(its model)`: the report names the
 // structure and the signal.
 void ExpectMutationReported(
-    const std::string& kind,
+    const std::string& kernel, const std::string& kind,
     const std::function<std::unique_ptr<CycleModel>(std::unique_ptr<CycleModel>)>& broken,
     std::initializer_list<const char*> parts) {
   const DesignSpec d = FineRegSmallPcrf();
@@ -106,12 +121,13 @@ void ExpectMutationReported(
     return MakeModel(s);
   };
   try {
-    RunDesign(d, {Kernel("reduction")}, o);
+    RunDesign(d, {Kernel(kernel)}, o);
     ADD_FAILURE() << "the broken golden model of " << kind << " was not caught";
   } catch (const RtlDivergence& e) {
+    const std::string named = "kernel " + kernel;
     ExpectMentions(e.what(), parts);
     ExpectMentions(e.what(), {"divergence at SM cycle", "RTL cycle", "RTL and golden model differ",
-                              "expected", "actual", "kernel reduction"});
+                              "expected", "actual", named.c_str()});
   }
 }
 
@@ -119,7 +135,7 @@ void ExpectMutationReported(
 void ExpectFlipReported(const std::string& kind, int port, int bit, int nth,
                         std::initializer_list<const char*> parts) {
   ExpectMutationReported(
-      kind,
+      "reduction", kind,
       [=](std::unique_ptr<CycleModel> m) -> std::unique_ptr<CycleModel> {
         return std::make_unique<FlipBit>(std::move(m), port, bit, nth);
       },
@@ -171,7 +187,8 @@ TEST(FineRegLoopMutation, FlippedSwitchDecisionIsReported) {
 }
 
 TEST(FineRegLoopMutation, AnotherReadyCtaPickedIsReported) {
-  ExpectMutationReported("cta-status-monitor",
+  // spmv: decisions with several ready CTAs (reduction has none).
+  ExpectMutationReported("spmv", "cta-status-monitor",
                          [](std::unique_ptr<CycleModel> m) -> std::unique_ptr<CycleModel> {
                            return std::make_unique<OtherReadyPick>(std::move(m));
                          },
