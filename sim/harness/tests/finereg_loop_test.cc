@@ -45,18 +45,26 @@ using rtl_points::Kernel;
 using rtl_points::OneSm;
 using rtl_points::Options;
 
-TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
+// `kernel` on one SM with the 64-entry PCRF in lockstep (zero divergence, nothing skipped) with
+// the models-only run's timing, counts and FineReg statistics.
+void LockstepBesideModels(const std::string& kernel, DesignResult& rtl) {
   const DesignSpec d = FineRegSmallPcrf();
-  const WorkloadKernel& wk = Kernel("reduction");
+  const WorkloadKernel& wk = Kernel(kernel);
   const DesignResult models = RunDesign(d, {wk}, OneSm(RfMode::kModels));
-  DesignResult rtl;
   ASSERT_NO_THROW(rtl = RunDesign(d, {wk}, OneSm(RfMode::kLockstep)));
   ASSERT_TRUE(rtl.rtl_skipped.empty()) << rtl.rtl_skipped.front().reason;
   EXPECT_EQ(rtl.cycles, models.cycles);
   EXPECT_EQ(rtl.counts.events, models.counts.events);
   ASSERT_EQ(rtl.kernels.size(), 1u);
+  EXPECT_EQ(rtl.kernels[0].rf.extra, models.kernels[0].rf.extra);
+}
+
+TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
+  DesignResult rtl;
+  LockstepBesideModels("reduction", rtl);
+  if (HasFatalFailure())
+    return;
   const RfStats& s = rtl.kernels[0].rf;
-  EXPECT_EQ(s.extra, models.kernels[0].rf.extra);
   // Every restored entry came out of the PCRF RTL, every lookup went through the vector cache.
   EXPECT_GT(Extra(s, "restored entries"), 0u);
   EXPECT_EQ(rtl.activity.restored_rows, Extra(s, "restored entries"));
@@ -75,14 +83,10 @@ TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
 // picks among them (ready_i shows the whole candidate set) as the system does, zero divergence,
 // with the models-only run's timing.
 TEST(FineRegLoop, MonitorPicksAmongSeveralReadyCtasAsTheSystem) {
-  const DesignSpec d = FineRegSmallPcrf();
-  const WorkloadKernel& wk = Kernel("spmv");
-  const DesignResult models = RunDesign(d, {wk}, OneSm(RfMode::kModels));
   DesignResult rtl;
-  ASSERT_NO_THROW(rtl = RunDesign(d, {wk}, OneSm(RfMode::kLockstep)));
-  ASSERT_TRUE(rtl.rtl_skipped.empty()) << rtl.rtl_skipped.front().reason;
-  EXPECT_EQ(rtl.cycles, models.cycles);
-  ASSERT_EQ(rtl.kernels.size(), 1u);
+  LockstepBesideModels("spmv", rtl);
+  if (HasFatalFailure())
+    return;
   EXPECT_GT(Extra(rtl.kernels[0].rf, "restores"), 0u);
   EXPECT_GT(rtl.activity.status_multi_ready, 0u);
   EXPECT_LE(rtl.activity.status_multi_ready, rtl.activity.status_decisions);
