@@ -254,8 +254,8 @@ int FineRegSystem::WarpInCta(const Cta& c, uint32_t warp) {
 
 void FineRegSystem::Save(Cta& c, std::vector<SavedReg> regs) {
   if (cfg_.target == "full-rf")
-    regs.clear();  // the registers stay where they are
-  const int slot = static_cast<int>(&c - ctas_.data());
+    regs.clear();          // the registers stay where they are
+  const int slot = c.mon;  // the PCRF's pointer table is indexed as the status monitor's slots
   for (size_t i = 0; i < regs.size(); ++i) {
     SavedReg& r = regs[i];
     Read(mrf_level_, false);  // the ACRF row read out
@@ -329,8 +329,8 @@ void FineRegSystem::Restore(Cta& c) {
     chain.reserve(c.chain.size());
     for (const SavedReg& r : c.chain)
       chain.push_back({r.warp, WarpInCta(c, r.warp), r.reg, r.entry});
-    listener_->Transaction(PcrfRestore(static_cast<int>(&c - ctas_.data()), chain,
-                                       static_cast<int>(free_.size() + chain.size())));
+    listener_->Transaction(
+        PcrfRestore(c.mon, chain, static_cast<int>(free_.size() + chain.size())));
   }
   for (const SavedReg& r : c.chain) {
     // The warp must not have issued while its registers were away.

@@ -35,7 +35,8 @@
 // Status-monitor slots. The SM's CTA slots (sim::CtaInfo::slot) hold waiting CTAs too; the
 // monitor has a slot per started CTA (Table IV: a CTA not launched has no fields). A CTA takes
 // the lowest slot not launched when it starts (the monitor's launch rule) and gives it back when
-// it finishes, so the system's candidate order and the RTL's fixed priority are the same.
+// it finishes, so the system's candidate order and the RTL's fixed priority are the same. The
+// PCRF transactions (pointer-table line) use the same numbers.
 //
 // ACRF slots. The MRF has one warp context per warp the SM schedules (sm.warps); the resident
 // CTAs' warps are more. A CTA's warps take the lowest free ACRF slots when it is switched in and

@@ -19,6 +19,9 @@ namespace gpurf::harness {
 
 // ---- pcrf
 
+// CTA numbers in these transactions are the CTA status monitor's slots (the system numbers its
+// started CTAs as the monitor does: finereg_system.h), for the PCRF's pointer table too.
+
 // One live register of a switched-out CTA saved: appended to the chain of CTA slot `cta` in PCRF
 // entry `entry` (the system's choice, the lowest free one). After it the CTA's chain has `count`
 // entries starting at `head`, and `free_after` entries are free.
