@@ -475,6 +475,7 @@ nlohmann::ordered_json ResultJson(const h::DesignResult& r) {
     a["pcrf_restored_superseded"] = r.activity.restored_superseded;
     a["vector_cache_lookups"] = r.activity.vector_lookups;
     a["status_monitor_decisions"] = r.activity.status_decisions;
+    a["status_monitor_multi_ready"] = r.activity.status_multi_ready;
     for (size_t l = 0; l < r.activity.level.size(); ++l) {
       const auto& la = r.activity.level[l];
       const std::string name = h::DataActivity::LevelName(l);
@@ -612,7 +613,9 @@ std::string RtlSummary(const h::DesignResult& r) {
                     r.activity.vector_lookups));
   if (r.activity.status_decisions > 0)
     rmu.push_back(
-        fmt::format("{} CTA status monitor decisions the system's", r.activity.status_decisions));
+        fmt::format("{} CTA status monitor decisions the system's ({} with several ready "
+                    "candidates)",
+                    r.activity.status_decisions, r.activity.status_multi_ready));
   if (!rmu.empty())
     s += fmt::format("  FineReg: {}\n", fmt::join(rmu, "; "));
   s += "data-dependent switching (toggles on the data ports; uniform random data toggles half "

@@ -173,6 +173,7 @@ DataActivity& DataActivity::operator+=(const DataActivity& o) {
   restored_superseded += o.restored_superseded;
   vector_lookups += o.vector_lookups;
   status_decisions += o.status_decisions;
+  status_multi_ready += o.status_multi_ready;
   rtl_cycles += o.rtl_cycles;
   return *this;
 }

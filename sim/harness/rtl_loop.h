@@ -135,7 +135,8 @@ struct DataActivity {
   uint64_t restored_rows = 0;
   uint64_t restored_superseded = 0;
   uint64_t vector_lookups = 0;
-  uint64_t status_decisions = 0;  // CTA status monitor stall decisions equal to the system's
+  uint64_t status_decisions = 0;    // CTA status monitor stall decisions equal to the system's
+  uint64_t status_multi_ready = 0;  // of them, with more than one ready candidate (ready_i)
 
   // The finereg hierarchy's components that are one PCRF row access each (its tag+row writes
   // and chain hops, sim/harness/hierarchies/finereg_system.cc), rescaled by `pcrf`.

@@ -61,6 +61,7 @@ FineRegSystem::FineRegSystem(const sim::Kernel& k, const sim::SmConfig& sm, int 
     held_.assign(static_cast<size_t>(cfg_.pcrf_entries()), 0);
   }
   ctas_.resize(static_cast<size_t>(cfg_.resident_ctas));
+  mon_cta_.assign(static_cast<size_t>(cfg_.resident_ctas), -1);
 }
 
 void FineRegSystem::ResolveCounts(const energy::Energies& e) {
@@ -135,21 +136,51 @@ void FineRegSystem::CtaFinished(uint64_t cycle, const sim::CtaInfo& c) {
   ReleaseSlots(x);
   x.state = State::kEmpty;
   x.warps.clear();
+  const int mon = x.mon;
+  mon_cta_.at(static_cast<size_t>(mon)) = -1;
+  x.mon = -1;
   if (listener_ != nullptr && cfg_.target == "pcrf")
-    listener_->Transaction(CsmSet(static_cast<int>(c.slot), 0, 0, Counts()));
+    listener_->Transaction(CsmSet(mon, 0, 0, Counts()));
   FillAcrf(cycle);
 }
 
-int FineRegSystem::Candidate(int exclude) const {
-  int best = -1;
-  for (size_t s = 0; s < ctas_.size(); ++s) {
-    const Cta& c = ctas_[s];
-    if (static_cast<int>(s) != exclude && c.state == State::kPending && Ready(c) &&
-        (best < 0 || c.pended < ctas_[static_cast<size_t>(best)].pended))
-      best = static_cast<int>(s);
+std::vector<int> FineRegSystem::ReadySlots() const {
+  std::vector<int> v;
+  for (const int s : mon_cta_) {
+    if (s < 0)
+      continue;
+    const Cta& c = ctas_[static_cast<size_t>(s)];
+    if (c.state == State::kPending && Ready(c))
+      v.push_back(c.mon);
   }
-  if (best >= 0)
-    return best;
+  return v;
+}
+
+int FineRegSystem::FreeMonitorSlot() const {
+  const auto it = std::find(mon_cta_.begin(), mon_cta_.end(), -1);
+  if (it == mon_cta_.end())
+    throw std::logic_error("finereg: every status-monitor slot is launched");
+  return static_cast<int>(it - mon_cta_.begin());
+}
+
+bool FineRegSystem::AnyWaiting() const {
+  return std::any_of(ctas_.begin(), ctas_.end(),
+                     [](const Cta& c) { return c.state == State::kWaiting; });
+}
+
+int FineRegSystem::Candidate(int exclude) const {
+  // Section V-B: the monitor "serves to quickly prioritize pending CTAs"; among the ready ones
+  // (all of class B here: a switch saves the live registers, so a pending CTA's registers are in
+  // the PCRF) the lowest-numbered slot, a priority encoder's pick. The stalled CTA is active,
+  // never a candidate.
+  for (const int s : mon_cta_) {
+    if (s < 0 || s == exclude)
+      continue;
+    const Cta& c = ctas_[static_cast<size_t>(s)];
+    if (c.state == State::kPending && Ready(c))
+      return s;
+  }
+  int best = -1;
   for (size_t s = 0; s < ctas_.size(); ++s) {
     const Cta& c = ctas_[s];
     if (static_cast<int>(s) != exclude && c.state == State::kWaiting &&
@@ -223,8 +254,8 @@ int FineRegSystem::WarpInCta(const Cta& c, uint32_t warp) {
 
 void FineRegSystem::Save(Cta& c, std::vector<SavedReg> regs) {
   if (cfg_.target == "full-rf")
-    regs.clear();  // the registers stay where they are
-  const int slot = static_cast<int>(&c - ctas_.data());
+    regs.clear();          // the registers stay where they are
+  const int slot = c.mon;  // the PCRF's pointer table is indexed as the status monitor's slots
   for (size_t i = 0; i < regs.size(); ++i) {
     SavedReg& r = regs[i];
     Read(mrf_level_, false);  // the ACRF row read out
@@ -298,8 +329,8 @@ void FineRegSystem::Restore(Cta& c) {
     chain.reserve(c.chain.size());
     for (const SavedReg& r : c.chain)
       chain.push_back({r.warp, WarpInCta(c, r.warp), r.reg, r.entry});
-    listener_->Transaction(PcrfRestore(static_cast<int>(&c - ctas_.data()), chain,
-                                       static_cast<int>(free_.size() + chain.size())));
+    listener_->Transaction(
+        PcrfRestore(c.mon, chain, static_cast<int>(free_.size() + chain.size())));
   }
   for (const SavedReg& r : c.chain) {
     // The warp must not have issued while its registers were away.
@@ -357,10 +388,13 @@ void FineRegSystem::CheckPcrf() {
 
 void FineRegSystem::SwitchIn(int slot, uint64_t cycle, uint64_t ready) {
   Cta& c = ctas_[static_cast<size_t>(slot)];
-  if (c.state == State::kWaiting)
+  if (c.state == State::kWaiting) {
     ++fs_.starts;
-  else
+    c.mon = FreeMonitorSlot();
+    mon_cta_[static_cast<size_t>(c.mon)] = slot;
+  } else {
     ++fs_.restores;
+  }
   TakeSlots(c);
   c.decided = cycle;
   c.ready_at = ready;
@@ -396,7 +430,7 @@ void FineRegSystem::FillAcrf(uint64_t cycle) {
     }
     SwitchIn(cand, cycle, Move(cycle, 0, n));
     if (listener_ != nullptr && cfg_.target == "pcrf")
-      listener_->Transaction(CsmSet(cand, 2, 2, Counts()));
+      listener_->Transaction(CsmSet(c.mon, 2, 2, Counts()));
   }
   Census();
 }
@@ -417,11 +451,14 @@ void FineRegSystem::Decide(uint64_t cycle, uint32_t slot, bool first) {
   Cta& s = ctas_[slot];
   const int cand = Candidate(static_cast<int>(slot));
   const bool csm = listener_ != nullptr && cfg_.target == "pcrf";
+  // The monitor's inputs: the candidate set and whether the SM has a CTA to start.
+  const std::vector<int> ready = csm ? ReadySlots() : std::vector<int>{};
+  const bool can_launch = csm && AnyWaiting();
   if (cand < 0) {
     fs_.no_candidate += first ? 1 : 0;
     if (csm)
-      listener_->Transaction(CsmDecision(static_cast<int>(slot), 0, static_cast<int>(free_.size()),
-                                         -1, false, 0, false, Counts()));
+      listener_->Transaction(CsmDecision(s.mon, 0, static_cast<int>(free_.size()), -1, false, 0,
+                                         false, Counts(), ready, can_launch));
     return;
   }
   Cta& in = ctas_[static_cast<size_t>(cand)];
@@ -435,8 +472,9 @@ void FineRegSystem::Decide(uint64_t cycle, uint32_t slot, bool first) {
     if (live.size() > avail) {
       fs_.kept += first ? 1 : 0;
       if (csm)
-        listener_->Transaction(CsmDecision(static_cast<int>(slot), static_cast<int>(live.size()),
-                                           free_before, cand, pending, saved, false, Counts()));
+        listener_->Transaction(CsmDecision(s.mon, static_cast<int>(live.size()), free_before,
+                                           pending ? in.mon : FreeMonitorSlot(), pending, saved,
+                                           false, Counts(), ready, can_launch));
       return;
     }
   }
@@ -454,12 +492,11 @@ void FineRegSystem::Decide(uint64_t cycle, uint32_t slot, bool first) {
   const uint64_t end = Move(cycle, cfg_.target == "full-rf" ? 0 : lookup, n);
   s.state = State::kSaving;
   s.ready_at = end;
-  s.pended = pend_seq_++;
   ++moving_;
   SwitchIn(cand, cycle, end);
   if (csm)
-    listener_->Transaction(CsmDecision(static_cast<int>(slot), nlive, free_before, cand, pending,
-                                       saved, true, Counts()));
+    listener_->Transaction(CsmDecision(s.mon, nlive, free_before, in.mon, pending, saved, true,
+                                       Counts(), ready, can_launch));
   Census();
 }
 

@@ -14,14 +14,16 @@
 //   pending   -- switched out, its live registers in the PCRF (its context in shared memory);
 //   restoring -- switched in, its registers on their way back to the ACRF.
 // When every live warp of an active CTA waits for long-latency results (CtaStalled), the V-B
-// decision: take the oldest pending CTA whose long-latency results have all landed (else the
-// oldest waiting CTA); the stalled CTA's live registers -- the union over its warps of the
+// decision as the CTA status monitor takes it: the pending CTA whose long-latency results have
+// all landed with the lowest status-monitor slot (else the oldest waiting CTA, the kernel's next
+// one); the stalled CTA's live registers -- the union over its warps of the
 // live-register vector of each warp's stall PC (sim/passes/liveness.h FineRegLiveVectors),
 // looked up in the live-register vector cache -- must fit the PCRF's free entries plus those
 // the chosen pending CTA's restore frees; then switch, else keep the stalled CTA. When an
-// active CTA finishes, its ACRF space goes to the oldest ready pending CTA (restore) or waiting
-// CTA (start). A stalled CTA that was kept is decided again whenever the candidates change (a
-// pending CTA became ready, a move ended, a CTA finished) until one of its warps issues.
+// active CTA finishes, its ACRF space goes to the ready pending CTA in the lowest monitor slot
+// (restore) or the oldest waiting CTA (start). A stalled CTA that was kept is decided again
+// whenever the candidates change (a pending CTA became ready, a move ended, a CTA finished) until
+// one of its warps issues.
 //
 // Timing of one switch: the vector-cache lookups, one per live warp, one at a time (a hit takes
 // one cycle, a miss vector_miss_cycles); then every saved and restored entry passes the
@@ -29,6 +31,12 @@
 // end (entries + hop_cycles - 1) cycles after the lookups. Moves of several switches queue on
 // the one port. With move_ports P the port moves P entries a cycle (ceil(entries / P) cycles).
 // The switched-in CTA issues from the cycle the moves end.
+//
+// Status-monitor slots. The SM's CTA slots (sim::CtaInfo::slot) hold waiting CTAs too; the
+// monitor has a slot per started CTA (Table IV: a CTA not launched has no fields). A CTA takes
+// the lowest slot not launched when it starts (the monitor's launch rule) and gives it back when
+// it finishes, so the system's candidate order and the RTL's fixed priority are the same. The
+// PCRF transactions (pointer-table line) use the same numbers.
 //
 // ACRF slots. The MRF has one warp context per warp the SM schedules (sm.warps); the resident
 // CTAs' warps are more. A CTA's warps take the lowest free ACRF slots when it is switched in and
@@ -141,7 +149,7 @@ class FineRegSystem : public RfSystem {
     State state = State::kEmpty;
     std::vector<uint32_t> warps;
     uint64_t seq = 0;                    // launch order
-    uint64_t pended = 0;                 // order it was switched out
+    int mon = -1;                        // its status-monitor slot (-1: not started)
     uint64_t ready_at = 0;               // saving/restoring: the cycle its moves end
     uint64_t decided = 0;                // restoring: the cycle of the decision
     std::vector<SavedReg> chain;         // its saved registers, save order
@@ -161,8 +169,13 @@ class FineRegSystem : public RfSystem {
   // The stalled CTA's live registers (warp, reg) at its warps' stall PCs; adds the vector-cache
   // lookup cycles to `lookup`.
   std::vector<SavedReg> LiveRegs(Cta& c, uint64_t& lookup);
-  // The pending CTA to resume (oldest ready), else the oldest waiting CTA, else -1.
+  // The pending CTA to resume (ready, lowest monitor slot), else the oldest waiting CTA, else -1.
   int Candidate(int exclude) const;
+  // The monitor slots of the pending CTAs ready to resume (the monitor's ready_i), ascending.
+  std::vector<int> ReadySlots() const;
+  // The lowest monitor slot not launched (a start's slot).
+  int FreeMonitorSlot() const;
+  bool AnyWaiting() const;
   // Moves `n` entries through the port from `from` (after `lookup` cycles); returns the end.
   uint64_t Move(uint64_t from, uint64_t lookup, uint64_t n);
   void Save(Cta& c, std::vector<SavedReg> regs);
@@ -194,11 +207,12 @@ class FineRegSystem : public RfSystem {
   std::vector<int> warp_slot_;    // per warp: its CTA slot
   std::vector<int> acrf_slot_;    // per warp: its ACRF slot (-1: its registers are not there)
   std::set<uint32_t> free_acrf_;  // free ACRF slots
+  std::vector<int> mon_cta_;      // per status-monitor slot: its CTA's slot in ctas_ (-1: free)
   std::set<int> free_;            // free PCRF entries
   std::vector<uint8_t> held_;
   std::vector<uint64_t> vtags_;  // vector cache: PC + 1 per line (0: invalid)
   uint64_t port_free_ = 0;       // first cycle the register-file port is free
-  uint64_t seq_ = 0, pend_seq_ = 0;
+  uint64_t seq_ = 0;
   int moving_ = 0;        // CTAs saving or restoring
   bool recheck_ = false;  // a CTA may be switched in (one finished, moved or became ready)
   int vector_event_ = -1, append_event_ = -1, hop_event_ = -1, pointer_event_ = -1;

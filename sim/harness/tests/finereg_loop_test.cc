@@ -5,9 +5,12 @@
 //   - lockstep under a switching kernel: zero divergence, every restored entry walked out of the
 //     PCRF RTL with the row saved, every vector-cache lookup compared, and the timing, counts and
 //     FineReg statistics the models-only run's;
+//   - the CTA status monitor's pick among several ready pending CTAs (the system numbers and
+//     orders its CTAs as the monitor does) compared as it is, such decisions counted;
 //   - mutations: a golden model with a flipped output bit of the pcrf (restored row, pointer
-//     table count, free count) or of the vector cache (hit) stops the run with SM cycle,
-//     structure, signal, expected and actual value;
+//     table count, free count) or of the vector cache (hit), or a status monitor model that
+//     resumes another ready CTA, stops the run with SM cycle, structure, signal, expected and
+//     actual value;
 //   - corrupted expectations: transactions that disagree with what the RTL does (another free
 //     entry, another free count, a chain restored in another order, a hit on an empty cache,
 //     another live vector) are each reported by the structure's transactor.
@@ -15,6 +18,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -42,18 +46,26 @@ using rtl_points::Kernel;
 using rtl_points::OneSm;
 using rtl_points::Options;
 
-TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
+// `kernel` on one SM with the 64-entry PCRF in lockstep (zero divergence, nothing skipped) with
+// the models-only run's timing, counts and FineReg statistics.
+void LockstepBesideModels(const std::string& kernel, DesignResult& rtl) {
   const DesignSpec d = FineRegSmallPcrf();
-  const WorkloadKernel& wk = Kernel("reduction");
+  const WorkloadKernel& wk = Kernel(kernel);
   const DesignResult models = RunDesign(d, {wk}, OneSm(RfMode::kModels));
-  DesignResult rtl;
   ASSERT_NO_THROW(rtl = RunDesign(d, {wk}, OneSm(RfMode::kLockstep)));
   ASSERT_TRUE(rtl.rtl_skipped.empty()) << rtl.rtl_skipped.front().reason;
   EXPECT_EQ(rtl.cycles, models.cycles);
   EXPECT_EQ(rtl.counts.events, models.counts.events);
   ASSERT_EQ(rtl.kernels.size(), 1u);
+  EXPECT_EQ(rtl.kernels[0].rf.extra, models.kernels[0].rf.extra);
+}
+
+TEST(FineRegLoop, PcrfAndVectorCacheInLockstepWithTheModelsTiming) {
+  DesignResult rtl;
+  LockstepBesideModels("reduction", rtl);
+  if (HasFatalFailure())
+    return;
   const RfStats& s = rtl.kernels[0].rf;
-  EXPECT_EQ(s.extra, models.kernels[0].rf.extra);
   // Every restored entry came out of the PCRF RTL, every lookup went through the vector cache.
   EXPECT_GT(Extra(s, "restored entries"), 0u);
   EXPECT_EQ(rtl.activity.restored_rows, Extra(s, "restored entries"));
@@ -152,6 +164,19 @@ TEST(FineRegLoop, PcrfRowTogglesAreCountedAndRescaleItsEnergy) {
                    r.energy.FindComponent("PCRF pointer updates")->pj);
 }
 
+// spmv on one SM with the 64-entry PCRF keeps several pending CTAs ready at once: the monitor
+// picks among them (ready_i shows the whole candidate set) as the system does, zero divergence,
+// with the models-only run's timing.
+TEST(FineRegLoop, MonitorPicksAmongSeveralReadyCtasAsTheSystem) {
+  DesignResult rtl;
+  LockstepBesideModels("spmv", rtl);
+  if (HasFatalFailure())
+    return;
+  EXPECT_GT(Extra(rtl.kernels[0].rf, "restores"), 0u);
+  EXPECT_GT(rtl.activity.status_multi_ready, 0u);
+  EXPECT_LE(rtl.activity.status_multi_ready, rtl.activity.status_decisions);
+}
+
 // Regression: the loop derives the design again for the warps each kernel keeps resident, which
 // changed the pcrf's `regs` with the MRF's registers per thread, so the whole-corpus run built a
 // new multi-minute Verilator model of the 1024-entry PCRF per kernel shape. The loop's pcrf
@@ -171,26 +196,67 @@ TEST(FineRegLoop, OnePcrfModelForEveryRegisterCount) {
   }
 }
 
-// Lockstep with the golden model of `kind` broken (bit `bit` of output `port`, its `nth` defined
-// value): the report names the structure and the signal.
-void ExpectFlipReported(const std::string& kind, int port, int bit, int nth,
-                        std::initializer_list<const char*> parts) {
+// Lockstep with the golden model of `kind` replaced by `broken(its model)`: the report names the
+// structure and the signal.
+void ExpectMutationReported(
+    const std::string& kernel, const std::string& kind,
+    const std::function<std::unique_ptr<CycleModel>(std::unique_ptr<CycleModel>)>& broken,
+    std::initializer_list<const char*> parts) {
   const DesignSpec d = FineRegSmallPcrf();
   DriverOptions o = OneSm(RfMode::kLockstep);
   o.rtl.make_model = [=](const StructureSpec& s) -> std::unique_ptr<CycleModel> {
     if (s.kind() == kind)
-      return std::make_unique<FlipBit>(MakeModel(s), port, bit, nth);
+      return broken(MakeModel(s));
     return MakeModel(s);
   };
   try {
-    RunDesign(d, {Kernel("reduction")}, o);
-    ADD_FAILURE() << "the flipped bit of " << kind << " was not caught";
+    RunDesign(d, {Kernel(kernel)}, o);
+    ADD_FAILURE() << "the broken golden model of " << kind << " was not caught";
   } catch (const RtlDivergence& e) {
+    const std::string named = "kernel " + kernel;
     ExpectMentions(e.what(), parts);
     ExpectMentions(e.what(), {"divergence at SM cycle", "RTL cycle", "RTL and golden model differ",
-                              "expected", "actual", "kernel reduction"});
+                              "expected", "actual", named.c_str()});
   }
 }
+
+// The golden model of `kind` with bit `bit` of output `port` flipped (its `nth` defined value).
+void ExpectFlipReported(const std::string& kind, int port, int bit, int nth,
+                        std::initializer_list<const char*> parts) {
+  ExpectMutationReported(
+      "reduction", kind,
+      [=](std::unique_ptr<CycleModel> m) -> std::unique_ptr<CycleModel> {
+        return std::make_unique<FlipBit>(std::move(m), port, bit, nth);
+      },
+      parts);
+}
+
+// A status monitor model that, on a switch with several ready candidates, resumes the highest-
+// numbered ready CTA other than its pick (the oldest-first or any other tie-break would differ
+// from the RTL's priority encoder the same way).
+class OtherReadyPick : public CycleModel {
+ public:
+  explicit OtherReadyPick(std::unique_ptr<CycleModel> m) : m_(std::move(m)) {}
+  void Outputs(const PortValues& in, PortValues& out, PortValues& defined) override {
+    using P = CtaStatusMonitorPort;
+    m_->Outputs(in, out, defined);
+    if (out[P::kDecKind].get(0, 2) != static_cast<uint64_t>(CtaDecision::kSwitch))
+      return;
+    Bits& sel = out[P::kDecSel];
+    const int pick = static_cast<int>(sel.get(0, sel.width()));
+    const Bits& ready = in[P::kReady];
+    for (int c = ready.width() - 1; c >= 0; --c) {
+      if (ready.bit(c) && c != pick) {
+        sel.set(0, sel.width(), static_cast<uint64_t>(c));
+        return;
+      }
+    }
+  }
+  void Clock(const PortValues& in) override { m_->Clock(in); }
+
+ private:
+  std::unique_ptr<CycleModel> m_;
+};
 
 TEST(FineRegLoopMutation, FlippedRestoredRowIsReported) {
   ExpectFlipReported("pcrf", PcrfPort::kOutData, 7, 3, {"in pcrf", "signal out_data_o"});
@@ -207,6 +273,15 @@ TEST(FineRegLoopMutation, FlippedFreeCountIsReported) {
 TEST(FineRegLoopMutation, FlippedSwitchDecisionIsReported) {
   ExpectFlipReported("cta-status-monitor", CtaStatusMonitorPort::kDecKind, 0, 3,
                      {"in cta_status_monitor", "signal dec_kind_o"});
+}
+
+TEST(FineRegLoopMutation, AnotherReadyCtaPickedIsReported) {
+  // spmv: decisions with several ready CTAs (reduction has none).
+  ExpectMutationReported("spmv", "cta-status-monitor",
+                         [](std::unique_ptr<CycleModel> m) -> std::unique_ptr<CycleModel> {
+                           return std::make_unique<OtherReadyPick>(std::move(m));
+                         },
+                         {"in cta_status_monitor", "signal dec_sel_o"});
 }
 
 TEST(FineRegLoopMutation, FlippedVectorCacheHitIsReported) {
@@ -300,22 +375,45 @@ TEST_F(FineRegCorruptedExpectation, VectorCacheReportsAConflictMissAsAMiss) {
 TEST_F(FineRegCorruptedExpectation, MonitorReportsAPendingCtaItDoesNotHave) {
   EXPECT_EQ(Report(CsmSet(0, 2, 2, {1, 0})), "");
   // CTA 1 was never switched out: the monitor has no candidate and keeps CTA 0.
-  ExpectMentions(Report(CsmDecision(0, 3, 64, 1, true, 2, true, {1, 1})),
-                 {"in cta_status_monitor", "stall of CTA slot 0 (3 live registers, 64 free)",
+  ExpectMentions(Report(CsmDecision(0, 3, 64, 1, true, 2, true, {1, 1}, {1}, false)),
+                 {"in cta_status_monitor",
+                  "stall of CTA slot 0 (3 live registers, 64 free, ready CTA slots [1])",
                   "dec_kind_o is 1", "the system switches to a pending CTA (candidate CTA slot 1"});
 }
 
 TEST_F(FineRegCorruptedExpectation, MonitorFollowsTheSystemsSwitches) {
   EXPECT_EQ(Report(CsmSet(0, 2, 2, {1, 0})), "");
-  // A start of waiting CTA 5: the RTL launches into slot 1, the transactor moves it to 5.
-  EXPECT_EQ(Report(CsmDecision(0, 2, 64, 5, false, 0, true, {1, 1})), "");
-  // CTA 5 stalls; CTA 0 (2 saved registers) resumes: room 62 + 2.
-  EXPECT_EQ(Report(CsmDecision(5, 4, 62, 0, true, 2, true, {1, 1})), "");
-  // CTA 0 stalls with 70 live registers: no room beside CTA 5's 4 saved ones (60 + 4), kept.
-  EXPECT_EQ(Report(CsmDecision(0, 70, 60, 5, true, 4, false, {1, 1})), "");
+  // A start of a waiting CTA: the RTL launches into slot 1, the lowest not launched.
+  EXPECT_EQ(Report(CsmDecision(0, 2, 64, 1, false, 0, true, {1, 1}, {}, true)), "");
+  // CTA 1 stalls; CTA 0 (2 saved registers) resumes: room 62 + 2.
+  EXPECT_EQ(Report(CsmDecision(1, 4, 62, 0, true, 2, true, {1, 1}, {0}, false)), "");
+  // CTA 0 stalls with 70 live registers: no room beside CTA 1's 4 saved ones (60 + 4), kept.
+  EXPECT_EQ(Report(CsmDecision(0, 70, 60, 1, true, 4, false, {1, 1}, {1}, false)), "");
   // The system claims a switch with room 61: the RTL counts 64.
-  ExpectMentions(Report(CsmDecision(0, 2, 60, 5, true, 1, true, {1, 1})),
+  ExpectMentions(Report(CsmDecision(0, 2, 60, 1, true, 1, true, {1, 1}, {1}, false)),
                  {"dec_avail_o is 64", "the system counts 61 PCRF entries of room"});
+}
+
+// Regression of the lockstep gap: the transactor used to rewrite a start's slot to the system's.
+TEST_F(FineRegCorruptedExpectation, MonitorReportsAStartInAnotherSlot) {
+  EXPECT_EQ(Report(CsmSet(0, 2, 2, {1, 0})), "");
+  ExpectMentions(Report(CsmDecision(0, 2, 64, 5, false, 0, true, {1, 1}, {}, true)),
+                 {"dec_sel_o 1 dec_restore_o 0", "the system starts a waiting CTA in slot 5"});
+}
+
+// Regression of the lockstep gap: the transactor used to show the RTL only the system's pick as
+// ready; with every ready CTA shown, a pick other than the lowest-numbered is reported.
+TEST_F(FineRegCorruptedExpectation, MonitorReportsAPickOtherThanTheLowestReadySlot) {
+  EXPECT_EQ(Report(CsmSet(0, 2, 2, {1, 0})), "");
+  EXPECT_EQ(Report(CsmSet(1, 2, 2, {2, 0})), "");
+  EXPECT_EQ(Report(CsmSet(2, 2, 2, {3, 0})), "");
+  // CTAs 1 and 2 stall with 2 live registers each; new CTAs start in slots 3 and 4.
+  EXPECT_EQ(Report(CsmDecision(1, 2, 64, 3, false, 0, true, {3, 1}, {}, true)), "");
+  EXPECT_EQ(Report(CsmDecision(2, 2, 62, 4, false, 0, true, {3, 2}, {}, true)), "");
+  // Both are ready when CTA 0 stalls: the monitor resumes slot 1, the system claims slot 2.
+  ExpectMentions(Report(CsmDecision(0, 1, 60, 2, true, 2, true, {3, 2}, {1, 2}, false)),
+                 {"ready CTA slots [1, 2]", "dec_sel_o 1 dec_restore_o 1",
+                  "the system resumes CTA slot 2 from the PCRF"});
 }
 
 TEST_F(FineRegCorruptedExpectation, MonitorReportsTheCounts) {

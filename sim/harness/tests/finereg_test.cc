@@ -32,13 +32,18 @@ const char* kDesign = "hierarchy:\n  kind: finereg\nscheduler:\n  kind: single-l
 // CTA, 4 registers per thread: a CTA's static allocation is 32 x 4 = 128 registers = 512 bytes,
 // the whole ACRF; the scheduling limit is one CTA (1 CTA slot). The PCRF has `pcrf_entries`
 // entries; the vector cache 2 lines with a 10-cycle miss; 4 cycles per hop.
+// With `ctas` CTAs (one warp each); with `twice` the kernel repeats i0 and i1 before the exit
+// (a warp stalls twice).
 struct Tiny {
-  explicit Tiny(int pcrf_entries, int move_ports = 1)
-      : k(Make("tiny", {Load(0, 1), Add(2, 0, 3), Exit()})) {
+  explicit Tiny(int pcrf_entries, int move_ports = 1, int ctas = 2, bool twice = false)
+      : k(twice ? Make("tiny2", {Load(0, 1), Add(2, 0, 3), Load(0, 1), Add(2, 0, 3), Exit()})
+                : Make("tiny", {Load(0, 1), Add(2, 0, 3), Exit()})),
+        streams(static_cast<size_t>(ctas)),
+        warps(static_cast<size_t>(ctas)) {
     k.regs_per_thread = 4;
     live = sp::FineRegLiveVectors(k, sp::ComputeLiveness(k));
-    sm.warps = 2;
-    sm.active_warps = 2;
+    sm.warps = ctas;
+    sm.active_warps = ctas;
     sm.cta_slots = 1;
     sm.register_alloc_unit = 1;
     FineRegConfig c;
@@ -53,9 +58,10 @@ struct Tiny {
     const DesignSpec d = LoadDesignFromString(kDesign, "t.yaml");
     e = HarnessHierarchyOf(d).energies(d, 2, sp::GebhartEnergies(), "");
     sys->CountFor(e);
-    for (uint32_t w = 0; w < 2; ++w) {
+    for (uint32_t w = 0; w < static_cast<uint32_t>(ctas); ++w) {
       streams[w].cta = w;
-      streams[w].insts = {D(0), D(1), D(2)};
+      for (uint32_t i = 0; i < k.code.size(); ++i)
+        streams[w].insts.push_back(D(i));
     }
   }
   static sim::DynInst D(uint32_t i) { return {i, 0xffffffffu, 0}; }
@@ -80,6 +86,13 @@ struct Tiny {
     info.warps = &warps[slot];
     sys->CtaStalled(cycle, info);
   }
+  // Ticks from `cycle` until CTA `slot` runs; returns that cycle.
+  uint64_t RunUntil(uint32_t slot, uint64_t cycle) {
+    for (; cycle < 10000 && !sys->CtaRunnable(slot); ++cycle)
+      sys->Tick(cycle);
+    EXPECT_TRUE(sys->CtaRunnable(slot)) << "CTA " << slot << " never runs";
+    return cycle;
+  }
   uint64_t Event(const std::string& name) const {
     return sys->stats().counts.events.at(static_cast<size_t>(e.ComponentIndex(name)));
   }
@@ -87,8 +100,8 @@ struct Tiny {
   sp::LiveVectors live;
   sim::SmConfig sm;
   energy::Energies e;
-  std::array<sim::WarpStream, 2> streams;
-  std::array<std::vector<uint32_t>, 2> warps;
+  std::vector<sim::WarpStream> streams;
+  std::vector<std::vector<uint32_t>> warps;
   std::unique_ptr<FineRegSystem> sys;
 };
 
@@ -179,6 +192,41 @@ TEST(FineRegSystem, MovePortsMoveEntriesInParallel) {
   EXPECT_TRUE(s.CtaRunnable(1));
   EXPECT_EQ(s.finereg_stats().move_cycles, 1u);
   EXPECT_EQ(s.finereg_stats().move_wait_cycles, 14u);  // decided at 2, runs at 16
+}
+
+// Section V-B's status monitor prioritizes pending CTAs by a fixed priority: among the ready ones
+// the lowest monitor slot is resumed, not the one switched out first. CTAs 0, 1, 2 take monitor
+// slots 0, 1, 2 as they start; CTA 1 is switched out before CTA 0's second switch, so when CTA 2
+// stalls with both ready the oldest pending is CTA 1 but the monitor's pick is CTA 0.
+TEST(FineRegSystem, ResumesTheLowestReadyMonitorSlotNotTheOldest) {
+  Tiny t(16, 1, 3, true);
+  FineRegSystem& s = *t.sys;
+  t.LaunchCta(0, 0);  // runs, monitor slot 0
+  t.LaunchCta(1, 0);  // waits
+  t.LaunchCta(2, 0);  // waits
+  s.Issue(1, 0, Tiny::D(0));
+  t.Stall(0, 2);  // CTA 1 (the oldest waiting) starts in monitor slot 1
+  uint64_t c = t.RunUntil(1, 3);
+  s.Writeback(c, 0, Tiny::D(0));  // CTA 0's load lands: ready, pending
+  s.Issue(c + 1, 1, Tiny::D(0));
+  t.Stall(1, c + 2);  // CTA 0 resumes, CTA 1 pending
+  c = t.RunUntil(0, c + 3);
+  EXPECT_FALSE(s.CtaRunnable(1));
+  s.Issue(c, 0, Tiny::D(1));
+  s.Issue(c + 1, 0, Tiny::D(2));  // the second load
+  t.Stall(0, c + 2);              // CTA 1's load is out: CTA 2 starts in monitor slot 2
+  c = t.RunUntil(2, c + 3);
+  EXPECT_EQ(s.finereg_stats().starts, 3u);
+  s.Writeback(c, 0, Tiny::D(2));
+  s.Writeback(c, 1, Tiny::D(0));  // both pending CTAs ready
+  s.Tick(c);
+  s.Issue(c + 1, 2, Tiny::D(0));
+  t.Stall(2, c + 2);
+  EXPECT_EQ(s.finereg_stats().switches, 4u);
+  t.RunUntil(0, c + 3);
+  EXPECT_FALSE(s.CtaRunnable(1));
+  EXPECT_FALSE(s.CtaRunnable(2));
+  EXPECT_EQ(s.finereg_stats().restores, 2u);
 }
 
 TEST(FineRegSystem, NoSwitchWhenTheLiveRegistersDoNotFit) {

@@ -3,22 +3,23 @@
 // the FineReg system's stall decisions and CTA starts, resumes and finishes become the monitor
 // RTL's stall events and field writes, one RTL cycle each.
 //   - Decision: stall_valid_i with the stalled CTA, its live registers and the free PCRF
-//     entries. dec_kind_o must be the system's: a switch to a pending CTA (2, dec_sel_o that CTA,
-//     dec_restore_o high, dec_avail_o = free + its saved entries), a start of a waiting CTA
-//     (3: the RTL's launch), or keep (1: no room, or no candidate). After the edge the stalled
-//     CTA's fields must be (1, 1) with its live count and the resumed CTA's (2, 2).
+//     entries, ready_i with every pending CTA the system has ready to resume (the real candidate
+//     set) and can_launch_i when the SM has a waiting CTA. dec_kind_o, dec_sel_o, dec_restore_o
+//     and dec_avail_o must be the system's: a switch to a pending CTA (2, dec_sel_o the system's
+//     pick among the ready ones, dec_restore_o high, dec_avail_o = free + its saved entries), a
+//     start of a waiting CTA (3, dec_sel_o the monitor slot the system starts it in), or keep (1,
+//     dec_sel_o 0: no room, or no candidate). After the edge the stalled CTA's fields must be
+//     (1, 1) with its live count and the resumed or launched CTA's (2, 2).
 //   - Set: the system's starts and resumes when an ACRF place frees (2, 2) and finishes (0, 0).
 //   - After every edge active_count_o and pending_count_o must count the system's CTA states.
-// Candidates. The system resumes the oldest ready pending CTA (else it starts the oldest waiting
-// CTA); the monitor takes the lowest-numbered ready one. The transactor shows the monitor the
-// system's choice as the one ready CTA (ready_i), so the RTL's fixed-priority pick among several
-// ready CTAs is not compared -- its class, fields, room and decision are. A waiting CTA has no
-// fields yet (0, 0: not launched), so a start is the RTL's launch, whose slot is the lowest not
-// launched: the transactor writes the system's slot (2, 2) with the set port in the decision's
-// edge and clears the RTL's slot back to (0, 0) in the next cycle when they differ.
+// CTA numbers are the monitor's slots: the system gives a started CTA the lowest slot not
+// launched and resumes the ready pending CTA in the lowest slot, the monitor's own rules, so the
+// RTL's fixed-priority pick among several ready CTAs and its launch slot are compared as they
+// are (decisions with several ready candidates are counted: status_multi_ready).
 // The monitor is generated as the design declares it (the resident CTAs' slots, the PCRF's
 // entries); the loop's pcrf and this monitor are in the loop only for switch_target pcrf.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -117,18 +118,20 @@ class CtaStatusMonitorTransactor : public RtlTransactor {
     const bool launch = d.cand >= 0 && !d.cand_pending;
     if (d.cand >= 0)
       CheckSlot(r, d.cand, "candidate");
-    const std::string what = fmt::format("stall of CTA slot {} ({} live registers, {} free)",
-                                         d.stall_cta, d.live, d.free);
+    const std::string what = fmt::format(
+        "stall of CTA slot {} ({} live registers, {} free, ready "
+        "CTA slots [{}])",
+        d.stall_cta, d.live, d.free, fmt::join(d.ready, ", "));
     Start(r);
     r.in[P::kStallValid] = Bits(1, 1);
     r.in[P::kStallCta].set(0, spec_.cta_bits, static_cast<uint64_t>(d.stall_cta));
     r.in[P::kStallLive].set(0, spec_.count_bits, Count(d.live));
     r.in[P::kFree].set(0, spec_.count_bits, Count(d.free));
-    if (d.cand_pending)
-      r.in[P::kReady].set_bit(d.cand, true);
-    r.in[P::kCanLaunch] = Bits(1, launch ? 1 : 0);
-    if (launch && d.switched)
-      DriveSet(r, d.cand, 2, 2, 0);  // the system's slot becomes active
+    for (const int c : d.ready) {
+      CheckSlot(r, c, "ready CTA");
+      r.in[P::kReady].set_bit(c, true);
+    }
+    r.in[P::kCanLaunch] = Bits(1, d.can_launch ? 1 : 0);
     ctx_.Eval(r);
     const int kind = static_cast<int>(r.out[P::kDecKind].get(0, 2));
     const int want = !d.switched ? static_cast<int>(CtaDecision::kKeep)
@@ -150,19 +153,18 @@ class CtaStatusMonitorTransactor : public RtlTransactor {
       ctx_.Fail(r, fmt::format("{}: {}: dec_avail_o is {}, the system counts {} PCRF entries of "
                                "room",
                                Where(), what, avail, want_avail));
-    if (kind == static_cast<int>(CtaDecision::kSwitch) &&
-        (sel != d.cand || !r.out[P::kDecRestore].bit(0)))
-      ctx_.Fail(r, fmt::format("{}: {}: dec_sel_o {} dec_restore_o {}, the system resumes CTA "
-                               "slot {} from the PCRF",
-                               Where(), what, sel, r.out[P::kDecRestore].bit(0) ? 1 : 0, d.cand));
+    const int want_sel = d.switched ? d.cand : 0;
+    const bool restore = r.out[P::kDecRestore].bit(0);
+    const bool want_restore = d.switched && d.cand_pending;
+    if (sel != want_sel || restore != want_restore)
+      ctx_.Fail(
+          r,
+          fmt::format("{}: {}: dec_sel_o {} dec_restore_o {}, the system {}", Where(), what, sel,
+                      restore ? 1 : 0,
+                      !d.switched ? "keeps the stalled CTA (dec_sel_o 0, no restore)"
+                      : launch ? fmt::format("starts a waiting CTA in slot {} (no restore)", d.cand)
+                               : fmt::format("resumes CTA slot {} from the PCRF", d.cand)));
     ctx_.Clock(r);
-    if (launch && d.switched && sel != d.cand) {
-      // The RTL launched into its lowest free slot; the system's CTA is in another one.
-      Start(r);
-      DriveSet(r, sel, 0, 0, 0);
-      ctx_.Eval(r);
-      ctx_.Clock(r);
-    }
     if (d.switched) {
       CheckFields(r, d.stall_cta, 1, 1, d.live, what);
       CheckFields(r, d.cand, 2, 2, 0, what);
@@ -171,6 +173,8 @@ class CtaStatusMonitorTransactor : public RtlTransactor {
     }
     CheckCounts(r, d.after, what);
     ++ctx_.activity().status_decisions;
+    if (d.ready.size() > 1)
+      ++ctx_.activity().status_multi_ready;
   }
 
   CtaStatusMonitorSpec spec_;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/harness/transaction.h"
@@ -17,6 +18,9 @@
 namespace gpurf::harness {
 
 // ---- pcrf
+
+// CTA numbers in these transactions are the CTA status monitor's slots (the system numbers its
+// started CTAs as the monitor does: finereg_system.h), for the PCRF's pointer table too.
 
 // One live register of a switched-out CTA saved: appended to the chain of CTA slot `cta` in PCRF
 // entry `entry` (the system's choice, the lowest free one). After it the CTA's chain has `count`
@@ -92,8 +96,8 @@ struct CsmCounts {
   int active = 0, pending = 0;
 };
 
-// A field write of the CTA switching logic outside a stall decision: CTA slot `cta` started or
-// resumed when an ACRF place freed (context 2, registers 2), or finished (0, 0).
+// A field write of the CTA switching logic outside a stall decision: the status monitor's slot
+// `cta` started or resumed when an ACRF place freed (context 2, registers 2), or finished (0, 0).
 struct CsmSet : StructureTransaction {
   static constexpr TransactionType kType{"cta-status-monitor set"};
   CsmSet(int a_cta, int a_ctx, int a_reg, CsmCounts a_after)
@@ -103,14 +107,18 @@ struct CsmSet : StructureTransaction {
 };
 
 // The V-B decision for the stalled active CTA `stall_cta` with `live` live registers (0 when no
-// candidate was found: the system looked nothing up) and `free` free PCRF entries: `cand` is the
-// CTA the system's policy resumes (-1: none), a pending one (`cand_pending`, its chain
-// `cand_saved` entries) or a waiting one, never started; `kind` the system's decision (keep,
-// switch). After it the CTA states count `after`.
+// candidate was found: the system looked nothing up) and `free` free PCRF entries. CTA numbers
+// are the status monitor's slots (the system numbers its started CTAs as the monitor does).
+// `ready` lists the slots of every pending CTA ready to resume (the monitor's ready_i: the
+// candidate set) and `can_launch` says the SM has a waiting CTA to start (can_launch_i). `cand`
+// is the CTA the system's policy resumes (-1: none), a pending one (`cand_pending`, its chain
+// `cand_saved` entries) or a waiting one, started into slot `cand` (the lowest not launched);
+// `switched` the system's decision (switch or keep). After it the CTA states count `after`.
 struct CsmDecision : StructureTransaction {
   static constexpr TransactionType kType{"cta-status-monitor decision"};
   CsmDecision(int a_stall_cta, int a_live, int a_free, int a_cand, bool a_cand_pending,
-              int a_cand_saved, bool a_switched, CsmCounts a_after)
+              int a_cand_saved, bool a_switched, CsmCounts a_after, std::vector<int> a_ready,
+              bool a_can_launch)
       : StructureTransaction(kType),
         stall_cta(a_stall_cta),
         live(a_live),
@@ -119,12 +127,16 @@ struct CsmDecision : StructureTransaction {
         cand_pending(a_cand_pending),
         cand_saved(a_cand_saved),
         switched(a_switched),
-        after(a_after) {}
+        after(a_after),
+        ready(std::move(a_ready)),
+        can_launch(a_can_launch) {}
   int stall_cta, live, free, cand;
   bool cand_pending;
   int cand_saved;
   bool switched;
   CsmCounts after;
+  std::vector<int> ready;
+  bool can_launch;
 };
 
 }  // namespace gpurf::harness
