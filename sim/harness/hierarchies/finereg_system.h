@@ -131,6 +131,13 @@ class FineRegSystem : public RfSystem {
 
   const FineRegStats& finereg_stats() const { return fs_; }
   int pcrf_free() const { return static_cast<int>(free_.size()); }
+  // The SM CTA slot (sim::CtaInfo::slot) of the CTA in status-monitor slot `mon`, -1 if that
+  // slot is not launched: the transactions number CTAs by monitor slot.
+  int CtaSlotOfMonitorSlot(int mon) const {
+    return mon >= 0 && static_cast<size_t>(mon) < mon_cta_.size()
+               ? mon_cta_[static_cast<size_t>(mon)]
+               : -1;
+  }
 
  protected:
   void ReadOperands(uint32_t warp, const sim::DynInst& d, std::vector<int>& mrf_regs) override;

@@ -72,6 +72,7 @@
 #include "gen/structures/finereg_system/finereg_system_ports.h"
 #include "gen/structures/finereg_system/finereg_system_spec.h"
 #include "models/registry.h"
+#include "sim/harness/hierarchies/finereg_system.h"
 #include "sim/harness/register_rows.h"
 #include "sim/harness/rtl_top.h"
 #include "sim/harness/transactors/finereg_transactions.h"
@@ -178,6 +179,8 @@ class FineregSystemTop : public RtlTopSystem {
 
   int SlotOf(uint32_t warp);  // the warp's ACRF slot, its CTA's block taken when needed
   int TakeBlock(int cta);
+  // The SM CTA slot of the CTA the system's transactions name by its status-monitor slot.
+  int SmSlot(int mon);
   void DriveReads(uint32_t warp, int slot, const std::vector<int>& regs,
                   const std::vector<RowExpect>& expect, const std::string& what);
   void DriveWrite(int slot, int reg, const Bits& row, uint32_t warp);
@@ -189,6 +192,7 @@ class FineregSystemTop : public RtlTopSystem {
 
   const sim::Kernel& k_;
   RfSystem& inner_;
+  const FineRegSystem* finereg_ = nullptr;  // inner_ as the FineReg system (monitor slots)
   RtlLoopOptions opt_;
   FineregSystemSpec spec_;
   GeneratedStructure rtl_;
@@ -223,7 +227,9 @@ class FineregSystemTop : public RtlTopSystem {
 FineregSystemTop::FineregSystemTop(const DesignSpec& d, const sim::Kernel& k,
                                    const sim::SmConfig& sm, RfSystem& inner,
                                    const RtlStructure& top, const RtlLoopOptions& opt)
-    : k_(k), inner_(inner), opt_(opt) {
+    : k_(k), inner_(inner), finereg_(dynamic_cast<const FineRegSystem*>(&inner)), opt_(opt) {
+  if (finereg_ == nullptr)
+    throw std::runtime_error("RTL in the loop: the finereg-system top needs the FineReg system");
   if (!opt_.make_model)
     opt_.make_model = [](const StructureSpec& s) { return MakeModel(s); };
   spec_ = SpecAs<FineregSystemSpec>(top.spec);
@@ -721,6 +727,13 @@ void FineregSystemTop::Process() {
     Fail("a save or restore without the status monitor's decision");
 }
 
+int FineregSystemTop::SmSlot(int mon) {
+  const int slot = finereg_->CtaSlotOfMonitorSlot(mon);
+  if (slot < 0)
+    Fail(fmt::format("the FineReg system named status-monitor slot {}, which has no CTA", mon));
+  return slot;
+}
+
 void FineregSystemTop::Transaction(const StructureTransaction& t) {
   Ev e{};
   if (const auto* w = t.As<MrfWrite>()) {
@@ -733,26 +746,26 @@ void FineregSystemTop::Transaction(const StructureTransaction& t) {
     e.reg = p->reg;
   } else if (const auto* a = t.As<PcrfAppend>()) {
     e.kind = Ev::kAppend;
-    e.cta = a->cta;
+    e.cta = SmSlot(a->cta);
     e.warp = a->warp;
     e.warp_in_cta = a->warp_in_cta;
     e.reg = a->reg;
     e.free_after = a->free_after;
   } else if (const auto* r = t.As<PcrfRestore>()) {
     e.kind = Ev::kRestore;
-    e.cta = r->cta;
+    e.cta = SmSlot(r->cta);
     e.chain = r->chain;
     e.free_after = r->free_after;
   } else if (const auto* dc = t.As<CsmDecision>()) {
     if (!dc->switched)
       return;  // kept: nothing moves
     e.kind = Ev::kSwitched;
-    e.cta = dc->stall_cta;
+    e.cta = SmSlot(dc->stall_cta);
   } else if (const auto* s = t.As<CsmSet>()) {
     if (s->ctx == 0)
       return;  // finished: its block is given back by CtaFinished
     e.kind = Ev::kStarted;
-    e.cta = s->cta;
+    e.cta = SmSlot(s->cta);
   } else if (t.As<MrfRead>() != nullptr || t.As<LvcLookup>() != nullptr) {
     return;  // the operands come from the instruction; the vector cache is not in the top
   } else {
